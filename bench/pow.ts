@@ -1,0 +1,111 @@
+/**
+ * Proof-of-work throughput, side by side in one run: native (1 thread, all
+ * threads), the TS kernel, node:crypto hashing one candidate at a time, and
+ * OpenSSL's SHA-256 block rate. Every search uses difficulty 64, so no
+ * candidate is ever accepted and each measures a fixed amount of work.
+ */
+import { createHash } from 'node:crypto';
+import { Bench } from 'tinybench';
+import { backendInfo } from '../src/backend.ts';
+import { PowExhaustedError } from '../src/errors.ts';
+import { candidate, powLayout } from '../src/pow/order.ts';
+import { solvePow } from '../src/pow/solve.ts';
+import { poolSize } from '../src/pool/pool.ts';
+import { opensslSha256BlockRate } from './openssl.ts';
+import { median } from './stats.ts';
+
+export interface RateRow {
+  name: string;
+  /** Hashes (or blocks) per second, the median of the runs. */
+  rate: number | null;
+  runs: number;
+  note?: string;
+}
+
+export interface Target {
+  what: string;
+  ratio: number | null;
+  goal: number;
+  met: boolean | null;
+}
+
+export interface PowBenchResult {
+  rows: RateRow[];
+  targets: Target[];
+}
+
+const NONCE = 'powprime-bench-nonce';
+
+async function exhaust(batch: number, threads: number, backend: 'native' | 'js'): Promise<void> {
+  try {
+    await solvePow({ nonce: NONCE, difficulty: 64 }, { threads, backend, maxAttempts: batch });
+  } catch (err) {
+    if (!(err instanceof PowExhaustedError)) throw err;
+  }
+}
+
+function nodeCryptoLoop(batch: number): void {
+  const layout = powLayout(Buffer.byteLength(NONCE));
+  for (let k = 0; k < batch; k++) createHash('sha256').update(NONCE + candidate(layout, BigInt(k))).digest();
+}
+
+export async function runPowBench(opts: { quick: boolean; onStep?: (name: string) => void }): Promise<PowBenchResult> {
+  const info = backendInfo();
+  const hasNative = info.backend === 'native';
+  const all = poolSize();
+  const scale = opts.quick ? 1 : 4;
+  const time = opts.quick ? 300 : 2000;
+  const tasks: { name: string; batch: number; fn: () => unknown; skip?: string }[] = [
+    { name: `native 1 thread (${info.sha256})`, batch: 25_000_000 * scale, fn: () => exhaust(25_000_000 * scale, 1, 'native') },
+    { name: `native ${all} threads`, batch: 50_000_000 * scale, fn: () => exhaust(50_000_000 * scale, all, 'native') },
+    { name: 'ts 1 thread', batch: 4_000_000 * scale, fn: () => exhaust(4_000_000 * scale, 1, 'js') },
+    { name: 'node:crypto createHash per candidate', batch: 200_000 * scale, fn: () => nodeCryptoLoop(200_000 * scale) },
+  ];
+  const rows: RateRow[] = [];
+  for (const t of tasks) {
+    if (t.name.startsWith('native') && !hasNative) {
+      rows.push({ name: t.name, rate: null, runs: 0, note: `skipped: ${info.nativeError}` });
+      continue;
+    }
+    opts.onStep?.(t.name);
+    const bench = new Bench({ time, iterations: opts.quick ? 3 : 5, warmup: true, warmupIterations: 1, warmupTime: 0, throws: true });
+    bench.add(t.name, t.fn);
+    await bench.run();
+    const r = bench.tasks[0]!.result;
+    if (r.state !== 'completed') throw new Error(`benchmark '${t.name}' did not complete (${r.state})`);
+    rows.push({ name: t.name, rate: t.batch / (r.latency.p50 / 1000), runs: r.latency.samplesCount });
+  }
+  opts.onStep?.('openssl speed -evp sha256');
+  const sslRuns: number[] = [];
+  let sslNote: string | undefined;
+  for (let i = 0; i < (opts.quick ? 1 : 3); i++) {
+    const r = opensslSha256BlockRate(opts.quick ? 1 : 2);
+    if (r.rate === null) {
+      sslNote = `skipped: ${r.reason}`;
+      break;
+    }
+    sslRuns.push(r.rate);
+  }
+  rows.push({
+    name: 'openssl sha256 blocks/s (1 core)',
+    rate: sslRuns.length ? median(sslRuns) : null,
+    runs: sslRuns.length,
+    ...(sslNote ? { note: sslNote } : {}),
+  });
+
+  const rate = (prefix: string): number | null => rows.find((r) => r.name.startsWith(prefix))?.rate ?? null;
+  const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null ? a / b : null);
+  const target = (what: string, r: number | null, goal: number): Target => ({ what, ratio: r, goal, met: r === null ? null : r >= goal });
+  const native1 = rate('native 1 thread');
+  const nativeAll = rate(`native ${all} threads`);
+  const ts = rate('ts 1 thread');
+  return {
+    rows,
+    targets: [
+      target('native 1 thread / openssl block rate', ratio(native1, rate('openssl')), 1.5),
+      target(`native ${all} threads / native 1 thread`, ratio(nativeAll, native1), all >= 2 ? 1.8 : 1),
+      target('ts 1 thread, M hashes/s', ts === null ? null : ts / 1e6, 2.5),
+      target('ts 1 thread / node:crypto per candidate', ratio(ts, rate('node:crypto')), 1),
+    ],
+  };
+}

@@ -1,0 +1,27 @@
+// Proof-of-work range search over the canonical candidate order (the order
+// itself is defined in src/pow/order.ts; this file only walks a range of it).
+#pragma once
+#include <cstdint>
+
+#include "sha256.h"
+
+namespace powprime::sha256 {
+
+struct PowJob {
+  uint32_t mid[8];        // state after every block before the final one
+  uint8_t block[64];      // final block: constant bytes, 0x80 padding and length
+  uint32_t digits_end;    // one past the last digit in block; % 4 is 0 or 3
+  uint32_t digits_count;  // how many low decimal digits of k sit in block
+  uint32_t difficulty;    // leading '0' hex characters required, 0..64
+};
+
+// Lowest k in [k_start, k_end) whose candidate meets the difficulty, or -1.
+// The caller keeps the range inside one window of 10^digits_count, since
+// higher digits of k are part of mid.
+int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, uint64_t k_end);
+
+// Digits of the final block's fast word: the last 4 (or 3, then the 0x80
+// padding byte) message bytes, so one group is 10^4 (or 10^3) candidates.
+uint32_t pow_group_size(uint32_t digits_end);
+
+}  // namespace powprime::sha256

@@ -1,0 +1,47 @@
+// SHA-256 building blocks shared by every kernel: constants, the scalar
+// compression function and the kernel table used by the proof-of-work search.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace powprime::sha256 {
+
+extern const uint32_t K[64];
+extern const uint32_t IV[8];
+
+inline uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+inline uint32_t load_be32(const uint8_t* p) {
+  return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+inline void store_be32(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v >> 24); p[1] = uint8_t(v >> 16); p[2] = uint8_t(v >> 8); p[3] = uint8_t(v);
+}
+
+// Runs rounds [from, to) of the compression on state s (a..h) with the fully
+// expanded schedule w[64]. Used to precompute the rounds whose message words
+// stay constant over a proof-of-work group.
+void scalar_rounds(uint32_t s[8], const uint32_t w[64], int from, int to);
+// Expands w[0..15] into w[16..63].
+void expand_schedule(uint32_t w[64]);
+
+// A kernel hashes whole 64-byte blocks, and searches one proof-of-work group.
+struct Kernel {
+  const char* id;    // "sha-ni", "avx2", "scalar": how callers pick one
+  const char* name;  // what backendInfo() reports, with the lane count: "sha-ni x2"
+  // state = compress(state, block) for each of nblocks consecutive blocks.
+  void (*compress)(uint32_t state[8], const uint8_t* blocks, size_t nblocks);
+  // One group of candidates differs only in message word `fast` (index j of
+  // w[16]); its value for candidate t is table[t]. Returns the lowest t in
+  // [from, to) whose first digest word h0 = compress(mid, w)[0] has
+  // (h0 & mask0) == 0, or -1. `mid` is the state before this block.
+  int64_t (*search_group)(const uint32_t mid[8], const uint32_t w[16], int fast,
+                          const uint32_t* table, uint32_t from, uint32_t to, uint32_t mask0);
+};
+
+extern const Kernel kScalar;
+// Null when the compiler could not build them; availability on this CPU is
+// decided at run time by dispatch.cc.
+const Kernel* shani_kernel();
+const Kernel* avx2_kernel();
+
+}  // namespace powprime::sha256

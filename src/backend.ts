@@ -1,0 +1,44 @@
+/** Which backend runs the work, and what it reports about itself. */
+import { BackendUnavailableError } from './errors.ts';
+import { native, nativeLoadError } from './native.ts';
+
+export type BackendChoice = 'auto' | 'native' | 'js';
+export type Backend = 'native' | 'js';
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'native', 'js'];
+
+export interface BackendInfo {
+  /** The backend 'auto' resolves to. */
+  backend: Backend;
+  /** Active SHA-256 kernel for the PoW search: "sha-ni x2", "avx2 x8", "scalar" or "js". */
+  sha256: string;
+  /** Native kernels usable on this CPU (empty without the addon). */
+  kernels: string[];
+  /** Native kernels compiled in but refused here, with the reason. */
+  refused: string[];
+  /** Why the native addon is not in use, or null. */
+  nativeError: string | null;
+}
+
+export function backendInfo(): BackendInfo {
+  const n = native();
+  if (!n) return { backend: 'js', sha256: 'js', kernels: [], refused: [], nativeError: nativeLoadError() };
+  const info = n.backendInfo();
+  return { backend: 'native', sha256: info.sha256, kernels: info.kernels, refused: info.refused, nativeError: null };
+}
+
+let warned = false;
+
+/** Resolves a requested backend; 'auto' falls back to js and says why, once per process. */
+export function resolveBackend(choice: BackendChoice): Backend {
+  if (choice === 'js') return 'js';
+  if (native()) return 'native';
+  const reason = nativeLoadError() ?? 'unknown';
+  if (choice === 'native') throw new BackendUnavailableError('native', reason);
+  if (!warned && process.env.POWPRIME_BACKEND !== 'js') {
+    warned = true;
+    process.emitWarning(`native addon unavailable (${reason}); using the TypeScript backend`, {
+      code: 'POWPRIME_NO_NATIVE',
+    });
+  }
+  return 'js';
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { backendInfo } from '../backend.ts';
+import { BackendUnavailableError, PowExhaustedError } from '../errors.ts';
+import { registerBench } from './bench.ts';
+import { registerSolve } from './solve.ts';
+import { packageVersion } from '../package-root.ts';
+
+
+function versionText(): string {
+  const info = backendInfo();
+  const lines = [`powprime ${packageVersion()}`, `backend: ${info.backend}`, `sha256: ${info.sha256}`];
+  if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);
+  for (const r of info.refused) lines.push(`refused: ${r}`);
+  return lines.join('\n');
+}
+
+/** Errors the user can act on: one line and exit code 2, never a stack trace. */
+function isUserError(err: unknown): err is Error {
+  return err instanceof TypeError || err instanceof RangeError || err instanceof PowExhaustedError || err instanceof BackendUnavailableError;
+}
+
+async function main(): Promise<void> {
+  const program = new Command();
+  program
+    .name('powprime')
+    .description('proof of work and safe primes, on a native core with a TypeScript fallback')
+    .version(versionText(), '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerSolve(program);
+  registerBench(program);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (isUserError(err)) {
+      process.stderr.write(`powprime: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (err instanceof Error && err.message === 'interrupted') {
+      process.stderr.write('powprime: interrupted\n');
+      process.exitCode = 130;
+      return;
+    }
+    process.stderr.write(`powprime: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,21 @@
+import { native } from './native.ts';
+import { sha256 as sha256Js } from './pow/sha256.ts';
+
+export interface Sha256Options {
+  /**
+   * 'js', or a native kernel id ('sha-ni', 'avx2', 'scalar'; see backendInfo().kernels).
+   * Default: the fastest native kernel, or 'js' without the addon.
+   */
+  kernel?: string;
+}
+
+/** SHA-256 of `data`, computed by the selected kernel. */
+export function sha256(data: Uint8Array, options: Sha256Options = {}): Uint8Array {
+  if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
+  const kernel = options.kernel;
+  if (kernel !== undefined && typeof kernel !== 'string') throw new TypeError('kernel must be a string');
+  const n = native();
+  if (kernel === 'js' || (kernel === undefined && !n)) return sha256Js(data);
+  if (!n) throw new RangeError(`kernel '${kernel}' is unavailable: the native addon is not loaded`);
+  return n.sha256(data, kernel);
+}

@@ -1,0 +1,130 @@
+import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
+import { PowExhaustedError } from '../errors.ts';
+import { getPool, poolSize } from '../pool/pool.ts';
+import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString } from '../validate.ts';
+import { createShared, searchChunk, shared, type ClaimTask } from './claim.ts';
+import { candidate } from './order.ts';
+import { CHUNK_SIZE } from './range.ts';
+import { PowTarget, meetsDifficulty } from './target.ts';
+import { sha256 } from './sha256.ts';
+
+export interface PowChallenge {
+  /** Prefix of the hashed message (encoded as UTF-8). */
+  nonce: string;
+  /** Leading '0' hex characters required, 0 to 64. */
+  difficulty: number;
+}
+
+export interface PowProgress {
+  /** Candidates tested so far. */
+  attempts: number;
+  /** Candidates per second since the start. */
+  hashRate: number;
+}
+
+export interface SolveOptions {
+  /** Worker threads (default: one per core). The answer does not depend on it. */
+  threads?: number;
+  /** 'auto' (default) uses the native addon when it loaded. */
+  backend?: BackendChoice;
+  /** Stops the search; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called at most 4 times a second while searching. */
+  onProgress?: (p: PowProgress) => void;
+  /** Give up (PowExhaustedError) after testing counters 0 .. maxAttempts-1. */
+  maxAttempts?: number | bigint;
+}
+
+export interface PowSolution {
+  /** The digit string S to send. */
+  solution: string;
+  /** Its position k in the canonical order (see src/pow/order.ts). */
+  counter: bigint;
+  /** Candidates hashed, across every thread (at least counter + 1). */
+  attempts: number;
+  elapsedMs: number;
+  backend: Backend;
+}
+
+const PROGRESS_MS = 250;
+const MAX_THREADS = 256;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/**
+ * Finds the lowest counter k whose S_k makes SHA-256(nonce‖S_k) start with
+ * `difficulty` '0' hex characters. The same S for every backend and thread count.
+ */
+export async function solvePow(challenge: PowChallenge, options: SolveOptions = {}): Promise<PowSolution> {
+  if (challenge === null || typeof challenge !== 'object') {
+    throw new TypeError('challenge must be an object {nonce, difficulty}');
+  }
+  const nonce = checkString('nonce', challenge.nonce);
+  const difficulty = checkInteger('difficulty', challenge.difficulty, 0, 64);
+  const threads = options.threads === undefined ? poolSize() : checkInteger('threads', options.threads, 1, MAX_THREADS);
+  const backend = resolveBackend(checkOneOf('backend', options.backend ?? 'auto', BACKEND_CHOICES));
+  const signal = checkSignal('signal', options.signal);
+  const onProgress = checkFunction<(p: PowProgress) => void>('onProgress', options.onProgress);
+  const maxAttempts = options.maxAttempts === undefined ? undefined : checkCount('maxAttempts', options.maxAttempts);
+
+  if (signal?.aborted) throw abortReason(signal);
+  const started = performance.now();
+  const target = new PowTarget(nonce, difficulty);
+  const orderLimit = target.layout.limit;
+  const limit = maxAttempts !== undefined && maxAttempts < orderLimit ? maxAttempts : orderLimit;
+  const chunk = CHUNK_SIZE[backend];
+  const s = createShared(limit, 1n);
+
+  const finish = (): PowSolution => {
+    const best = shared.best(s);
+    const attempts = Number(shared.attempts(s));
+    if (best >= limit) {
+      const why = limit === orderLimit ? 'the candidate order ends there' : 'maxAttempts';
+      throw new PowExhaustedError(attempts, limit, why);
+    }
+    return { solution: candidate(target.layout, best), counter: best, attempts, elapsedMs: performance.now() - started, backend };
+  };
+
+  // Easy challenges are answered in the first chunk: spare them the thread start-up.
+  searchChunk(target, backend, s, 0n, chunk < limit ? chunk : limit);
+  if (shared.best(s) < limit || chunk >= limit) return finish();
+
+  const task: ClaimTask = { kind: 'pow', nonce, difficulty, backend, limit, shared: s };
+  const onAbort = (): void => shared.stop(s);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = onProgress
+    ? setInterval(() => {
+        const attempts = Number(shared.attempts(s));
+        onProgress({ attempts, hashRate: attempts / ((performance.now() - started) / 1000) });
+      }, PROGRESS_MS)
+    : undefined;
+  timer?.unref();
+  try {
+    const pool = getPool();
+    const runs = Array.from({ length: Math.min(threads, poolSize()) }, () =>
+      pool.run(task).catch((err: unknown) => {
+        shared.stop(s);
+        throw err;
+      }),
+    );
+    await Promise.all(runs);
+  } finally {
+    clearInterval(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (signal?.aborted) throw abortReason(signal);
+  return finish();
+}
+
+const encoder = new TextEncoder();
+
+/** True when `solution` is 1–32 ASCII digits and SHA-256(nonce‖solution) meets the difficulty. */
+export function verifyPow(nonce: string, difficulty: number, solution: string): boolean {
+  checkString('nonce', nonce);
+  checkInteger('difficulty', difficulty, 0, 64);
+  checkString('solution', solution);
+  if (!/^[0-9]{1,32}$/.test(solution)) return false;
+  return meetsDifficulty(sha256(encoder.encode(nonce + solution)), difficulty);
+}

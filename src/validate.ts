@@ -1,0 +1,54 @@
+/** Argument checks for the public boundary: each error names the argument. */
+
+function show(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return Object.prototype.toString.call(value);
+}
+
+export function checkString(name: string, value: unknown): string {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string (got ${show(value)})`);
+  return value;
+}
+
+export function checkInteger(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number (got ${show(value)})`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer from ${min} to ${max} (got ${show(value)})`);
+  }
+  return value;
+}
+
+export function checkOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    const err = typeof value === 'string' ? RangeError : TypeError;
+    throw new err(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')} (got ${show(value)})`);
+  }
+  return value as T;
+}
+
+export function checkSignal(name: string, value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  if (!(value instanceof AbortSignal)) throw new TypeError(`${name} must be an AbortSignal (got ${show(value)})`);
+  return value;
+}
+
+export function checkFunction<F>(name: string, value: unknown): F | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw new TypeError(`${name} must be a function (got ${show(value)})`);
+  return value as F;
+}
+
+/** A positive count given as a number or bigint. */
+export function checkCount(name: string, value: unknown): bigint {
+  if (typeof value === 'bigint') {
+    if (value < 1n) throw new RangeError(`${name} must be at least 1 (got ${show(value)})`);
+    return value;
+  }
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number or bigint (got ${show(value)})`);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a whole number of at least 1 (got ${show(value)})`);
+  }
+  return BigInt(value);
+}

@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { backendInfo, sha256 } from '../src/index.ts';
+import { hasCommand, nodeSha256Hex, opensslSha256Hex, pythonSha256Hex, rng } from './helpers/oracles.ts';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const kernels = ['js', ...backendInfo().kernels];
+
+// FIPS 180-2 / 180-4 example messages and their published digests.
+const FIPS: [string, string][] = [
+  ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+  ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+  ['abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq', '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1'],
+  [
+    'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
+    'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
+  ],
+  ['a'.repeat(1_000_000), 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0'],
+];
+
+// NIST's byte-oriented messages (0 to 8577 bytes), as packaged by hash-test-vectors.
+const nist = createRequire(import.meta.url)('hash-test-vectors') as { input: string; sha256: string }[];
+
+describe.each(kernels)('sha256 kernel %s', (kernel) => {
+  it('matches the FIPS 180 examples', () => {
+    for (const [msg, digest] of FIPS) expect(hex(sha256(new TextEncoder().encode(msg), { kernel }))).toBe(digest);
+  });
+
+  it(`matches the ${nist.length} NIST short and long messages`, () => {
+    expect(nist.length).toBeGreaterThan(150);
+    for (const v of nist) expect(hex(sha256(new Uint8Array(Buffer.from(v.input, 'base64')), { kernel }))).toBe(v.sha256);
+  });
+
+  it('matches node:crypto on every length from 0 to 300 bytes', () => {
+    const next = rng(7);
+    for (let n = 0; n <= 300; n++) {
+      const m = Uint8Array.from({ length: n }, () => Math.floor(next() * 256));
+      expect(hex(sha256(m, { kernel }))).toBe(nodeSha256Hex(m));
+    }
+  });
+});
+
+describe('sha256 against other implementations', () => {
+  const next = rng(99);
+  const messages = [0, 55, 56, 63, 64, 119, 1000, 4099].map((n) => Uint8Array.from({ length: n }, () => Math.floor(next() * 256)));
+
+  it.runIf(hasCommand('python3', ['--version']))("agrees with Python's hashlib", () => {
+    expect(messages.map((m) => hex(sha256(m)))).toEqual(pythonSha256Hex(messages));
+  });
+
+  it.runIf(hasCommand('openssl', ['version']))('agrees with the openssl CLI', () => {
+    for (const m of messages) expect(hex(sha256(m))).toBe(opensslSha256Hex(m));
+  });
+
+  it('rejects bad arguments with typed errors', () => {
+    expect(() => sha256('abc' as unknown as Uint8Array)).toThrow(TypeError);
+    expect(() => sha256(new Uint8Array(1), { kernel: 'avx512-dream' })).toThrow(RangeError);
+  });
+});
