@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { nodeSha256Hex } from './helpers/oracles.ts';
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('powprime solve', () => {
+  it('prints a solution node:crypto accepts', () => {
+    const r = cli('solve', 'cli-nonce', '4');
+    expect(r.status).toBe(0);
+    const s = r.stdout.trim();
+    expect(s).toMatch(/^[0-9]{1,32}$/);
+    expect(nodeSha256Hex(`cli-nonce${s}`).startsWith('0000')).toBe(true);
+  });
+
+  it.each(['native', 'js'])('--json with --backend %s gives the documented fields', (backend) => {
+    const r = cli('solve', 'cli-json', '3', '--json', '--threads', '2', '--backend', backend === 'native' ? 'auto' : 'js');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(out).sort()).toEqual(['attempts', 'backend', 'counter', 'elapsedMs', 'solution']);
+    expect(typeof out.counter).toBe('string');
+    expect(BigInt(out.counter as string)).toBeGreaterThanOrEqual(0n);
+    expect(nodeSha256Hex(`cli-json${out.solution as string}`).startsWith('000')).toBe(true);
+  });
+
+  it.each([
+    [['solve', 'n', '65'], /difficulty/],
+    [['solve', 'n', '-1'], /difficulty/],
+    [['solve', 'n', '2.5'], /difficulty/],
+    [['solve', 'n', 'abc'], /difficulty/],
+    [['solve', 'n', '3', '--threads', '0'], /--threads/],
+    [['solve', 'n', '3', '--backend', 'gpu'], /--backend/],
+    [['solve', 'n', '12', '--max-attempts', '1000'], /no solution among the first 1000/],
+    [['solve', 'n'], /missing required argument/],
+  ])('bad input %j → one line on stderr, exit code 2', (args, message) => {
+    const r = cli(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--version names the active kernel', () => {
+    const r = cli('--version');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^powprime \d+\.\d+\.\d+/);
+    expect(r.stdout).toMatch(/sha256: (sha-ni x2|avx2 x8|scalar|js)/);
+  });
+
+  it('POWPRIME_BACKEND=js forces the TS backend', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'solve', 'forced', '2', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, POWPRIME_BACKEND: 'js' },
+    });
+    expect(JSON.parse(r.stdout).backend).toBe('js');
+  });
+});
