@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PowExhaustedError, closePool, solvePow, verifyPow } from '../src/index.ts';
+import { PowExhaustedError, backendInfo, closePool, solvePow, verifyPow } from '../src/index.ts';
 import { nodeSha256Hex, rng } from './helpers/oracles.ts';
 
 afterAll(() => closePool());
+
+const backends = backendInfo().backend === 'native' ? (['native', 'js'] as const) : (['js'] as const);
 
 describe('solvePow argument checks', () => {
   const bad: [string, unknown, unknown, typeof TypeError | typeof RangeError, RegExp][] = [
@@ -37,14 +39,14 @@ describe('solvePow behaviour', () => {
     expect(r.solution).toMatch(/^0+$/);
   });
 
-  it.each(['native', 'js'] as const)('maxAttempts reached → PowExhaustedError (%s)', async (backend) => {
+  it.each(backends)('maxAttempts reached → PowExhaustedError (%s)', async (backend) => {
     const err = await solvePow({ nonce: 'exhaust', difficulty: 64 }, { backend, maxAttempts: 300_000n, threads: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PowExhaustedError);
     expect((err as PowExhaustedError).limit).toBe(300_000n);
     expect((err as PowExhaustedError).attempts).toBe(300_000);
   });
 
-  it.each(['native', 'js'] as const)('an AbortSignal stops the search and rejects with its reason (%s)', async (backend) => {
+  it.each(backends)('an AbortSignal stops the search and rejects with its reason (%s)', async (backend) => {
     const controller = new AbortController();
     const reason = new Error('stop now');
     let lastAttempts = 0;
@@ -77,6 +79,16 @@ describe('solvePow behaviour', () => {
       expect(p.attempts).toBeGreaterThan(0);
       expect(p.hashRate).toBeGreaterThan(0);
     }
+  });
+
+  it('asking for the native backend without the addon → BackendUnavailableError with the reason', () => {
+    const script = `import { solvePow } from './src/index.ts';
+      await solvePow({ nonce: 'n', difficulty: 1 }, { backend: 'native' }).catch((e) => console.log(e.name + ': ' + e.message));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, POWPRIME_BACKEND: 'js' },
+    });
+    expect(run.stdout.trim()).toBe("BackendUnavailableError: backend 'native' is unavailable: POWPRIME_BACKEND=js");
   });
 
   it('does not keep the process alive once the work is done', () => {
