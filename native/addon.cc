@@ -4,8 +4,14 @@
 #include <napi.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "bignum/montgomery.h"
+#include "bignum/primality.h"
+#include "bignum/safe_prime_sieve.h"
+#include "bignum/small_primes.h"
 #include "sha256/cpu_features.h"
 #include "sha256/dispatch.h"
 #include "sha256/pow_search.h"
@@ -117,7 +123,129 @@ Napi::Value PowSearch(const Napi::CallbackInfo& info) {
   return Napi::BigInt::New(env, static_cast<uint64_t>(found));
 }
 
+// ---- bignum ---------------------------------------------------------------
+
+using bignum::u64;
+
+// A non-negative bigint as little-endian limbs (at least one), below 2^(64·(kMaxLimbs−1)).
+std::vector<u64> get_big(const Napi::CallbackInfo& info, size_t i, const char* name) {
+  if (info.Length() <= i || !info[i].IsBigInt()) type_error(info.Env(), std::string(name) + " must be a bigint");
+  Napi::BigInt b = info[i].As<Napi::BigInt>();
+  size_t count = b.WordCount();
+  std::vector<u64> w(count ? count : 1, 0);
+  int sign = 0;
+  b.ToWords(&sign, &count, w.data());
+  if (sign && !(count == 1 && w[0] == 0)) range_error(info.Env(), std::string(name) + " must not be negative");
+  w.resize(size_t(bignum::trimmed(w.data(), int(w.size()))));
+  if (w.size() >= size_t(bignum::kMaxLimbs))
+    range_error(info.Env(), std::string(name) + " is too large for the native backend (at most " +
+                                std::to_string(64 * (bignum::kMaxLimbs - 1)) + " bits)");
+  return w;
+}
+
+Napi::BigInt make_big(Napi::Env env, const u64* w, int n) {
+  return Napi::BigInt::New(env, 0, size_t(bignum::trimmed(w, n)), w);
+}
+
+int get_rounds(const Napi::CallbackInfo& info, size_t i) {
+  if (info.Length() <= i || info[i].IsUndefined()) return -1;
+  return int(get_u32(info, i, "rounds", 0, 1000));
+}
+
+// isProbablePrime(n: bigint, rounds?: number, trial = true): boolean — trial = false
+// leaves the verdict to Baillie–PSW and the extra rounds alone (for tests).
+Napi::Value IsProbablePrime(const Napi::CallbackInfo& info) {
+  const std::vector<u64> n = get_big(info, 0, "n");
+  const int rounds = get_rounds(info, 1);
+  const bool trial = info.Length() <= 2 || info[2].IsUndefined() || info[2].ToBoolean().Value();
+  return Napi::Boolean::New(info.Env(), bignum::is_probable_prime(n.data(), int(n.size()), rounds, trial));
+}
+
+// isSafePrime(p: bigint, rounds?: number): boolean
+Napi::Value IsSafePrime(const Napi::CallbackInfo& info) {
+  const std::vector<u64> p = get_big(info, 0, "p");
+  if (p.size() == 1 && p[0] < 5) range_error(info.Env(), "p must be at least 5");
+  const int rounds = get_rounds(info, 1);
+  return Napi::Boolean::New(info.Env(), bignum::is_safe_prime(p.data(), int(p.size()), rounds));
+}
+
+std::vector<u64> get_odd_modulus(const Napi::CallbackInfo& info, size_t i) {
+  std::vector<u64> m = get_big(info, i, "modulus");
+  if (!(m[0] & 1) || (m.size() == 1 && m[0] < 3)) range_error(info.Env(), "modulus must be odd and at least 3");
+  return m;
+}
+
+// modPow(base: bigint, exponent: bigint, modulus: bigint): bigint — modulus odd, base < modulus.
+Napi::Value ModPow(const Napi::CallbackInfo& info) {
+  std::vector<u64> base = get_big(info, 0, "base");
+  const std::vector<u64> e = get_big(info, 1, "exponent");
+  const std::vector<u64> mod = get_odd_modulus(info, 2);
+  const bignum::Mont m(mod.data(), int(mod.size()));
+  const int n = m.limbs();
+  base.resize(std::max(base.size(), size_t(n)), 0);
+  if (bignum::trimmed(base.data(), int(base.size())) > n || bignum::cmp(base.data(), mod.data(), n) >= 0)
+    range_error(info.Env(), "base must be below modulus");
+  std::vector<u64> bm(n), r(n), out(n);
+  m.to_mont(bm.data(), base.data());
+  m.pow(r.data(), bm.data(), e.data(), int(e.size()));
+  m.from_mont(out.data(), r.data());
+  return make_big(info.Env(), out.data(), n);
+}
+
+// pow2Mod(exponent: bigint, modulus: bigint): bigint — 2^exponent mod an odd modulus.
+Napi::Value Pow2Mod(const Napi::CallbackInfo& info) {
+  const std::vector<u64> e = get_big(info, 0, "exponent");
+  const std::vector<u64> mod = get_odd_modulus(info, 1);
+  const bignum::Mont m(mod.data(), int(mod.size()));
+  std::vector<u64> r(m.limbs()), out(m.limbs());
+  m.pow2(r.data(), e.data(), int(e.size()));
+  m.from_mont(out.data(), r.data());
+  return make_big(info.Env(), out.data(), m.limbs());
+}
+
+// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number)
+// .search(j0: number, j1: number): {found: number | null, sieved: number, tested: number}
+class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "SafePrimeSieve", {InstanceMethod("search", &SieveWrap::Search)});
+  }
+
+  explicit SieveWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SieveWrap>(info) {
+    const std::vector<u64> start = get_big(info, 0, "start");
+    if (bignum::mod_small(start.data(), int(start.size()), 12) != 11)
+      range_error(info.Env(), "start must be 11 modulo 12");
+    if (bignum::bit_length(start.data(), int(start.size())) < 16) range_error(info.Env(), "start must have at least 16 bits");
+    const uint32_t limit = get_u32(info, 1, "sieveLimit", 5, bignum::kSieveLimit);
+    sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, get_rounds(info, 2));
+  }
+
+ private:
+  Napi::Value Search(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const double j0 = info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
+    const double j1 = info[1].IsNumber() ? info[1].As<Napi::Number>().DoubleValue() : -1;
+    if (!(j0 >= 0 && j0 <= 9007199254740991.0) || j0 != double(uint64_t(j0))) range_error(env, "j0 must be a safe integer >= 0");
+    if (!(j1 >= j0 && j1 <= 9007199254740991.0) || j1 != double(uint64_t(j1))) range_error(env, "j1 must be a safe integer >= j0");
+    if (j1 - j0 > double(1 << 24)) range_error(env, "j1 - j0 must be at most 2^24");
+    bignum::SieveStats stats;
+    const int64_t found = sieve_->search(uint64_t(j0), uint64_t(j1), stats);
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("found", found < 0 ? env.Null() : Napi::Number::New(env, double(found)));
+    out.Set("sieved", Napi::Number::New(env, double(stats.sieved)));
+    out.Set("tested", Napi::Number::New(env, double(stats.tested)));
+    return out;
+  }
+
+  std::unique_ptr<bignum::SafePrimeSieve> sieve_;
+};
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("isProbablePrime", Napi::Function::New(env, IsProbablePrime));
+  exports.Set("isSafePrime", Napi::Function::New(env, IsSafePrime));
+  exports.Set("modPow", Napi::Function::New(env, ModPow));
+  exports.Set("pow2Mod", Napi::Function::New(env, Pow2Mod));
+  exports.Set("SafePrimeSieve", SieveWrap::Define(env));
   exports.Set("backendInfo", Napi::Function::New(env, BackendInfo));
   exports.Set("sha256", Napi::Function::New(env, Sha256));
   exports.Set("powSearch", Napi::Function::New(env, PowSearch));

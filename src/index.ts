@@ -8,3 +8,7 @@ export { backendInfo } from './backend.ts';
 export type { Backend, BackendChoice, BackendInfo } from './backend.ts';
 export { PowExhaustedError, BackendUnavailableError } from './errors.ts';
 export { closePool } from './pool/pool.ts';
+export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
+export type { PrimeCheckOptions } from './prime/check.ts';
+export { findSafePrime, randomSeed, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
+export type { SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';

@@ -20,7 +20,16 @@ export interface NativeBackendInfo {
   cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean };
 }
 
+export interface NativeSieve {
+  search(j0: number, j1: number): { found: number | null; sieved: number; tested: number };
+}
+
 export interface NativeBinding {
+  isProbablePrime(n: bigint, rounds?: number, trial?: boolean): boolean;
+  isSafePrime(p: bigint, rounds?: number): boolean;
+  modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;
+  pow2Mod(exponent: bigint, modulus: bigint): bigint;
+  SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number) => NativeSieve;
   backendInfo(): NativeBackendInfo;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(

@@ -52,3 +52,23 @@ export function checkCount(name: string, value: unknown): bigint {
   }
   return BigInt(value);
 }
+
+/** A whole number given as a bigint, a decimal string or a 0x hex string. */
+export function parseBigInt(name: string, value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a whole number below 2^53 when given as a number (got ${show(value)}); pass a bigint or a string`);
+    return BigInt(value);
+  }
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a bigint, a decimal string or a 0x string (got ${show(value)})`);
+  const t = value.trim();
+  if (/^-?[0-9]+$/.test(t) || /^-?0x[0-9a-f]+$/i.test(t)) {
+    return t.startsWith('-') ? -BigInt(t.slice(1)) : BigInt(t);
+  }
+  throw new RangeError(`${name} is not a whole number: ${show(value)} (use decimal digits or 0x hex)`);
+}
+
+/** An optional non-negative integer option such as `rounds`. */
+export function checkOptionalInteger(name: string, value: unknown, min: number, max: number): number | undefined {
+  return value === undefined ? undefined : checkInteger(name, value, min, max);
+}

@@ -4,6 +4,8 @@ import { backendInfo } from '../backend.ts';
 import { BackendUnavailableError, PowExhaustedError } from '../errors.ts';
 import { registerBench } from './bench.ts';
 import { registerSolve } from './solve.ts';
+import { registerCheck } from './check.ts';
+import { registerSearch } from './search.ts';
 import { packageVersion } from '../package-root.ts';
 
 
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerSolve(program);
+  registerCheck(program);
+  registerSearch(program);
   registerBench(program);
   try {
     await program.parseAsync(process.argv);

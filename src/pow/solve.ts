@@ -2,7 +2,8 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { PowExhaustedError } from '../errors.ts';
 import { getPool, poolSize } from '../pool/pool.ts';
 import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString } from '../validate.ts';
-import { createShared, searchChunk, shared, type ClaimTask } from './claim.ts';
+import { createShared, shared } from '../pool/shared-search.ts';
+import { searchChunk, type ClaimTask } from './claim.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
 import { PowTarget, meetsDifficulty } from './target.ts';
@@ -79,7 +80,7 @@ export async function solvePow(challenge: PowChallenge, options: SolveOptions = 
 
   const finish = (): PowSolution => {
     const best = shared.best(s);
-    const attempts = Number(shared.attempts(s));
+    const attempts = Number(shared.work(s));
     if (best >= limit) {
       const why = limit === orderLimit ? 'the candidate order ends there' : 'maxAttempts';
       throw new PowExhaustedError(attempts, limit, why);
@@ -96,7 +97,7 @@ export async function solvePow(challenge: PowChallenge, options: SolveOptions = 
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer = onProgress
     ? setInterval(() => {
-        const attempts = Number(shared.attempts(s));
+        const attempts = Number(shared.work(s));
         onProgress({ attempts, hashRate: attempts / ((performance.now() - started) / 1000) });
       }, PROGRESS_MS)
     : undefined;

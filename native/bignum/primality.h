@@ -1,0 +1,31 @@
+// Probable-prime tests on the Montgomery core, with the same verdicts as
+// src/prime/ (the TS backend): trial division, Baillie–PSW (strong base 2 +
+// strong Lucas with Selfridge's parameters), extra Miller–Rabin rounds on
+// bases derived from n by SHA-256, and the safe-prime check.
+#pragma once
+#include "limbs.h"
+#include "montgomery.h"
+
+namespace powprime::bignum {
+
+// Extra Miller–Rabin rounds by default after Baillie–PSW: none below 2^64
+// (BPSW is exact there), else the classic table for a 2^-80 error on random
+// inputs (Damgård, Landrock and Pomerance).
+int default_rounds(int bits);
+
+bool strong_probable_prime_base2(const Mont& m);
+bool strong_lucas_probable_prime(const Mont& m);
+// Miller–Rabin round i with the base derived from n (see derive_base).
+bool miller_rabin_derived(const Mont& m, int i);
+
+// Full test: small primes, BPSW, then `rounds` derived-base rounds
+// (rounds < 0: default_rounds). `trial` enables trial division.
+bool is_probable_prime(const u64* n, int limbs, int rounds, bool trial = true);
+// p ≡ 3 (mod 4), q = (p−1)/2 probable prime, and Pocklington on p with base 2
+// (2^(p−1) ≡ 1 mod p and gcd(3, p) = 1) proves p prime given q. p >= 5.
+bool is_safe_prime(const u64* p, int limbs, int rounds);
+
+// base^(n-1) ≡ 1 (mod n), base 2.
+bool fermat_base2(const Mont& m);
+
+}  // namespace powprime::bignum

@@ -1,0 +1,39 @@
+// Combined sieve for safe primes (Wiener 2003): candidates p_j = start + 12·j
+// (p ≡ 11 mod 12, so 2 and 3 divide neither p nor q = (p−1)/2) are struck out
+// when p ≡ 0 or p ≡ 1 modulo a small prime r, i.e. when r divides p or q.
+// Survivors get base-2 Fermat on q, then on p (Pocklington's condition), then
+// the full probable-prime test on q.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "limbs.h"
+
+namespace powprime::bignum {
+
+struct SieveStats {
+  uint64_t sieved = 0;  // candidates looked at
+  uint64_t tested = 0;  // candidates that survived the sieve and got a Fermat test
+};
+
+class SafePrimeSieve {
+ public:
+  // start ≡ 11 (mod 12); sieve primes r < sieve_limit are used, and the caller
+  // keeps sieve_limit below q's smallest possible value so no r equals q or p.
+  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds);
+
+  // Lowest j in [j0, j1) whose p_j is a safe prime, or -1.
+  int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats);
+
+ private:
+  bool is_safe_candidate(const u64* p) const;
+
+  std::vector<u64> start_;
+  int limbs_;
+  int rounds_;
+  size_t nprimes_;
+  std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
+  std::vector<uint8_t> marks_;
+};
+
+}  // namespace powprime::bignum

@@ -1,0 +1,45 @@
+#include "small_primes.h"
+
+namespace powprime::bignum {
+namespace {
+
+std::vector<uint32_t> odd_primes_below(uint32_t limit, uint32_t from) {
+  std::vector<uint8_t> composite(limit, 0);
+  std::vector<uint32_t> out;
+  for (uint32_t i = 3; i < limit; i += 2) {
+    if (composite[i]) continue;
+    if (i >= from) out.push_back(i);
+    for (uint64_t j = uint64_t(i) * i; j < limit; j += 2 * i) composite[j] = 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<uint32_t>& trial_primes() {
+  static const std::vector<uint32_t> p = odd_primes_below(1000, 3);
+  return p;
+}
+
+const std::vector<uint32_t>& sieve_primes() {
+  static const std::vector<uint32_t> p = odd_primes_below(kSieveLimit, 5);
+  return p;
+}
+
+const std::vector<uint32_t>& sieve_inverses_of_12() {
+  static const std::vector<uint32_t> inv = [] {
+    const std::vector<uint32_t>& ps = sieve_primes();
+    std::vector<uint32_t> out(ps.size());
+    // r mod 12 is 1, 5, 7 or 11, each its own inverse mod 12, so with
+    // k = −r mod 12, r·k + 1 is a multiple of 12 and (r·k + 1)/12 is 12^−1 mod r.
+    for (size_t i = 0; i < ps.size(); i++) {
+      const uint64_t r = ps[i];
+      const uint64_t k = (12 - r % 12) % 12;
+      out[i] = uint32_t((r * k + 1) / 12);
+    }
+    return out;
+  }();
+  return inv;
+}
+
+}  // namespace powprime::bignum

@@ -1,0 +1,75 @@
+/** isProbablePrime / isSafePrime: argument checks, backend choice, sync and pooled forms. */
+import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
+import { native } from '../native.ts';
+import { getPool } from '../pool/pool.ts';
+import { checkOneOf, checkOptionalInteger, parseBigInt } from '../validate.ts';
+import { bitLength } from './bigint.ts';
+import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
+
+export interface PrimeCheckOptions {
+  /** Miller–Rabin rounds after Baillie–PSW (default: by size, 2^-80 on random inputs; none below 2^64). */
+  rounds?: number;
+  backend?: BackendChoice;
+}
+
+/** Largest number accepted: 2^16 bits. */
+export const MAX_CHECK_BITS = 65536;
+/** Widest number the native core takes; wider ones go to the TS backend. */
+const NATIVE_MAX_BITS = 64 * 511;
+
+export interface CheckTask {
+  kind: 'check';
+  what: 'prime' | 'safe';
+  n: bigint;
+  rounds: number;
+  backend: Backend;
+}
+
+interface Parsed {
+  n: bigint;
+  rounds: number;
+  backend: Backend;
+}
+
+function parse(name: string, value: unknown, opts: PrimeCheckOptions, min: bigint): Parsed {
+  const n = parseBigInt(name, value);
+  if (n < 0n) throw new RangeError(`${name} must not be negative (got ${n})`);
+  if (n < min) throw new RangeError(`${name} must be at least ${min} (got ${n})`);
+  if (bitLength(n) > MAX_CHECK_BITS) throw new RangeError(`${name} has ${bitLength(n)} bits; at most ${MAX_CHECK_BITS} are accepted`);
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object');
+  const rounds = checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1;
+  const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
+  return { n, rounds, backend };
+}
+
+/** Runs one check on the calling thread. */
+export function runCheck(t: Omit<CheckTask, 'kind'>): boolean {
+  const n = native();
+  if (t.backend === 'native' && n && bitLength(t.n) <= NATIVE_MAX_BITS) {
+    const rounds = t.rounds < 0 ? undefined : t.rounds;
+    return t.what === 'prime' ? n.isProbablePrime(t.n, rounds) : n.isSafePrime(t.n, rounds);
+  }
+  return t.what === 'prime' ? isProbablePrimeJs(t.n, t.rounds) : isSafePrimeJs(t.n, t.rounds);
+}
+
+/** Trial division, Baillie–PSW and extra Miller–Rabin rounds; n is a bigint or a decimal / 0x string. */
+export function isProbablePrimeSync(n: bigint | string, opts: PrimeCheckOptions = {}): boolean {
+  return runCheck({ what: 'prime', ...parse('n', n, opts, 0n) });
+}
+
+/** p ≡ 3 (mod 4), q = (p−1)/2 probable prime, p proved prime from q by Pocklington. p ≥ 5. */
+export function isSafePrimeSync(p: bigint | string, opts: PrimeCheckOptions = {}): boolean {
+  return runCheck({ what: 'safe', ...parse('p', p, opts, 5n) });
+}
+
+/** isProbablePrimeSync on a pool thread. */
+export async function isProbablePrime(n: bigint | string, opts: PrimeCheckOptions = {}): Promise<boolean> {
+  const task: CheckTask = { kind: 'check', what: 'prime', ...parse('n', n, opts, 0n) };
+  return (await getPool().run(task)) as boolean;
+}
+
+/** isSafePrimeSync on a pool thread. */
+export async function isSafePrime(p: bigint | string, opts: PrimeCheckOptions = {}): Promise<boolean> {
+  const task: CheckTask = { kind: 'check', what: 'safe', ...parse('p', p, opts, 5n) };
+  return (await getPool().run(task)) as boolean;
+}

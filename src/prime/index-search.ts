@@ -1,0 +1,115 @@
+/**
+ * One thread's share of the search for prime number `index`: slices of the
+ * index's candidate stream claimed lowest first (pool/shared-search.ts), each
+ * sieved and tested by the native or TS sieve.
+ */
+import type { Backend } from '../backend.ts';
+import { native } from '../native.ts';
+import { shared, type SharedSearch } from '../pool/shared-search.ts';
+import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
+import { candidateAt, stream, type Stream } from './stream.ts';
+import { sieveLimit, sliceLength } from './tuning.ts';
+
+export interface IndexTask {
+  kind: 'safe-prime';
+  bits: number;
+  seed: bigint;
+  index: bigint;
+  backend: Backend;
+  rounds: number;
+  shared: SharedSearch;
+}
+
+interface Sieve {
+  search(j0: number, j1: number): SliceResult;
+}
+
+function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number): Sieve {
+  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits), rounds);
+  const n = native();
+  if (!n) throw new Error('native backend requested in a thread where the addon did not load');
+  return new n.SafePrimeSieve(start, sieveLimit(bits), rounds < 0 ? undefined : rounds);
+}
+
+/**
+ * The index's stream as two contiguous runs: from the first candidate up to
+ * 2^bits, then (after the wrap) from lo. Sieves are built on first use and
+ * kept, since building one costs a residue per sieve prime.
+ */
+export class IndexStream {
+  readonly st: Stream;
+  private readonly upper: bigint;
+  private sieves: [Sieve | null, Sieve | null] = [null, null];
+
+  constructor(
+    readonly bits: number,
+    readonly seed: bigint,
+    readonly index: bigint,
+    readonly backend: Backend,
+    readonly rounds: number,
+  ) {
+    this.st = stream(bits, seed, index);
+    this.upper = this.st.count - this.st.first;
+  }
+
+  /** Visit offsets run from 0 to this (exclusive). */
+  get length(): bigint {
+    return this.st.count;
+  }
+
+  /** The candidate visited at offset v. */
+  candidate(v: bigint): bigint {
+    return v < this.upper ? candidateAt(this.st, this.st.first + v) : candidateAt(this.st, v - this.upper);
+  }
+
+  private sieve(run: 0 | 1): Sieve {
+    const start = run === 0 ? candidateAt(this.st, this.st.first) : this.st.lo;
+    return (this.sieves[run] ??= makeSieve(this.backend, start, this.bits, this.rounds));
+  }
+
+  /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. */
+  searchSlice(v0: bigint, v1: bigint): { found: bigint | null; sieved: number; tested: number } {
+    let sieved = 0;
+    let tested = 0;
+    const runs: [0 | 1, bigint, bigint, bigint][] = [];
+    if (v0 < this.upper) runs.push([0, v0, v1 < this.upper ? v1 : this.upper, 0n]);
+    if (v1 > this.upper) runs.push([1, v0 > this.upper ? v0 : this.upper, v1, this.upper]);
+    for (const [run, a, b, base] of runs) {
+      const r = this.sieve(run).search(Number(a - base), Number(b - base));
+      sieved += r.sieved;
+      tested += r.tested;
+      if (r.found !== null) return { found: BigInt(r.found) + base, sieved, tested };
+    }
+    return { found: null, sieved, tested };
+  }
+}
+
+let cached: IndexStream | null = null;
+
+function streamFor(task: IndexTask): IndexStream {
+  if (
+    cached?.bits === task.bits &&
+    cached.seed === task.seed &&
+    cached.index === task.index &&
+    cached.backend === task.backend &&
+    cached.rounds === task.rounds
+  ) {
+    return cached;
+  }
+  return (cached = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds));
+}
+
+/** Claims slices of the index's stream until they start at or above the best (or a stop). */
+export function searchIndex(task: IndexTask): void {
+  const s = task.shared;
+  const is = streamFor(task);
+  const len = BigInt(sliceLength(task.bits, task.backend));
+  while (!shared.stopped(s)) {
+    const v0 = shared.claim(s) * len;
+    if (v0 >= is.length || v0 >= shared.best(s)) return;
+    const v1 = v0 + len < is.length ? v0 + len : is.length;
+    const r = is.searchSlice(v0, v1);
+    shared.addWork(s, BigInt(r.sieved), BigInt(r.tested));
+    if (r.found !== null) shared.lowerBest(s, r.found);
+  }
+}

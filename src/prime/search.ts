@@ -1,0 +1,255 @@
+/**
+ * Seeded safe-prime search on the pool. Prime number i of a search is the
+ * least safe prime at or after start(bits, seed, i) in its stream (see
+ * stream.ts), so results are keyed by (bits, seed, index): the same for any
+ * backend and thread count, and any index can be computed (or resumed) alone.
+ */
+import { webcrypto } from 'node:crypto';
+import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
+import { getPool, poolSize } from '../pool/pool.ts';
+import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
+import { checkCount, checkFunction, checkInteger, checkOneOf, checkOptionalInteger, checkSignal, parseBigInt } from '../validate.ts';
+import { IndexStream, type IndexTask } from './index-search.ts';
+import { sliceLength as sliceLengthFor } from './tuning.ts';
+
+export const MIN_BITS = 16;
+export const MAX_BITS = 16384;
+const SEED_LIMIT = 1n << 256n;
+const PROGRESS_MS = 250;
+
+export interface SafePrimeProgress {
+  /** Primes found so far in this call. */
+  found: number;
+  /** Candidates sieved and candidates that reached a Fermat test, so far. */
+  sieved: number;
+  tested: number;
+  elapsedMs: number;
+}
+
+export interface SafePrimeSearchOptions {
+  bits: number;
+  /** 0 ≤ seed < 2^256, as a bigint or decimal / 0x string; drawn at random (and reported) when absent. */
+  seed?: bigint | string;
+  threads?: number;
+  backend?: BackendChoice;
+  /** Miller–Rabin rounds on q after Baillie–PSW (default by size). */
+  rounds?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: SafePrimeProgress) => void;
+}
+
+export interface SafePrimeResult {
+  prime: bigint;
+  bits: number;
+  seed: bigint;
+  index: bigint;
+  /** Wall time spent on this index. */
+  elapsedMs: number;
+}
+
+interface Parsed {
+  bits: number;
+  seed: bigint;
+  threads: number;
+  backend: Backend;
+  rounds: number;
+  signal: AbortSignal | undefined;
+  onProgress: ((p: SafePrimeProgress) => void) | undefined;
+}
+
+/** A fresh 128-bit seed from crypto.getRandomValues. */
+export function randomSeed(): bigint {
+  const b = webcrypto.getRandomValues(new Uint8Array(16));
+  return BigInt(`0x${Buffer.from(b).toString('hex')}`);
+}
+
+function parseOptions(opts: SafePrimeSearchOptions): Parsed {
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
+  const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
+  let seed: bigint;
+  if (opts.seed === undefined) seed = randomSeed();
+  else {
+    seed = parseBigInt('seed', opts.seed);
+    if (seed < 0n || seed >= SEED_LIMIT) throw new RangeError(`seed must be from 0 to 2^256 - 1 (got ${seed})`);
+  }
+  return {
+    bits,
+    seed,
+    threads: opts.threads === undefined ? poolSize() : checkInteger('threads', opts.threads, 1, 256),
+    backend: resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES)),
+    rounds: checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1,
+    signal: checkSignal('signal', opts.signal),
+    onProgress: checkFunction<(p: SafePrimeProgress) => void>('onProgress', opts.onProgress),
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** One index searched by `threads` pool threads sharing its slices. */
+class IndexRun {
+  readonly shared: SharedSearch;
+  readonly done: Promise<SafePrimeResult>;
+  private readonly started = performance.now();
+
+  constructor(p: Parsed, index: bigint, threads: number) {
+    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds);
+    this.shared = createShared(st.length);
+    const task: IndexTask = { kind: 'safe-prime', bits: p.bits, seed: p.seed, index, backend: p.backend, rounds: p.rounds, shared: this.shared };
+    const pool = getPool();
+    const runs = Array.from({ length: Math.min(threads, poolSize()) }, () =>
+      pool.run(task).catch((err: unknown) => {
+        shared.stop(this.shared);
+        throw err;
+      }),
+    );
+    this.done = Promise.all(runs).then(() => {
+      const best = shared.best(this.shared);
+      if (shared.stopped(this.shared)) throw new Error('stopped');
+      if (best >= st.length) throw new Error(`no safe prime of ${p.bits} bits in the whole range (index ${index})`);
+      return { prime: st.candidate(best), bits: p.bits, seed: p.seed, index, elapsedMs: performance.now() - this.started };
+    });
+    // A stopped run's rejection is handled by whoever stopped it.
+    this.done.catch(() => {});
+  }
+}
+
+/**
+ * Safe primes number startIndex, startIndex+1, … (count of them) of the seeded
+ * search, yielded in index order. With at least as many primes as threads,
+ * each thread takes its own index; otherwise all threads share one index.
+ */
+export async function* searchSafePrimes(
+  opts: SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint },
+): AsyncGenerator<SafePrimeResult, void, undefined> {
+  const p = parseOptions(opts);
+  const count = checkCount('count', opts.count);
+  const startIndex = opts.startIndex === undefined ? 0n : parseBigInt('startIndex', opts.startIndex);
+  if (startIndex < 0n || startIndex >= 1n << 64n) throw new RangeError(`startIndex must be from 0 to 2^64 - 1 (got ${startIndex})`);
+  if (p.signal?.aborted) throw abortReason(p.signal);
+
+  const end = startIndex + count;
+  const started = performance.now();
+  const active = new Map<bigint, IndexRun>();
+  let found = 0;
+  let doneSieved = 0n;
+  let doneTested = 0n;
+  const stopAll = (): void => {
+    for (const run of active.values()) shared.stop(run.shared);
+  };
+  p.signal?.addEventListener('abort', stopAll, { once: true });
+  const timer = p.onProgress
+    ? setInterval(() => {
+        let sieved = doneSieved;
+        let tested = doneTested;
+        for (const run of active.values()) {
+          sieved += shared.work(run.shared);
+          tested += shared.work2(run.shared);
+        }
+        p.onProgress!({ found, sieved: Number(sieved), tested: Number(tested), elapsedMs: performance.now() - started });
+      }, PROGRESS_MS)
+    : undefined;
+  timer?.unref();
+
+  // Each pool thread takes its own index when there are enough of them, else
+  // all threads share one index. A thread that finishes its index starts the
+  // next one at once, even while an earlier index is still running; results
+  // wait in `done` to be yielded in index order (read-ahead is bounded).
+  let next = startIndex;
+  const perIndex = count >= BigInt(p.threads) ? 1 : p.threads;
+  const running = perIndex === 1 ? Math.min(p.threads, poolSize()) : 1;
+  const readAhead = BigInt(4 * running);
+  let busy = 0;
+  const launch = (yielded: bigint): void => {
+    while (busy < running && next < end && next < yielded + readAhead) {
+      const run = new IndexRun(p, next, perIndex);
+      active.set(next, run);
+      busy++;
+      next++;
+      void run.done.then(
+        () => settle(),
+        () => settle(),
+      );
+    }
+  };
+  const settle = (): void => {
+    busy--;
+    launch(cursor);
+  };
+  let cursor = startIndex;
+  try {
+    for (; cursor < end; cursor++) {
+      launch(cursor);
+      const run = active.get(cursor)!;
+      let result: SafePrimeResult;
+      try {
+        result = await run.done;
+      } catch (err) {
+        if (p.signal?.aborted) throw abortReason(p.signal);
+        throw err;
+      }
+      active.delete(cursor);
+      doneSieved += shared.work(run.shared);
+      doneTested += shared.work2(run.shared);
+      found++;
+      yield result;
+    }
+  } finally {
+    clearInterval(timer);
+    p.signal?.removeEventListener('abort', stopAll);
+    // Leaving early (break, error, abort): stop what is still running and let it wind down.
+    stopAll();
+    await Promise.allSettled([...active.values()].map((r) => r.done));
+  }
+}
+
+/** The first prime (index 0, or `index`) of a seeded search: all threads on one index. */
+export async function findSafePrime(opts: SafePrimeSearchOptions & { index?: number | bigint }): Promise<bigint> {
+  for await (const r of searchSafePrimes({ ...opts, count: 1, ...(opts.index !== undefined ? { startIndex: opts.index } : {}) })) return r.prime;
+  throw new Error('unreachable: a search for one prime ended without one');
+}
+
+export interface SliceOptions {
+  bits: number;
+  seed: bigint | string;
+  index: number | bigint;
+  /** Which slice of the index's stream: offsets [slice·length, (slice+1)·length). */
+  slice: number | bigint;
+  backend?: BackendChoice;
+  rounds?: number;
+}
+
+export interface SliceOutcome {
+  /** The lowest safe prime of the slice, or null. */
+  prime: bigint | null;
+  /** Its offset in the index's stream (lower offsets win across slices). */
+  offset: bigint | null;
+  sliceLength: number;
+  sieved: number;
+  tested: number;
+}
+
+/**
+ * The unit of work the pool hands out (and a distributed mode could):
+ * one slice of index i's candidate stream, searched on this thread.
+ */
+export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
+  const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
+  const seed = parseBigInt('seed', opts.seed);
+  if (seed < 0n || seed >= SEED_LIMIT) throw new RangeError(`seed must be from 0 to 2^256 - 1 (got ${seed})`);
+  const index = parseBigInt('index', opts.index);
+  const slice = parseBigInt('slice', opts.slice);
+  if (index < 0n) throw new RangeError('index must not be negative');
+  if (slice < 0n) throw new RangeError('slice must not be negative');
+  const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
+  const rounds = checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1;
+  const st = new IndexStream(bits, seed, index, backend, rounds);
+  const len = BigInt(sliceLengthFor(bits, backend));
+  const v0 = slice * len;
+  const v1 = v0 + len < st.length ? v0 + len : st.length;
+  if (v0 >= st.length) return { prime: null, offset: null, sliceLength: Number(len), sieved: 0, tested: 0 };
+  const r = st.searchSlice(v0, v1);
+  return { prime: r.found === null ? null : st.candidate(r.found), offset: r.found, sliceLength: Number(len), sieved: r.sieved, tested: r.tested };
+}
+

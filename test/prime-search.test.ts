@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { checkPrimeSync } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { backendInfo, closePool, findSafePrime, searchSafePrimeSlice, searchSafePrimes, type SafePrimeResult } from '../src/index.ts';
+import { startPoint, stream } from '../src/prime/stream.ts';
+import { hasCommand } from './helpers/oracles.ts';
+
+afterAll(() => closePool());
+
+const hasNative = backendInfo().backend === 'native';
+const backends = hasNative ? (['native', 'js'] as const) : (['js'] as const);
+
+async function collect(opts: Parameters<typeof searchSafePrimes>[0]): Promise<SafePrimeResult[]> {
+  const out: SafePrimeResult[] = [];
+  for await (const r of searchSafePrimes(opts)) out.push(r);
+  return out;
+}
+
+function isSafeByNodeCrypto(p: bigint): boolean {
+  return checkPrimeSync(p, { checks: 20 }) && checkPrimeSync(p >> 1n, { checks: 20 });
+}
+
+describe('seeded safe-prime search', () => {
+  it.each([16, 17, 24, 64, 128, 256, 512])('%i bits: same primes for every backend and thread count, all safe', async (bits) => {
+    const count = bits >= 512 ? 3 : 5;
+    const ref = await collect({ bits, count, seed: 2026n, backend: backends[0], threads: 1 });
+    expect(ref.map((r) => r.index)).toEqual(Array.from({ length: count }, (_, i) => BigInt(i)));
+    for (const r of ref) {
+      expect(isSafeByNodeCrypto(r.prime)).toBe(true);
+      expect(r.prime.toString(2)).toHaveLength(bits);
+      expect(r.seed).toBe(2026n);
+      // The least safe prime at or after the start point: nothing between them.
+      const st = stream(bits, 2026n, r.index);
+      const start = st.lo + 12n * st.first;
+      if (r.prime >= start) {
+        for (let c = start; c < r.prime; c += 12n) expect(isSafeByNodeCrypto(c)).toBe(false);
+      }
+    }
+    for (const backend of backends) {
+      for (const threads of [1, 2, 3]) {
+        if (backend === 'js' && bits >= 512 && threads > 1) continue;
+        const got = await collect({ bits, count, seed: 2026n, backend, threads });
+        expect(got.map((r) => r.prime)).toEqual(ref.map((r) => r.prime));
+      }
+    }
+  });
+
+  it('one index alone equals the same index of a run', async () => {
+    const run = await collect({ bits: 128, count: 4, seed: 'x' as never }).catch((e: unknown) => e);
+    expect(run).toBeInstanceOf(RangeError);
+    const all = await collect({ bits: 128, count: 4, seed: '0xabc' });
+    const third = await collect({ bits: 128, count: 1, seed: 2748n, startIndex: 2 });
+    expect(third[0]!.prime).toBe(all[2]!.prime);
+    expect(third[0]!.index).toBe(2n);
+    expect(await findSafePrime({ bits: 128, seed: 2748n, index: 3 })).toBe(all[3]!.prime);
+  });
+
+  it('slices of an index: the lowest slice holding a safe prime gives the search result', async () => {
+    const [r] = await collect({ bits: 256, count: 1, seed: 7n, startIndex: 5 });
+    let found: bigint | null = null;
+    for (let slice = 0; found === null; slice++) {
+      const s = searchSafePrimeSlice({ bits: 256, seed: 7n, index: 5, slice });
+      expect(s.sliceLength).toBeGreaterThan(0);
+      found = s.prime;
+    }
+    expect(found).toBe(r!.prime);
+  });
+
+  it('a start above the last safe prime below 2^bits wraps around to the bottom of the range', async () => {
+    const bits = 16;
+    let maxSafe = (1n << 16n) - 1n;
+    while (!isSafeByNodeCrypto(maxSafe)) maxSafe--;
+    let minSafe = 3n << 14n;
+    while (!isSafeByNodeCrypto(minSafe)) minSafe++;
+    let index = 0n;
+    while (startPoint(bits, 5n, index) <= maxSafe) index++;
+    for (const backend of backends) {
+      const [r] = await collect({ bits, count: 1, seed: 5n, startIndex: index, backend });
+      expect(r!.prime).toBe(minSafe);
+    }
+  });
+
+  it('the start point has the requested length with its top two bits set', () => {
+    for (const bits of [16, 17, 100, 1024, 4097]) {
+      for (let i = 0n; i < 5n; i++) {
+        const s = startPoint(bits, 99n, i);
+        expect(s >> BigInt(bits - 2)).toBe(3n);
+      }
+    }
+    expect(startPoint(256, 1n, 0n)).not.toBe(startPoint(256, 2n, 0n));
+    expect(startPoint(256, 1n, 0n)).not.toBe(startPoint(256, 1n, 1n));
+  });
+
+  it('without a seed, one is drawn and reported', async () => {
+    const [a] = await collect({ bits: 64, count: 1 });
+    const [b] = await collect({ bits: 64, count: 1, seed: a!.seed });
+    expect(b!.prime).toBe(a!.prime);
+  });
+
+  it.runIf(hasCommand('openssl', ['version']))('1024-bit results are safe per `openssl prime`', async () => {
+    const rs = await collect({ bits: 1024, count: 2, seed: 11n });
+    for (const r of rs) {
+      for (const n of [r.prime, r.prime >> 1n]) {
+        const out = spawnSync('openssl', ['prime', n.toString()], { encoding: 'utf8' }).stdout;
+        expect(out).toMatch(/is prime/);
+      }
+    }
+  });
+
+  it('an AbortSignal stops a search and rejects with its reason', async () => {
+    const c = new AbortController();
+    const reason = new Error('enough');
+    const it = searchSafePrimes({ bits: 4096, count: 2, seed: 1n, signal: c.signal, onProgress: () => c.abort(reason) });
+    await expect(it.next()).rejects.toBe(reason);
+  });
+
+  it.each([
+    [{ bits: 15, count: 1 }, RangeError, /bits/],
+    [{ bits: 16385, count: 1 }, RangeError, /bits/],
+    [{ bits: 64.5, count: 1 }, RangeError, /bits/],
+    [{ bits: 64, count: 0 }, RangeError, /count/],
+    [{ bits: 64, count: 1, seed: -1n }, RangeError, /seed/],
+    [{ bits: 64, count: 1, seed: 1n << 256n }, RangeError, /seed/],
+    [{ bits: 64, count: 1, threads: 0 }, RangeError, /threads/],
+    [{ bits: 64, count: 1, startIndex: -1 }, RangeError, /startIndex/],
+  ])('bad options #%#', async (opts, type, message) => {
+    const err = await collect(opts as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(type);
+    expect((err as Error).message).toMatch(message);
+  });
+});
