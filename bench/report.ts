@@ -1,3 +1,4 @@
+import type { PrimeBenchResult } from './prime.ts';
 import type { PowBenchResult } from './pow.ts';
 
 function fmtRate(r: number | null): string {
@@ -19,5 +20,35 @@ export function formatPowReport(res: PowBenchResult): string {
     const verdict = t.met === null ? '' : t.met ? 'met' : 'NOT met';
     lines.push(`- ${t.what}: ${got} (goal ≥ ${t.goal}) ${verdict}`);
   }
+  return lines.join('\n');
+}
+
+const ms = (x: number | null): string => (x === null ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
+const sec = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+
+/** The safe-prime tables `powprime bench` prints (also pasted into the README). */
+export function formatPrimeReport(res: PrimeBenchResult): string {
+  const lines = [
+    'Modular exponentiation, full-size exponent: median ms per exponentiation',
+    '',
+    '| bits | native | native base-2 | TS | bigint-crypto-utils | OpenSSL per MR round |',
+    '| ---- | ------ | ------------- | -- | ------------------- | -------------------- |',
+    ...res.modexp.map((r) => `| ${r.bits} | ${ms(r.nativeMs)} | ${ms(r.nativePow2Ms)} | ${ms(r.tsMs)} | ${ms(r.bigintCryptoUtilsMs)} | ${ms(r.opensslRoundMs)} |`),
+    '',
+    `Safe primes: mean seconds per prime (native search on ${res.threads} threads; node:crypto generatePrimeSync safe on 1 core)`,
+    '',
+    '| bits | native | primes | node:crypto | primes | speed-up |',
+    '| ---- | ------ | ------ | ----------- | ------ | -------- |',
+    ...res.safePrimes.map(
+      (r) =>
+        `| ${r.bits} | ${sec(r.nativeSeconds)} | ${r.nativePrimes} | ${sec(r.opensslSeconds)} | ${r.opensslPrimes} | ${
+          r.nativeSeconds && r.opensslSeconds ? `${(r.opensslSeconds / r.nativeSeconds).toFixed(1)}×` : '—'
+        } |`,
+    ),
+    '',
+    'Targets (measured in this run):',
+    '',
+    ...res.targets.map((t) => `- ${t.what}: ${t.value === null ? 'not measured' : t.value.toFixed(3)} (goal ${t.goal}) ${t.met === null ? '' : t.met ? 'met' : 'NOT met'}`),
+  ];
   return lines.join('\n');
 }

@@ -35,6 +35,7 @@ void mont_mul(u64* r, const u64* a, const u64* b, const u64* n, u64 n0, int len_
   u128 lo = 0;
   u64 hi = 0;
   for (int i = 0; i < len; i++) {
+#pragma GCC unroll 8
     for (int j = 0; j < i; j++) {
       mac(lo, hi, a[j], b[i - j]);
       mac(lo, hi, m[j], n[i - j]);
@@ -45,6 +46,7 @@ void mont_mul(u64* r, const u64* a, const u64* b, const u64* n, u64 n0, int len_
     shift_column(lo, hi);
   }
   for (int i = len; i < 2 * len; i++) {
+#pragma GCC unroll 8
     for (int j = i - len + 1; j < len; j++) {
       mac(lo, hi, a[j], b[i - j]);
       mac(lo, hi, m[j], n[i - j]);

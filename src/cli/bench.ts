@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { runPowBench } from '../../bench/pow.ts';
-import { formatPowReport } from '../../bench/report.ts';
+import { runPrimeBench } from '../../bench/prime.ts';
+import { formatPowReport, formatPrimeReport } from '../../bench/report.ts';
 import { StatusLine } from './status.ts';
+import { checkOneOf } from '../validate.ts';
 
 export function registerBench(program: Command): void {
   program
@@ -9,11 +11,20 @@ export function registerBench(program: Command): void {
     .description('side-by-side benchmarks with ratios against baselines measured in the same run')
     .option('--quick', 'fewer and shorter runs (about 30 s)')
     .option('--json', 'print the results as JSON')
-    .action(async (opts: { quick?: boolean; json?: boolean }) => {
+    .option('--suite <name>', 'pow, prime or all', 'all')
+    .action(async (opts: { quick?: boolean; json?: boolean; suite: string }) => {
+      const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'all'] as const);
       const status = new StatusLine();
-      const pow = await runPowBench({ quick: Boolean(opts.quick), onStep: (name) => status.update(`bench: ${name}…`) });
+      const onStep = (name: string): void => status.update(`bench: ${name}…`);
+      const quick = Boolean(opts.quick);
+      const pow = suite === 'prime' ? null : await runPowBench({ quick, onStep });
+      const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
       status.clear();
-      if (opts.json) process.stdout.write(`${JSON.stringify({ pow }, null, 2)}\n`);
-      else process.stdout.write(`${formatPowReport(pow)}\n`);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ pow, prime }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+        return;
+      }
+      const parts = [pow && formatPowReport(pow), prime && formatPrimeReport(prime)].filter(Boolean);
+      process.stdout.write(`${parts.join('\n\n')}\n`);
     });
 }

@@ -1,0 +1,134 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { checkPrimeSync } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-'));
+const lines = (file: string): { prime: string; bits: number; seed: string; index: number; elapsedMs: number }[] =>
+  readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+describe('powprime check', () => {
+  it('reports prime and safe per number', () => {
+    const r = cli('check', '23', '29', '0x2f', '91', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { n: '23', prime: true, safe: true },
+      { n: '29', prime: true, safe: false },
+      { n: '47', prime: true, safe: true },
+      { n: '91', prime: false, safe: false },
+    ]);
+    expect(cli('check', '23', '91').stdout).toBe('23: safe prime\n91: composite\n');
+  });
+
+  it.each([
+    [['check', '12', 'twelve'], /argument 2.*not a whole number/],
+    [['check', '-5'], /must not be negative/],
+    [['check'], /missing required argument/],
+  ])('bad input %j → one line, exit 2', (args, message) => {
+    const r = cli(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('powprime search', () => {
+  it('prints one JSON line per prime, each safe per node:crypto', () => {
+    const r = cli('search', '--bits', '128', '--count', '3', '--seed', '9');
+    expect(r.status).toBe(0);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => o.index)).toEqual([0, 1, 2]);
+    for (const o of out) {
+      expect(Object.keys(o).sort()).toEqual(['bits', 'elapsedMs', 'index', 'prime', 'seed']);
+      expect(o.seed).toBe('9');
+      expect(checkPrimeSync(BigInt(o.prime)) && checkPrimeSync(BigInt(o.prime) >> 1n)).toBe(true);
+    }
+  });
+
+  it('--out resumes where the file ends: nothing lost, nothing twice, same primes as one run', () => {
+    const dir = tmp();
+    const whole = path.join(dir, 'whole.jsonl');
+    const parts = path.join(dir, 'parts.jsonl');
+    expect(cli('search', '--bits', '96', '--count', '5', '--seed', '77', '--out', whole).status).toBe(0);
+    expect(cli('search', '--bits', '96', '--count', '2', '--seed', '77', '--out', parts).status).toBe(0);
+    // A crash mid-write leaves a torn last line; the rerun (seed taken from the file) cuts it off.
+    appendFileSync(parts, '{"prime":"12');
+    const r = cli('search', '--bits', '96', '--count', '5', '--out', parts, '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ out: parts, found: 3, total: 5, seed: '77' });
+    expect(lines(parts).map((l) => [l.prime, l.index])).toEqual(lines(whole).map((l) => [l.prime, l.index]));
+    // Already complete: nothing more to do.
+    expect(cli('search', '--bits', '96', '--count', '5', '--out', parts).stdout).toMatch(/^0 new safe primes; 5 in/);
+  });
+
+  it('refuses to mix runs in one file', () => {
+    const file = path.join(tmp(), 'run.jsonl');
+    expect(cli('search', '--bits', '64', '--count', '1', '--seed', '1', '--out', file).status).toBe(0);
+    const other = cli('search', '--bits', '64', '--count', '2', '--seed', '2', '--out', file);
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/seed 1, not 2/);
+    expect(cli('search', '--bits', '65', '--count', '2', '--out', file).stderr).toMatch(/64-bit primes, not 65-bit/);
+    writeFileSync(file, 'not json\n');
+    expect(cli('search', '--bits', '64', '--count', '2', '--out', file).stderr).toMatch(/line 1 is not JSON/);
+  });
+
+  it('Ctrl-C stops cleanly, keeps what was found, and a rerun completes the same run', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'int.jsonl');
+    const child = spawn(process.execPath, [...CLI, 'search', '--bits', '1024', '--count', '40', '--seed', '5', '--out', file], { stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Wait for the first prime on disk, then interrupt.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        try {
+          if (readFileSync(file, 'utf8').includes('\n')) {
+            clearInterval(timer);
+            child.kill('SIGINT');
+            resolve();
+          }
+        } catch {
+          /* not created yet */
+        }
+      }, 50);
+      child.on('exit', () => {
+        clearInterval(timer);
+        reject(new Error(`search exited before its first prime: ${stderr}`));
+      });
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted after \d+ new primes; rerun the same command to resume/);
+    const kept = lines(file);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(40);
+    expect(kept.map((l) => l.index)).toEqual(kept.map((_, i) => i));
+    const resumed = cli('search', '--bits', '1024', '--count', String(kept.length + 2), '--seed', '5', '--out', file);
+    expect(resumed.status).toBe(0);
+    expect(lines(file).map((l) => l.index)).toEqual(Array.from({ length: kept.length + 2 }, (_, i) => i));
+  });
+
+  it.each([
+    [['search', '--bits', '15', '--count', '1'], /--bits must be an integer from 16 to 16384/],
+    [['search', '--bits', '16385', '--count', '1'], /--bits/],
+    [['search', '--bits', '64', '--count', '0'], /--count/],
+    [['search', '--bits', '64', '--count', '1', '--seed', 'abc'], /--seed is not a whole number/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '-3'], /--seed must be from 0/],
+    [['search', '--count', '1'], /required option '--bits/],
+  ])('bad input %j → one line, exit 2', (args, message) => {
+    const r = cli(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
