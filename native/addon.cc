@@ -12,7 +12,7 @@
 #include "bignum/primality.h"
 #include "bignum/safe_prime_sieve.h"
 #include "bignum/small_primes.h"
-#include "sha256/cpu_features.h"
+#include "cpu_features.h"
 #include "sha256/dispatch.h"
 #include "sha256/pow_search.h"
 

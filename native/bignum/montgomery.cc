@@ -1,5 +1,8 @@
 #include "montgomery.h"
 
+#include "../cpu_features.h"
+#include "mont_adx.h"
+
 namespace powprime::bignum {
 namespace {
 
@@ -91,7 +94,22 @@ void mont_sqr(u64* r, const u64* a, const u64* n, u64 n0, int len_rt) {
 
 }  // namespace
 
+namespace {
+bool use_adx() {
+  static const bool yes = mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx;
+  return yes;
+}
+}  // namespace
+
+bool Mont::uses_adx() { return use_adx(); }
+
 Mont::Mont(const u64* n, int limbs) : n_(trimmed(n, limbs)), mod_(n, n + trimmed(n, limbs)) {
+  if (use_adx()) {
+    // The ADX rows run four words per turn: widen to a multiple of 4 words.
+    // Montgomery arithmetic only needs R = 2^(64·width) > n, so zero words on top are harmless.
+    n_ = (n_ + 3) & ~3;
+    mod_.resize(size_t(n_), 0);
+  }
   // n0 = -n^-1 mod 2^64 by Newton's iteration (each step doubles the correct bits).
   u64 inv = 1;
   for (int i = 0; i < 7; i++) inv *= 2 - mod_[0] * inv;
@@ -116,6 +134,10 @@ Mont::Mont(const u64* n, int limbs) : n_(trimmed(n, limbs)), mod_(n, n + trimmed
   // cross products they save (measured: 2048-bit pow2 2.0 ms through mul,
   // 2.3 ms through sqr; 4096-bit 16.0 vs 14.5 ms), so squares go through mul there.
   if (n_ < 48) sqr_ = nullptr;
+  if (use_adx()) {
+    mul_ = mont_mul_adx;
+    sqr_ = mont_sqr_adx;
+  }
   // R mod n: from 2^(bits−1) < n, double up to 2^(64·limbs). R^2 mod n is then
   // the Montgomery form of 2^(64·limbs): a short pow2, not 64·limbs more doublings.
   const int bits = bit_length(mod_.data(), n_);

@@ -16,7 +16,10 @@ class Mont {
   // n must be odd and greater than 1; its width is n.size() after trimming.
   explicit Mont(const u64* n, int limbs);
 
+  // Width of every value in this context (n's words, maybe widened; see the constructor).
   int limbs() const { return n_; }
+  // Whether multiplication runs on the MULX/ADX kernel on this CPU.
+  static bool uses_adx();
   const u64* modulus() const { return mod_.data(); }
   // R mod n: the Montgomery form of 1.
   const u64* one() const { return one_.data(); }

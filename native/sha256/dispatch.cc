@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "cpu_features.h"
+#include "../cpu_features.h"
 #include "pow_search.h"
 
 namespace powprime::sha256 {
