@@ -16,10 +16,12 @@ static CpuFeatures detect() {
   const bool avx = c & (1u << 28);
   // AVX registers are usable only if the OS saves them on context switch.
   bool ymm_saved = false;
+  bool zmm_saved = false;
   if (osxsave) {
     uint32_t lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     ymm_saved = (lo & 0x6) == 0x6;
+    zmm_saved = (lo & 0xe6) == 0xe6;  // SSE, AVX, opmask and both ZMM halves
   }
   if (__get_cpuid_max(0, nullptr) < 7) return f;
   __cpuid_count(7, 0, a, b, c, d);
@@ -27,6 +29,7 @@ static CpuFeatures detect() {
   f.bmi2 = b & (1u << 8);
   f.adx = b & (1u << 19);
   f.sha_ni = (b & (1u << 29)) && sse41 && ssse3;
+  f.avx512ifma = zmm_saved && (b & (1u << 16)) && (b & (1u << 21));  // AVX512F, AVX512IFMA
   return f;
 }
 

@@ -8,6 +8,7 @@ struct CpuFeatures {
   bool avx2 = false;
   bool bmi2 = false;
   bool adx = false;
+  bool avx512ifma = false;  // with AVX-512F, and ZMM state saved by the OS
 };
 
 const CpuFeatures& cpu_features();
