@@ -45,14 +45,14 @@ class Mont {
   void pow2(u64* r, const u64* e, int e_limbs) const;
   // Whether pow and pow2 run on the AVX-512 IFMA kernel for this modulus.
   bool uses_ifma() const;
+  // The R^2 the IFMA kernel needs for this modulus (plain 2^k mod n).
+  void ifma_r2(u64* out) const;
 
  private:
   using MulFn = void (*)(u64*, const u64*, const u64*, const u64*, u64, int);
   using SqrFn = void (*)(u64*, const u64*, const u64*, u64, int);
   void pow_words(u64* r, const u64* base, const u64* e, int e_limbs) const;
   void pow2_words(u64* r, const u64* e, int e_limbs) const;
-  // 2^k mod n for the IFMA kernel's R^2 (plain, not Montgomery).
-  void ifma_r2(u64* out) const;
 
   int n_;
   u64 n0_;  // -n^-1 mod 2^64

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "../sha256/dispatch.h"
+#include "mont_ifma.h"
 #include "small_primes.h"
 
 namespace powprime::bignum {
@@ -132,6 +133,39 @@ bool fermat_base2(const Mont& m) {
   sub_small(e.w, m.modulus(), 1, m.limbs());
   m.pow2(x.w, e.w, m.limbs());
   return equal(x.w, m.one(), m.limbs());
+}
+
+void fermat_base2_batch(const Mont* const* ms, int count, bool* out) {
+  // Below ~700 bits the 64-bit kernels win even against batched IFMA.
+  constexpr int kMinBits = 700;
+  const int limbs = ms[0]->limbs();
+  const int digits = ifma_digits(bit_length(ms[0]->modulus(), limbs));
+  bool together = ifma_usable() && count > 1 && count <= kIfmaBatch;
+  for (int k = 0; together && k < count; k++) {
+    const int bits = bit_length(ms[k]->modulus(), ms[k]->limbs());
+    together = ms[k]->limbs() == limbs && bits >= kMinBits && bits <= kIfmaMaxBits && ifma_digits(bits) == digits;
+  }
+  if (!together) {
+    for (int k = 0; k < count; k++) out[k] = fermat_base2(*ms[k]);
+    return;
+  }
+  static thread_local Num e[kIfmaBatch], r2[kIfmaBatch], res[kIfmaBatch];
+  u64* rp[kIfmaBatch];
+  const u64* ep[kIfmaBatch];
+  const u64* np[kIfmaBatch];
+  const u64* r2p[kIfmaBatch];
+  int el[kIfmaBatch];
+  for (int k = 0; k < count; k++) {
+    sub_small(e[k].w, ms[k]->modulus(), 1, limbs);
+    ms[k]->ifma_r2(r2[k].w);
+    rp[k] = res[k].w;
+    ep[k] = e[k].w;
+    np[k] = ms[k]->modulus();
+    r2p[k] = r2[k].w;
+    el[k] = limbs;
+  }
+  ifma_pow2_batch(count, rp, ep, el, np, limbs, r2p);
+  for (int k = 0; k < count; k++) out[k] = res[k].w[0] == 1 && trimmed(res[k].w, limbs) == 1;
 }
 
 bool strong_lucas_probable_prime(const Mont& m) {

@@ -27,5 +27,8 @@ bool is_safe_prime(const u64* p, int limbs, int rounds);
 
 // base^(n-1) ≡ 1 (mod n), base 2.
 bool fermat_base2(const Mont& m);
+// The same for up to kIfmaBatch moduli at once: on the IFMA kernel, run
+// together when they share a width (the candidates of a sieve slice do).
+void fermat_base2_batch(const Mont* const* ms, int count, bool* out);
 
 }  // namespace powprime::bignum

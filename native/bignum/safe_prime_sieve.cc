@@ -1,7 +1,9 @@
 #include "safe_prime_sieve.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "mont_ifma.h"
 #include "montgomery.h"
 #include "primality.h"
 #include "small_primes.h"
@@ -23,16 +25,26 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   }
 }
 
-bool SafePrimeSieve::is_safe_candidate(const u64* p) const {
-  const int n = trimmed(p, limbs_);
-  u64 q[kMaxLimbs];
-  shr1(q, p, n);
-  const Mont mq(q, n);
-  if (!fermat_base2(mq)) return false;
-  const Mont mp(p, n);
-  if (!fermat_base2(mp)) return false;
-  // q has no factor below the sieve limit, so trial division would find nothing.
-  return is_probable_prime(q, n, rounds_, /*trial=*/false);
+int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count) const {
+  u64 p[kIfmaBatch][kMaxLimbs + 1], q[kIfmaBatch][kMaxLimbs];
+  std::optional<Mont> mq[kIfmaBatch];
+  const Mont* ms[kIfmaBatch] = {};
+  for (int k = 0; k < count; k++) {
+    std::fill(p[k], p[k] + limbs_ + 1, 0);
+    if (add_small(p[k], start_.data(), 12 * js[k], limbs_)) return -1;  // beyond the caller's range: cannot happen
+    shr1(q[k], p[k], limbs_);
+    mq[k].emplace(q[k], limbs_);
+    ms[k] = &*mq[k];
+  }
+  bool fermat_q[kIfmaBatch];
+  fermat_base2_batch(ms, count, fermat_q);
+  for (int k = 0; k < count; k++) {
+    if (!fermat_q[k]) continue;
+    const Mont mp(p[k], limbs_);
+    // q has no factor below the sieve limit, so trial division would find nothing.
+    if (fermat_base2(mp) && is_probable_prime(q[k], limbs_, rounds_, /*trial=*/false)) return int64_t(js[k]);
+  }
+  return -1;
 }
 
 int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats) {
@@ -48,15 +60,22 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats) {
     for (uint64_t i = (t1_[k] + r - m) % r; i < len; i += r) marks[i] = 1;
   }
   stats.sieved += len;
-  u64 p[kMaxLimbs + 1];
-  for (uint64_t i = 0; i < len; i++) {
-    if (marks[i]) continue;
-    stats.tested++;
-    std::fill(p, p + limbs_ + 1, 0);
-    const u64 offset = 12 * (j0 + i);
-    const u64 carry = add_small(p, start_.data(), offset, limbs_);
-    if (carry) return -1;  // past the caller's range: cannot happen for valid inputs
-    if (is_safe_candidate(p)) return int64_t(j0 + i);
+  // Survivors go through base-2 Fermat on q a few at a time (the IFMA kernel
+  // runs them together); the rest of the test follows in increasing j, so the
+  // lowest safe prime of the range is still the one returned.
+  uint64_t batch[kIfmaBatch];
+  int count = 0;
+  for (uint64_t i = 0; i <= len; i++) {
+    if (i < len && marks[i]) continue;
+    if (i < len) {
+      batch[count++] = j0 + i;
+      stats.tested++;
+      if (count < kIfmaBatch) continue;
+    }
+    if (count == 0) break;
+    const int64_t found = test_batch(batch, count);
+    if (found >= 0) return found;
+    count = 0;
   }
   return -1;
 }

@@ -26,7 +26,8 @@ class SafePrimeSieve {
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats);
 
  private:
-  bool is_safe_candidate(const u64* p) const;
+  // Lowest of the candidates js[0..count) (increasing) that is a safe prime, or −1.
+  int64_t test_batch(const uint64_t* js, int count) const;
 
   std::vector<u64> start_;
   int limbs_;
