@@ -72,7 +72,9 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   feats.Set("avx2", cpu.avx2);
   feats.Set("bmi2", cpu.bmi2);
   feats.Set("adx", cpu.adx);
+  feats.Set("avx512ifma", cpu.avx512ifma);
   out.Set("cpu", feats);
+  out.Set("bignum", bignum::bignum_kernel_name(bignum::bignum_kernel()));
   return out;
 }
 
@@ -240,7 +242,22 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
   std::unique_ptr<bignum::SafePrimeSieve> sieve_;
 };
 
+// setBignumKernel(name: 'portable' | 'adx' | 'ifma'): caps the multiplication
+// kernel for this process (tests use it to cover every kernel); returns the
+// kernel now in force.
+Napi::Value SetBignumKernel(const Napi::CallbackInfo& info) {
+  if (info.Length() < 1 || !info[0].IsString()) type_error(info.Env(), "kernel must be a string");
+  const std::string name = info[0].As<Napi::String>().Utf8Value();
+  bignum::Kernel cap;
+  if (name == "portable") cap = bignum::Kernel::portable;
+  else if (name == "adx") cap = bignum::Kernel::adx;
+  else if (name == "ifma") cap = bignum::Kernel::ifma;
+  else range_error(info.Env(), "kernel must be 'portable', 'adx' or 'ifma'");
+  return Napi::String::New(info.Env(), bignum::bignum_kernel_name(bignum::set_bignum_kernel(cap)));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("setBignumKernel", Napi::Function::New(env, SetBignumKernel));
   exports.Set("isProbablePrime", Napi::Function::New(env, IsProbablePrime));
   exports.Set("isSafePrime", Napi::Function::New(env, IsSafePrime));
   exports.Set("modPow", Napi::Function::New(env, ModPow));

@@ -11,6 +11,8 @@ export interface BackendInfo {
   backend: Backend;
   /** Active SHA-256 kernel for the PoW search: "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
+  /** Bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx", "portable" or "js". */
+  bignum: string;
   /** Native kernels usable on this CPU (empty without the addon). */
   kernels: string[];
   /** Native kernels compiled in but refused here, with the reason. */
@@ -21,9 +23,9 @@ export interface BackendInfo {
 
 export function backendInfo(): BackendInfo {
   const n = native();
-  if (!n) return { backend: 'js', sha256: 'js', kernels: [], refused: [], nativeError: nativeLoadError() };
+  if (!n) return { backend: 'js', sha256: 'js', bignum: 'js', kernels: [], refused: [], nativeError: nativeLoadError() };
   const info = n.backendInfo();
-  return { backend: 'native', sha256: info.sha256, kernels: info.kernels, refused: info.refused, nativeError: null };
+  return { backend: 'native', sha256: info.sha256, bignum: info.bignum, kernels: info.kernels, refused: info.refused, nativeError: null };
 }
 
 let warned = false;

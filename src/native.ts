@@ -17,7 +17,9 @@ export interface NativeBackendInfo {
   kernels: string[];
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
-  cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean };
+  cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512ifma: boolean };
+  /** The bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx" or "portable". */
+  bignum: string;
 }
 
 export interface NativeSieve {
@@ -25,6 +27,7 @@ export interface NativeSieve {
 }
 
 export interface NativeBinding {
+  setBignumKernel(kernel: 'portable' | 'adx' | 'ifma'): string;
   isProbablePrime(n: bigint, rounds?: number, trial?: boolean): boolean;
   isSafePrime(p: bigint, rounds?: number): boolean;
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;

@@ -1,5 +1,7 @@
 #include "montgomery.h"
 
+#include <atomic>
+
 #include "../cpu_features.h"
 #include "mont_adx.h"
 #include "mont_ifma.h"
@@ -95,12 +97,38 @@ void mont_sqr(u64* r, const u64* a, const u64* n, u64 n0, int len_rt) {
 
 }  // namespace
 
-namespace {
-bool use_adx() {
-  static const bool yes = mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx;
-  return yes;
+Kernel best_bignum_kernel() {
+  static const Kernel best = ifma_usable() && mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx
+                                 ? Kernel::ifma
+                             : mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx ? Kernel::adx
+                                                                                                 : Kernel::portable;
+  return best;
 }
+
+namespace {
+std::atomic<int> g_cap{int(Kernel::ifma)};
+bool use_adx() { return bignum_kernel() >= Kernel::adx; }
 }  // namespace
+
+Kernel set_bignum_kernel(Kernel cap) {
+  const Kernel k = cap < best_bignum_kernel() ? cap : best_bignum_kernel();
+  g_cap.store(int(k));
+  return k;
+}
+
+Kernel bignum_kernel() {
+  const int cap = g_cap.load(std::memory_order_relaxed);
+  const int best = int(best_bignum_kernel());
+  return Kernel(cap < best ? cap : best);
+}
+
+const char* bignum_kernel_name(Kernel k) {
+  switch (k) {
+    case Kernel::ifma: return "avx512-ifma x4 + mulx/adx";
+    case Kernel::adx: return "mulx/adx";
+    default: return "portable";
+  }
+}
 
 bool Mont::uses_adx() { return use_adx(); }
 
@@ -236,7 +264,7 @@ constexpr int kIfmaMinBits = 1100;
 
 bool Mont::uses_ifma() const {
   const int bits = bit_length(mod_.data(), n_);
-  return ifma_usable() && bits >= kIfmaMinBits && bits <= kIfmaMaxBits;
+  return bignum_kernel() == Kernel::ifma && bits >= kIfmaMinBits && bits <= kIfmaMaxBits;
 }
 
 void Mont::ifma_r2(u64* out) const {

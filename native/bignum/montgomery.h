@@ -11,6 +11,16 @@
 
 namespace powprime::bignum {
 
+// The fastest multiplication kernel this process may use: tests step it down
+// to check every kernel against the TS backend on one machine.
+enum class Kernel { portable = 0, adx = 1, ifma = 2 };
+// The best kernel this CPU runs.
+Kernel best_bignum_kernel();
+// Caps the kernels used from now on (at most the best one); returns the cap in force.
+Kernel set_bignum_kernel(Kernel cap);
+Kernel bignum_kernel();
+const char* bignum_kernel_name(Kernel k);
+
 class Mont {
  public:
   // n must be odd and greater than 1; its width is n.size() after trimming.

@@ -140,7 +140,7 @@ void fermat_base2_batch(const Mont* const* ms, int count, bool* out) {
   constexpr int kMinBits = 700;
   const int limbs = ms[0]->limbs();
   const int digits = ifma_digits(bit_length(ms[0]->modulus(), limbs));
-  bool together = ifma_usable() && count > 1 && count <= kIfmaBatch;
+  bool together = bignum_kernel() == Kernel::ifma && count > 1 && count <= kIfmaBatch;
   for (int k = 0; together && k < count; k++) {
     const int bits = bit_length(ms[k]->modulus(), ms[k]->limbs());
     together = ms[k]->limbs() == limbs && bits >= kMinBits && bits <= kIfmaMaxBits && ifma_digits(bits) == digits;

@@ -11,7 +11,7 @@ import { packageVersion } from '../package-root.ts';
 
 function versionText(): string {
   const info = backendInfo();
-  const lines = [`powprime ${packageVersion()}`, `backend: ${info.backend}`, `sha256: ${info.sha256}`];
+  const lines = [`powprime ${packageVersion()}`, `backend: ${info.backend}`, `sha256: ${info.sha256}`, `bignum: ${info.bignum}`];
   if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);
   for (const r of info.refused) lines.push(`refused: ${r}`);
   return lines.join('\n');

@@ -1,0 +1,80 @@
+import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { backendInfo, closePool, searchSafePrimes } from '../src/index.ts';
+import { native } from '../src/native.ts';
+import { modPow, pow2Mod } from '../src/prime/bigint.ts';
+import { isProbablePrimeJs, isSafePrimeJs } from '../src/prime/primality.ts';
+import { textbookPowMod } from './helpers/number-theory.ts';
+import { rng } from './helpers/oracles.ts';
+
+// Every native multiplication kernel this CPU has (portable, MULX/ADX, AVX-512
+// IFMA), each checked against the TS backend and independent arithmetic.
+const n = backendInfo().backend === 'native' ? native() : null;
+const all = ['portable', 'adx', 'ifma'] as const;
+const best = n ? n.backendInfo().bignum : '';
+const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x4 + mulx/adx' } as const;
+// A kernel the CPU lacks is capped to a lower one; keep only those that really run.
+const kernels = n ? all.filter((k) => n.setBignumKernel(k) === NAMES[k]) : [];
+if (n) n.setBignumKernel('ifma');
+afterAll(async () => {
+  n?.setBignumKernel('ifma');
+  await closePool();
+});
+
+function randomBits(bits: number, next: () => number): bigint {
+  let x = 1n;
+  for (let i = 1; i < bits; i++) x = (x << 1n) | (next() < 0.5 ? 1n : 0n);
+  return x;
+}
+
+describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => {
+  it('is the kernel in force', () => {
+    const name = n!.setBignumKernel(kernel);
+    expect(name).toBe(NAMES[kernel]);
+    n!.setBignumKernel('ifma');
+    expect(n!.backendInfo().bignum).toBe(best);
+  });
+
+  it('modPow and pow2Mod agree with textbook arithmetic from 64 to 4200 bits', () => {
+    n!.setBignumKernel(kernel);
+    const next = rng(31);
+    for (const bits of [64, 65, 191, 512, 700, 830, 831, 1024, 1100, 1248, 1249, 1536, 2048, 2078, 2079, 3072, 3326, 4096, 4158, 4159, 4200]) {
+      const m = randomBits(bits, next) | 1n;
+      const b = randomBits(bits - 1, next);
+      const e = randomBits(bits, next);
+      const want = bits <= 1536 ? textbookPowMod(b, e, m) : modPow(b, e, m);
+      expect(n!.modPow(b, e, m), `${bits} bits`).toBe(want);
+      expect(n!.pow2Mod(e, m), `${bits} bits`).toBe(pow2Mod(e, m));
+    }
+    n!.setBignumKernel('ifma');
+  });
+
+  it('primality verdicts agree with TS and node:crypto', () => {
+    n!.setBignumKernel(kernel);
+    const next = rng(77);
+    for (const bits of [700, 1024, 1100, 1536, 2048]) {
+      const p = generatePrimeSync(bits, { bigint: true });
+      expect(n!.isProbablePrime(p)).toBe(true);
+      for (let i = 0; i < 20; i++) {
+        const c = randomBits(bits, next) | 1n;
+        const v = n!.isProbablePrime(c);
+        expect(v).toBe(isProbablePrimeJs(c));
+        expect(v).toBe(checkPrimeSync(c));
+      }
+    }
+    const safe = generatePrimeSync(768, { bigint: true, safe: true });
+    expect(n!.isSafePrime(safe)).toBe(true);
+    expect(isSafePrimeJs(safe)).toBe(true);
+    n!.setBignumKernel('ifma');
+  });
+
+  it('a 1024-bit seeded search finds the same primes as the TS backend', async () => {
+    n!.setBignumKernel(kernel);
+    const got: bigint[] = [];
+    for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'native' })) got.push(r.prime);
+    n!.setBignumKernel('ifma');
+    const ref: bigint[] = [];
+    for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'js' })) ref.push(r.prime);
+    expect(got).toEqual(ref);
+  });
+});
