@@ -111,7 +111,8 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
   const ratio = (a: number | null | undefined, b: number | null | undefined): number | null => (a != null && b != null ? a / b : null);
   const targets = [
     { what: '2048-bit modexp, native / OpenSSL per round', value: ratio(m2048?.nativeMs, m2048?.opensslRoundMs), goal: '≤ 1.0', le: 1.0 },
-    { what: '2048-bit base-2 Fermat / native modexp', value: ratio(m2048?.nativePow2Ms, m2048?.nativeMs), goal: '≤ 0.85', le: 0.85 },
+    // "Base-2 Fermat at least 15% faster still": than OpenSSL's round, as the modexp line compares.
+    { what: '2048-bit base-2 Fermat, native / OpenSSL per round', value: ratio(m2048?.nativePow2Ms, m2048?.opensslRoundMs), goal: '≤ 0.85', le: 0.85 },
     { what: '2048-bit modexp, TS / bigint-crypto-utils', value: ratio(m2048?.tsMs, m2048?.bigintCryptoUtilsMs), goal: '≤ 1.0', le: 1.0 },
     { what: `1024-bit safe prime, s per prime on ${threads} threads`, value: sp(1024)?.nativeSeconds ?? null, goal: '≤ 0.1', le: 0.1 },
     { what: `2048-bit safe prime, s per prime on ${threads} threads`, value: sp(2048)?.nativeSeconds ?? null, goal: '≤ 2', le: 2 },

@@ -23,6 +23,23 @@ const A014233 = [
 const A001262 = [2047n, 3277n, 4033n, 4681n, 8321n, 15841n, 29341n, 42799n, 49141n, 52633n, 65281n, 74665n, 80581n, 85489n, 88357n, 90751n];
 // OEIS A217255: strong Lucas pseudoprimes (Selfridge's parameters).
 const A217255 = [5459n, 5777n, 10877n, 16109n, 18971n, 22499n, 24569n, 25199n, 40309n, 58519n, 75077n, 97439n, 100127n, 113573n, 115639n, 130139n];
+// Arnault-type numbers (Arnault 1995): n = p1·p2·p3 with p_i = k_i(p1 − 1) + 1,
+// Carmichael and a strong pseudoprime to every prime base up to B. Built for
+// this suite by Arnault's construction (CRT on the residue conditions, then a
+// search for three primes); the test re-checks each property independently.
+const ARNAULT: { bases: number; factors: bigint[] }[] = [
+  { bases: 47, factors: [6205692664881747266923n, 328901711238732605146867n, 378547252557786583282243n] },
+  {
+    bases: 101,
+    factors: [
+      4283939079945358626673639207599396400941403n,
+      484085116033825524814121230458731793306378427n,
+      741121460830547042414539582914695577362862547n,
+    ],
+  },
+];
+const primesUpTo = (m: number): bigint[] =>
+  Array.from({ length: m - 1 }, (_, i) => i + 2).filter((p) => Array.from({ length: p - 2 }, (_, i) => i + 2).every((q) => p % q !== 0)).map(BigInt);
 // OEIS A002997: Carmichael numbers.
 const A002997 = [561n, 1105n, 1729n, 2465n, 2821n, 6601n, 8911n, 10585n, 15841n, 29341n, 41041n, 46657n, 52633n, 62745n, 63973n, 75361n];
 
@@ -45,6 +62,13 @@ describe.each(backends)('prime vectors, %s backend', (backend) => {
       expect(smallestFactor(n) ?? !checkPrimeSync(n)).toBeTruthy();
       expect(isProbablePrimeSync(n, { backend }), String(n)).toBe(false);
     }
+  });
+
+  it.each(ARNAULT)("Arnault's numbers fooling Miller–Rabin for every prime base up to $bases are composite", ({ bases, factors }) => {
+    const n = factors.reduce((a, b) => a * b, 1n);
+    for (const f of factors) expect(checkPrimeSync(f)).toBe(true);
+    for (const a of primesUpTo(bases)) expect(isStrongProbablePrime(n, a), `base ${a}`).toBe(true);
+    expect(isProbablePrimeSync(n, { backend })).toBe(false);
   });
 
   it('large Chernick Carmichael numbers (factors confirmed prime by node:crypto) are composite', () => {
@@ -97,7 +121,16 @@ describe('Baillie–PSW components against the literature', () => {
     }
   });
 
-  it.runIf(backendInfo().backend === 'native')('native BPSW without trial division rejects both kinds', () => {
-    for (const n of [...A001262, ...A217255, ...A014233]) expect(native()!.isProbablePrime(n, 0, false), String(n)).toBe(false);
+  it.runIf(backendInfo().backend === 'native')('native BPSW without trial division rejects both kinds, and Arnault numbers', () => {
+    const arnault = ARNAULT.map(({ factors }) => factors.reduce((a, b) => a * b, 1n));
+    for (const n of [...A001262, ...A217255, ...A014233, ...arnault]) expect(native()!.isProbablePrime(n, 0, false), String(n)).toBe(false);
+  });
+
+  it('Arnault numbers pass the strong base-2 test: the strong Lucas test is what rejects them', () => {
+    for (const { factors } of ARNAULT) {
+      const n = factors.reduce((a, b) => a * b, 1n);
+      expect(strongBase2(n)).toBe(true);
+      expect(strongLucas(n)).toBe(false);
+    }
   });
 });
