@@ -1,6 +1,7 @@
 #include "mont_ifma.h"
 
 #include "../cpu_features.h"
+#include "sliding_window.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // GCC 12's AVX-512 headers implement casts and alignr with a deliberately
@@ -234,7 +235,7 @@ void ifma_modexp(u64* r, const u64* base, const u64* e, int e_limbs, const u64* 
     return;
   }
   mul(x, x, r2d, c);  // x·R mod n (< 2n)
-  const int w = bits > 1536 ? 6 : bits > 512 ? 5 : bits > 128 ? 4 : bits > 32 ? 3 : 1;
+  const int w = window_bits(bits);
   std::vector<u64, std::allocator<u64>> storage(size_t(d) * ((size_t(1) << (w - 1)) + 1) + 8);
   // 64-byte aligned table of odd powers x, x^3, …
   u64* table = reinterpret_cast<u64*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t(63));
@@ -242,27 +243,10 @@ void ifma_modexp(u64* r, const u64* base, const u64* e, int e_limbs, const u64* 
   std::memcpy(table, x, sizeof(u64) * size_t(d));
   mul(sq, x, x, c);
   for (int i = 1; i < (1 << (w - 1)); i++) mul(table + size_t(i) * d, table + size_t(i - 1) * d, sq, c);
-  bool started = false;
-  int i = bits - 1;
-  while (i >= 0) {
-    if (!bit(e, i)) {
-      if (started) mul(acc, acc, acc, c);
-      i--;
-      continue;
-    }
-    int j = i - w + 1 < 0 ? 0 : i - w + 1;
-    while (!bit(e, j)) j++;
-    unsigned val = 0;
-    for (int k = i; k >= j; k--) val = (val << 1) | unsigned(bit(e, k));
-    if (started) {
-      for (int k = i; k >= j; k--) mul(acc, acc, acc, c);
-      mul(acc, acc, table + size_t(val >> 1) * d, c);
-    } else {
-      std::memcpy(acc, table + size_t(val >> 1) * d, sizeof(u64) * size_t(d));
-      started = true;
-    }
-    i = j - 1;
-  }
+  const size_t dd = size_t(d);
+  sliding_window(
+      e, bits, w, [&](unsigned k) { std::memcpy(acc, table + k * dd, sizeof(u64) * dd); },
+      [&] { mul(acc, acc, acc, c); }, [&](unsigned k) { mul(acc, acc, table + k * dd, c); });
   finish(r, acc, c, mul, limbs);
 }
 

@@ -5,6 +5,7 @@
 #include "../cpu_features.h"
 #include "mont_adx.h"
 #include "mont_ifma.h"
+#include "sliding_window.h"
 
 namespace powprime::bignum {
 namespace {
@@ -130,8 +131,6 @@ const char* bignum_kernel_name(Kernel k) {
   }
 }
 
-bool Mont::uses_adx() { return use_adx(); }
-
 Mont::Mont(const u64* n, int limbs) : n_(trimmed(n, limbs)), mod_(n, n + trimmed(n, limbs)) {
   if (use_adx()) {
     // The ADX rows run four words per turn: widen to a multiple of 4 words.
@@ -211,7 +210,7 @@ void Mont::pow_words(u64* r, const u64* base, const u64* e, int e_limbs) const {
     std::memcpy(r, one(), sizeof(u64) * n_);
     return;
   }
-  const int w = bits > 1536 ? 6 : bits > 512 ? 5 : bits > 128 ? 4 : bits > 32 ? 3 : 1;
+  const int w = window_bits(bits);
   // Odd powers base^1, base^3, …, base^(2^w − 1).
   std::vector<u64> table(size_t(n_) << (w - 1));
   u64 sq[kMaxLimbs];
@@ -220,27 +219,10 @@ void Mont::pow_words(u64* r, const u64* base, const u64* e, int e_limbs) const {
   for (int i = 1; i < (1 << (w - 1)); i++) mul(&table[size_t(i) * n_], &table[size_t(i - 1) * n_], sq);
 
   u64 acc[kMaxLimbs];
-  bool started = false;
-  int i = bits - 1;
-  while (i >= 0) {
-    if (!bit(e, i)) {
-      if (started) sqr(acc, acc);
-      i--;
-      continue;
-    }
-    int j = i - w + 1 < 0 ? 0 : i - w + 1;
-    while (!bit(e, j)) j++;
-    unsigned val = 0;
-    for (int k = i; k >= j; k--) val = (val << 1) | unsigned(bit(e, k));
-    if (started) {
-      for (int k = i; k >= j; k--) sqr(acc, acc);
-      mul(acc, acc, &table[size_t(val >> 1) * n_]);
-    } else {
-      std::memcpy(acc, &table[size_t(val >> 1) * n_], sizeof(u64) * n_);
-      started = true;
-    }
-    i = j - 1;
-  }
+  const size_t n = size_t(n_);
+  sliding_window(
+      e, bits, w, [&](unsigned k) { std::memcpy(acc, &table[k * n], sizeof(u64) * n); },
+      [&] { sqr(acc, acc); }, [&](unsigned k) { mul(acc, acc, &table[k * n]); });
   std::memcpy(r, acc, sizeof(u64) * n_);
 }
 

@@ -28,8 +28,6 @@ class Mont {
 
   // Width of every value in this context (n's words, maybe widened; see the constructor).
   int limbs() const { return n_; }
-  // Whether multiplication runs on the MULX/ADX kernel on this CPU.
-  static bool uses_adx();
   const u64* modulus() const { return mod_.data(); }
   // R mod n: the Montgomery form of 1.
   const u64* one() const { return one_.data(); }

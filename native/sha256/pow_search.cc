@@ -32,9 +32,11 @@ bool meets(const uint32_t h[8], uint32_t difficulty) {
   return true;
 }
 
-}  // namespace
-
+// Digits of the final block's fast word: the last 4 (or 3, then the 0x80
+// padding byte) message bytes, so one group is 10^4 (or 10^3) candidates.
 uint32_t pow_group_size(uint32_t digits_end) { return digits_end % 4 == 0 ? 10000 : 1000; }
+
+}  // namespace
 
 int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, uint64_t k_end) {
   const uint32_t group = pow_group_size(job.digits_end);

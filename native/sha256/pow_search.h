@@ -20,8 +20,4 @@ struct PowJob {
 // higher digits of k are part of mid.
 int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, uint64_t k_end);
 
-// Digits of the final block's fast word: the last 4 (or 3, then the 0x80
-// padding byte) message bytes, so one group is 10^4 (or 10^3) candidates.
-uint32_t pow_group_size(uint32_t digits_end);
-
 }  // namespace powprime::sha256
