@@ -60,7 +60,7 @@ export function registerSearch(program: Command): void {
         process.stderr.write(`seed ${seed}\n`);
       }
       if (remaining <= 0) {
-        summary(opts, { found: 0, total: existing.lines.length, seed, stopped: false });
+        summary(opts, { found: 0, total: existing.lines.length, seed });
         return;
       }
 
@@ -107,11 +107,11 @@ export function registerSearch(program: Command): void {
         out?.close();
         process.off('SIGINT', onSigint);
       }
-      summary(opts, { found, total: existing.lines.length + found, seed, stopped: false });
+      summary(opts, { found, total: existing.lines.length + found, seed });
     });
 }
 
-function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint; stopped: boolean }): void {
+function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }): void {
   if (!opts.out) return;
   if (opts.json) process.stdout.write(`${JSON.stringify({ out: opts.out, found: s.found, total: s.total, seed: s.seed.toString() })}\n`);
   else process.stdout.write(`${s.found} new safe primes; ${s.total} in ${opts.out} (seed ${s.seed})\n`);
