@@ -27,6 +27,10 @@ function randomBits(bits: number, next: () => number): bigint {
   return x;
 }
 
+it.runIf(n === null)('without the addon the bignum work runs on the TS backend', () => {
+  expect(backendInfo().bignum).toBe('js');
+});
+
 describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => {
   it('is the kernel in force', () => {
     const name = n!.setBignumKernel(kernel);
