@@ -12,3 +12,23 @@ export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } fr
 export type { PrimeCheckOptions } from './prime/check.ts';
 export { findSafePrime, randomSeed, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
 export type { SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';
+export { QuestionClient, sanitizeFilename } from './clients/question-client.ts';
+export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, Stats, Thread, ThreadItem } from './clients/question-client.ts';
+export { HUMAN_NOTICE, attributionText } from './clients/attribution.ts';
+export type { Attribution } from './clients/attribution.ts';
+export {
+  BadRequestError,
+  NetworkError,
+  NotFoundError,
+  ProtocolError,
+  RateLimitWaitError,
+  RateLimitedError,
+  ServerError,
+  ServiceError,
+  TimeoutError,
+  UnauthorizedError,
+} from './clients/errors.ts';
+export { ManualClock, realClock } from './clients/clock.ts';
+export type { Clock } from './clients/clock.ts';
+export { startFakeServices } from './fake-services/index.ts';
+export type { FakeServices, FakeServicesOptions } from './fake-services/index.ts';

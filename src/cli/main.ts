@@ -6,6 +6,7 @@ import { registerBench } from './bench.ts';
 import { registerSolve } from './solve.ts';
 import { registerCheck } from './check.ts';
 import { registerSearch } from './search.ts';
+import { registerFakeServices } from './fake-services.ts';
 import { packageVersion } from '../package-root.ts';
 
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   registerCheck(program);
   registerSearch(program);
   registerBench(program);
+  registerFakeServices(program);
   try {
     await program.parseAsync(process.argv);
   } catch (err) {

@@ -1,0 +1,91 @@
+/**
+ * A private HTTP cache that follows the routes' Cache-Control / Expires
+ * (http-cache-semantics), keyed by method, URL and request body (the `page`
+ * and `answers` routes are GETs with bodies). Consulted before a rate-limit
+ * slot is spent. Entries live in memory and, with a folder, on disk.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import CachePolicy from 'http-cache-semantics';
+import type { Clock } from './clock.ts';
+import { writeFileAtomic } from './atomic-file.ts';
+import type { HttpResponse } from './transport.ts';
+
+export interface CacheRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  json?: unknown;
+}
+
+interface Entry {
+  policy: CachePolicy.CachePolicyObject;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string; // base64
+}
+
+function policyClass(clock: Clock): typeof CachePolicy {
+  // http-cache-semantics reads the time through this method: give it ours.
+  // (A method of the implementation, missing from its type declarations.)
+  return class extends CachePolicy {
+    now(): number {
+      return clock.now();
+    }
+  };
+}
+
+function asPolicyRequest(req: CacheRequest): CachePolicy.Request {
+  return { url: req.url.pathname + req.url.search, method: req.method, headers: { host: req.url.host } };
+}
+
+export class ResponseCache {
+  private readonly memory = new Map<string, Entry>();
+  private readonly Policy: typeof CachePolicy;
+
+  constructor(
+    clock: Clock,
+    private readonly dir?: string,
+  ) {
+    this.Policy = policyClass(clock);
+  }
+
+  key(req: CacheRequest): string {
+    const body = req.json === undefined ? '' : JSON.stringify(req.json);
+    return createHash('sha256').update(`${req.method} ${req.url.href}\n${body}`).digest('hex');
+  }
+
+  /** A stored response still fresh for this request, or null. */
+  get(req: CacheRequest): HttpResponse | null {
+    const k = this.key(req);
+    const entry = this.memory.get(k) ?? this.load(k);
+    if (!entry) return null;
+    const policy = this.Policy.fromObject(entry.policy);
+    if (!policy.satisfiesWithoutRevalidation(asPolicyRequest(req))) return null;
+    return { status: entry.status, headers: entry.headers, body: Buffer.from(entry.body, 'base64') };
+  }
+
+  /** Stores a response if its headers allow a private cache to. */
+  put(req: CacheRequest, res: HttpResponse): void {
+    const policy = new this.Policy(asPolicyRequest(req), { status: res.status, headers: res.headers as CachePolicy.Headers }, { shared: false });
+    if (!policy.storable() || policy.timeToLive() <= 0) return;
+    const entry: Entry = { policy: policy.toObject(), status: res.status, headers: res.headers, body: res.body.toString('base64') };
+    const k = this.key(req);
+    this.memory.set(k, entry);
+    if (this.dir) writeFileAtomic(path.join(this.dir, `${k}.json`), JSON.stringify(entry));
+  }
+
+  private load(k: string): Entry | undefined {
+    if (!this.dir) return undefined;
+    const file = path.join(this.dir, `${k}.json`);
+    if (!existsSync(file)) return undefined;
+    try {
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as Entry;
+      this.memory.set(k, entry);
+      return entry;
+    } catch {
+      rmSync(file, { force: true });
+      return undefined;
+    }
+  }
+}

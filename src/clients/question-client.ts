@@ -1,0 +1,255 @@
+/**
+ * Client for the question service: every route, proof-of-work-gated posting,
+ * the spec's limits, on-disk file cache, and the attribution its spec
+ * requires on everything delivered.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BackendChoice } from '../backend.ts';
+import { solvePow } from '../pow/solve.ts';
+import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
+import { writeFileAtomic } from './atomic-file.ts';
+import { ProtocolError, UnauthorizedError } from './errors.ts';
+import { HOUR } from './rate-limiter.ts';
+import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './question-routes.ts';
+import { ServiceClient, type ServiceClientOptions } from './service-client.ts';
+import { checkArray, checkObject } from './validate-shapes.ts';
+
+export interface FileDescriptor {
+  filename: string;
+  mimetype: string;
+  size: number;
+}
+
+export interface Thread {
+  question: string;
+  /** Markdown, written by a person. */
+  answer: string;
+  answeree: string;
+  /** UNIX seconds. */
+  time: number;
+  files?: FileDescriptor[];
+  attribution: Attribution;
+}
+
+export interface ThreadItem extends Thread {
+  id: string;
+}
+
+export interface ItemError {
+  error: string;
+  id?: string;
+}
+
+export interface FileListing extends FileDescriptor {
+  question: string;
+}
+
+export interface Stats {
+  count: number;
+  files: number;
+  pages: number;
+}
+
+export interface DeliveredFile {
+  id: string;
+  filename: string;
+  /** Where it is cached on disk. */
+  path: string;
+  content: Buffer;
+  mimetype: string | null;
+  fromCache: boolean;
+  attribution: Attribution;
+}
+
+export interface QuestionClientOptions extends ServiceClientOptions {
+  /** The service's homepage, credited with every delivery (default: the base URL's origin). */
+  homepageUrl?: string;
+  /** Keep downloaded files this long at most (default 30 days, or less when the route says so). */
+  fileMaxAgeMs?: number;
+  /** Proof-of-work settings for query(). */
+  pow?: { threads?: number; backend?: BackendChoice };
+}
+
+/** A token older than this is not used for a POST (it expires at 16 minutes). */
+const TOKEN_USE_LIMIT_MS = TOKEN_LIFETIME_MS - 60_000;
+const MODELS_MAX_AGE_MS = HOUR;
+
+/** A file name from the server made safe to store: no folders, no dot files, no control characters. */
+export function sanitizeFilename(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  const clean = base.replace(/[\x00-\x1f\x7f<>:"|?*]/g, '_').replace(/^\.+/, '_').slice(0, 200);
+  return clean === '' ? '_' : clean;
+}
+
+export class QuestionClient extends ServiceClient {
+  readonly homepage: string;
+  private modelSites: { sites: string[]; at: number } | null = null;
+  private readonly fileMaxAgeMs: number;
+  private readonly pow: { threads?: number; backend?: BackendChoice };
+
+  constructor(opts: QuestionClientOptions) {
+    super('question', QUESTION_LIMITS, opts);
+    this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
+    this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;
+    this.pow = opts.pow ?? {};
+  }
+
+  /** Model websites (GET /gpt/api/models). */
+  async models(): Promise<string[]> {
+    const route = 'GET /gpt/api/models';
+    const res = await this.call({ route: 'models', method: 'GET', path: '/gpt/api/models', cache: true });
+    const sites = checkArray(route, this.json(res, route));
+    if (!sites.every((s) => typeof s === 'string')) throw new ProtocolError(route, 'expected an array of URLs');
+    this.modelSites = { sites: sites as string[], at: this.clock.now() };
+    return sites as string[];
+  }
+
+  /** The attribution for delivered content; model websites refreshed when older than an hour. */
+  async attribution(): Promise<Attribution> {
+    if (!this.modelSites || this.clock.now() - this.modelSites.at > MODELS_MAX_AGE_MS) {
+      try {
+        await this.models();
+      } catch (err) {
+        if (!this.modelSites) throw err;
+        // Keep crediting the last known list rather than fail a delivery.
+      }
+    }
+    return { notice: HUMAN_NOTICE, homepage: this.homepage, models: [...this.modelSites!.sites] };
+  }
+
+  /** A fresh proof-of-work challenge (and session cookie). */
+  async config(): Promise<{ nonce: string; difficulty: number }> {
+    const route = 'GET /gpt/api/config';
+    const res = await this.call({ route: 'config', method: 'GET', path: '/gpt/api/config' });
+    const o = checkObject(route, this.json(res, route), { nonce: 'string', difficulty: 'integer' });
+    return { nonce: o.nonce as string, difficulty: o.difficulty as number };
+  }
+
+  /**
+   * Posts a question: a fresh config, the proof of work, then the POST with the
+   * session cookie. A refused solution or an expired token gets a new config
+   * and another try, within the limits. Returns the question id.
+   */
+  async query(prompt: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
+    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+    if (prompt.trim() === '') throw new RangeError('prompt must not be empty');
+    const route = 'POST /gpt/api/query';
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.o.attempts; attempt++) {
+      const challenge = await this.config();
+      const issued = this.clock.now();
+      const { solution } = await solvePow(challenge, { ...this.pow, ...(opts.signal ? { signal: opts.signal } : {}) });
+      // Never spend the single query slot on a token about to expire.
+      if (this.clock.now() - issued > TOKEN_USE_LIMIT_MS) continue;
+      try {
+        const res = await this.call({ route: 'query', method: 'POST', path: '/gpt/api/query', json: { solution, prompt } });
+        const o = checkObject(route, this.json(res, route), { id: 'string' });
+        return o.id as string;
+      } catch (err) {
+        if (!(err instanceof UnauthorizedError)) throw err;
+        lastError = err;
+      }
+    }
+    throw lastError ?? new Error(`${route}: every challenge expired before its solution was ready`);
+  }
+
+  private thread(route: string, v: unknown, attribution: Attribution, withId: boolean): ThreadItem | Thread {
+    const o = checkObject(route, v, { question: 'string', answer: 'string', answeree: 'string', time: 'number', ...(withId ? { id: 'string' } : {}) });
+    const t: Thread = { question: o.question as string, answer: o.answer as string, answeree: o.answeree as string, time: o.time as number, attribution };
+    if (o.files !== undefined) {
+      t.files = checkArray(route, o.files).map((f) => {
+        const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer' });
+        return { filename: d.filename as string, mimetype: d.mimetype as string, size: d.size as number };
+      });
+    }
+    return withId ? { id: o.id as string, ...t } : t;
+  }
+
+  private items(route: string, v: unknown, attribution: Attribution): (ThreadItem | ItemError)[] {
+    return checkArray(route, v).map((x) => {
+      const o = x as Record<string, unknown>;
+      if (o && typeof o === 'object' && typeof o.error === 'string') {
+        return typeof o.id === 'string' ? { error: o.error, id: o.id } : { error: o.error };
+      }
+      return this.thread(route, x, attribution, true) as ThreadItem;
+    });
+  }
+
+  /** The answered thread, or null while it is not answered (or does not exist: the service does not tell). */
+  async answer(id: string): Promise<Thread | null> {
+    if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
+    const route = 'GET /gpt/api/answer';
+    const res = await this.call({ route: 'answer', method: 'GET', path: `/gpt/api/answer/${encodeURIComponent(id)}`, cache: true, accept: [404] });
+    if (res.status === 404) return null;
+    return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
+  }
+
+  /** Threads (or per-id errors) for any number of ids, asked 128 at a time. */
+  async answers(ids: string[]): Promise<(ThreadItem | ItemError)[]> {
+    if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) throw new TypeError('ids must be an array of strings');
+    const route = 'GET /gpt/api/answers';
+    const out: (ThreadItem | ItemError)[] = [];
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_ANSWERS) {
+      const batch = ids.slice(i, i + MAX_IDS_PER_ANSWERS);
+      const res = await this.call({ route: 'answers', method: 'GET', path: '/gpt/api/answers', json: batch, cache: true });
+      out.push(...this.items(route, this.json(res, route), await this.attribution()));
+    }
+    return out;
+  }
+
+  /** Page n of threads (numbering as the service has it); perPage with 1 ≤ |perPage| ≤ 128. */
+  async page(n: number, opts: { perPage?: number } = {}): Promise<(ThreadItem | ItemError)[]> {
+    if (!Number.isInteger(n)) throw new TypeError(`n must be an integer (got ${n})`);
+    const per = opts.perPage;
+    if (per !== undefined && (!Number.isInteger(per) || Math.abs(per) < 1 || Math.abs(per) > MAX_PER_PAGE)) {
+      throw new RangeError(`perPage must be an integer with 1 ≤ |perPage| ≤ ${MAX_PER_PAGE} (got ${per})`);
+    }
+    const route = 'GET /gpt/api/page';
+    const res = await this.call({ route: 'page', method: 'GET', path: `/gpt/api/page/${n}`, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
+    return this.items(route, this.json(res, route), await this.attribution());
+  }
+
+  async files(): Promise<FileListing[]> {
+    const route = 'GET /gpt/api/files';
+    const res = await this.call({ route: 'files', method: 'GET', path: '/gpt/api/files', cache: true });
+    return checkArray(route, this.json(res, route)).map((f) => {
+      const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer', question: 'string' });
+      return { filename: d.filename as string, mimetype: d.mimetype as string, size: d.size as number, question: d.question as string };
+    });
+  }
+
+  async stats(): Promise<Stats> {
+    const route = 'GET /gpt/api/stats';
+    const res = await this.call({ route: 'stats', method: 'GET', path: '/gpt/api/stats', cache: true });
+    const o = checkObject(route, this.json(res, route), { count: 'integer', files: 'integer', pages: 'integer' });
+    return { count: o.count as number, files: o.files as number, pages: o.pages as number };
+  }
+
+  /** A file of a question, served from the disk cache when it is there and fresh. */
+  async file(id: string, filename: string): Promise<DeliveredFile> {
+    if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
+    if (typeof filename !== 'string' || filename === '') throw new TypeError('filename must be a non-empty string');
+    const dir = path.join(this.stateDir, 'files', sanitizeFilename(id));
+    const local = path.join(dir, sanitizeFilename(filename));
+    const meta = `${local}.meta.json`;
+    if (existsSync(local) && existsSync(meta)) {
+      const m = JSON.parse(readFileSync(meta, 'utf8')) as { expires: number; mimetype: string | null };
+      if (m.expires > this.clock.now()) {
+        return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
+      }
+    }
+    const res = await this.call({ route: 'file', method: 'GET', path: `/gpt/answer/${encodeURIComponent(id)}/file/${encodeURIComponent(filename)}` });
+    const cc = String(res.headers['cache-control'] ?? '');
+    const maxAge = /max-age=(\d+)/.exec(cc);
+    const noStore = /no-store/.test(cc);
+    const ttl = maxAge ? Math.min(Number(maxAge[1]) * 1000, this.fileMaxAgeMs) : this.fileMaxAgeMs;
+    const mimetype = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
+    if (!noStore && ttl > 0) {
+      mkdirSync(dir, { recursive: true });
+      writeFileAtomic(local, res.body, 0o644);
+      writeFileAtomic(meta, JSON.stringify({ expires: this.clock.now() + ttl, mimetype }), 0o644);
+    }
+    return { id, filename, path: local, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
+  }
+}

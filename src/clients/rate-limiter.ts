@@ -1,0 +1,121 @@
+/**
+ * Client-side rate limits that never earn a ban. Every window the spec gives
+ * for a route (e.g. 1/min, 8/hour, 16/day) is enforced with a safety margin
+ * (the spec suggests sleeping 1.1× the limit), a call is recorded — and the
+ * record saved atomically — before it is sent, so a restart never spends the
+ * same budget twice, and a 429 bans the whole host until its Retry-After (or
+ * the spec's 40–60 minutes: 60 are assumed).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Clock } from './clock.ts';
+import { writeFileAtomic } from './atomic-file.ts';
+import { RateLimitWaitError } from './errors.ts';
+
+export interface Window {
+  /** Calls allowed per period. */
+  limit: number;
+  periodMs: number;
+}
+
+export type Limits = Record<string, Window[]>;
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+/** Assumed length of a ban when the 429 carries no Retry-After (the spec says 40 to 60 minutes). */
+export const DEFAULT_BAN_MS = 60 * MINUTE;
+
+interface State {
+  calls: Record<string, number[]>;
+  bannedUntil: number;
+}
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  /** Longest wait accepted before RateLimitWaitError (default: no bound). */
+  maxWaitMs?: number;
+  /** Told before each wait, with the time the call will go out. */
+  onWait?: (until: number, route: string) => void;
+}
+
+export class RateLimiter {
+  private state: State = { calls: {}, bannedUntil: 0 };
+
+  constructor(
+    private readonly limits: Limits | 'off',
+    private readonly clock: Clock,
+    private readonly file?: string,
+    /** Periods are stretched by this factor. */
+    private readonly safety = 1.1,
+  ) {
+    if (file && existsSync(file)) {
+      try {
+        this.state = { calls: {}, bannedUntil: 0, ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<State>) };
+      } catch {
+        // A damaged record errs on the careful side: assume every window was just used up.
+        const now = clock.now();
+        this.state = { calls: {}, bannedUntil: now + DEFAULT_BAN_MS };
+      }
+    }
+  }
+
+  get bannedUntil(): number {
+    return this.state.bannedUntil;
+  }
+
+  /** When `route` may next be called (ms since the epoch; now if at once). */
+  nextSlot(route: string): number {
+    const now = this.clock.now();
+    let at = Math.max(now, this.state.bannedUntil);
+    if (this.limits === 'off') return at;
+    const calls = this.state.calls[route] ?? [];
+    for (const w of this.limits[route] ?? []) {
+      if (calls.length >= w.limit) at = Math.max(at, calls[calls.length - w.limit]! + Math.ceil(w.periodMs * this.safety));
+    }
+    return at;
+  }
+
+  /** Waits for a slot of `route`, then records the call (saved before returning). */
+  async acquire(route: string, opts: AcquireOptions = {}): Promise<void> {
+    for (;;) {
+      const at = this.nextSlot(route);
+      const wait = at - this.clock.now();
+      if (wait <= 0) break;
+      if (opts.maxWaitMs !== undefined && wait > opts.maxWaitMs) {
+        const why = at === this.state.bannedUntil ? 'the host is banned (429)' : 'the rate limit is used up';
+        throw new RateLimitWaitError(route, at, why);
+      }
+      opts.onWait?.(at, route);
+      await this.clock.sleep(wait, opts.signal);
+    }
+    const now = this.clock.now();
+    const longest = this.limits === 'off' ? 0 : Math.max(0, ...(this.limits[route] ?? []).map((w) => w.periodMs * this.safety));
+    const calls = (this.state.calls[route] ?? []).filter((t) => t > now - longest);
+    calls.push(now);
+    this.state.calls[route] = calls;
+    this.save();
+  }
+
+  /** After a 429: nothing goes to the host before `until`. */
+  ban(until: number): void {
+    if (until > this.state.bannedUntil) {
+      this.state.bannedUntil = until;
+      this.save();
+    }
+  }
+
+  private save(): void {
+    if (this.file) writeFileAtomic(this.file, JSON.stringify(this.state));
+  }
+}
+
+/** Retry-After (seconds or an HTTP date) as ms since the epoch, or the default ban. */
+export function banUntil(retryAfter: string | string[] | undefined, now: number): number {
+  const v = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+  if (v !== undefined) {
+    if (/^\d+$/.test(v.trim())) return now + Number(v.trim()) * 1000;
+    const date = Date.parse(v);
+    if (!Number.isNaN(date)) return Math.max(date, now);
+  }
+  return now + DEFAULT_BAN_MS;
+}

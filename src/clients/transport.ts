@@ -1,0 +1,92 @@
+/**
+ * HTTP on undici.request: the question service's `answers` and `page`
+ * routes are GETs with a JSON body, which fetch() refuses. Every response
+ * body is read to the end (so connections are reused), bounded in size, and
+ * failures become typed errors naming the route.
+ */
+import { errors as undiciErrors, request } from 'undici';
+import { packageVersion } from '../package-root.ts';
+import { NetworkError, ProtocolError, TimeoutError } from './errors.ts';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  /** Sent as a JSON body (also on GET). */
+  json?: unknown;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  /** Largest body accepted, in bytes. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+  /** Name used in errors, e.g. "GET /gpt/api/config". */
+  route: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export const USER_AGENT = `powprime/${packageVersion()} (node ${process.versions.node})`;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+export async function send(req: HttpRequest): Promise<HttpResponse> {
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*', ...req.headers };
+  let body: string | undefined;
+  if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    headers['content-type'] = 'application/json';
+  }
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  try {
+    const res = await request(req.url, {
+      method: req.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+      signal,
+    });
+    const limit = req.maxBytes ?? DEFAULT_MAX_BYTES;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        res.body.destroy();
+        throw new ProtocolError(req.route, `response larger than ${limit} bytes`, res.statusCode);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
+  } catch (err) {
+    if (err instanceof ProtocolError) throw err;
+    if (req.signal?.aborted) throw req.signal.reason;
+    if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+      throw new TimeoutError(req.route, req.timeoutMs);
+    }
+    if (err instanceof undiciErrors.ResponseContentLengthMismatchError || (err as { code?: string }).code === 'UND_ERR_SOCKET') {
+      throw new ProtocolError(req.route, `truncated response: ${(err as Error).message}`);
+    }
+    throw new NetworkError(req.route, err);
+  }
+}
+
+/** The body as JSON, or a ProtocolError naming the route. */
+export function parseJson(res: HttpResponse, route: string): unknown {
+  const text = res.body.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    const shown = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    throw new ProtocolError(route, `expected JSON, got ${JSON.stringify(shown)}`, res.status);
+  }
+}
+
+/** True for http(s) URLs on this machine: only those may run without rate limits. */
+export function isLoopback(url: URL): boolean {
+  const h = url.hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}

@@ -1,0 +1,26 @@
+/** Checks that a service response has the documented shape; else a ProtocolError. */
+import { ProtocolError } from './errors.ts';
+
+type Kind = 'string' | 'number' | 'integer' | 'boolean';
+
+function isKind(v: unknown, k: Kind): boolean {
+  return k === 'integer' ? Number.isInteger(v) : typeof v === k;
+}
+
+/** Fields that must be present, and optional ones that must have their type when present. */
+export function checkObject(route: string, v: unknown, required: Record<string, Kind>, optional: Record<string, Kind> = {}): Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ProtocolError(route, `expected an object, got ${JSON.stringify(v)?.slice(0, 80)}`);
+  const o = v as Record<string, unknown>;
+  for (const [k, kind] of Object.entries(required)) {
+    if (!isKind(o[k], kind)) throw new ProtocolError(route, `field '${k}' should be ${kind === 'integer' ? 'an integer' : `a ${kind}`}`);
+  }
+  for (const [k, kind] of Object.entries(optional)) {
+    if (o[k] !== undefined && !isKind(o[k], kind)) throw new ProtocolError(route, `field '${k}' should be ${kind === 'integer' ? 'an integer' : `a ${kind}`}`);
+  }
+  return o;
+}
+
+export function checkArray(route: string, v: unknown): unknown[] {
+  if (!Array.isArray(v)) throw new ProtocolError(route, `expected an array, got ${JSON.stringify(v)?.slice(0, 80)}`);
+  return v;
+}

@@ -1,0 +1,36 @@
+/** `powprime fake-services`: the local server for offline development and the tests. */
+import { realClock, type Clock } from '../clients/clock.ts';
+import { startServer, type RunningServer } from './http-server.ts';
+import { FakeQuestionService, type FakeQuestionOptions } from './question-service.ts';
+
+export interface FakeServicesOptions {
+  port?: number;
+  host?: string;
+  clock?: Clock;
+  question?: FakeQuestionOptions;
+}
+
+export interface FakeServices extends RunningServer {
+  question: FakeQuestionService;
+  /** Requests seen, by "METHOD /path", for tests. */
+  requests: string[];
+}
+
+export async function startFakeServices(opts: FakeServicesOptions = {}): Promise<FakeServices> {
+  const clock = opts.clock ?? realClock;
+  const question = new FakeQuestionService(opts.question);
+  const requests: string[] = [];
+  const running = await startServer(
+    [
+      (req) => {
+        requests.push(`${req.method} ${req.url.pathname}`);
+        return null;
+      },
+      question.handler,
+    ],
+    clock,
+    opts.port ?? 0,
+    opts.host ?? '127.0.0.1',
+  );
+  return { ...running, question, requests };
+}
