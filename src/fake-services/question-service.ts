@@ -8,8 +8,8 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
-import { MINUTE } from '../clients/rate-limiter.ts';
-import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS, type QuestionRoute } from '../clients/question-routes.ts';
+import { DAY, HOUR, MINUTE, type Limits } from '../clients/rate-limiter.ts';
+import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, TOKEN_LIFETIME_MS, type QuestionRoute } from '../clients/question-routes.ts';
 import type { FakeHandler, FakeRequest, FakeResponse } from './http-server.ts';
 import { ServerLimits } from './limits.ts';
 
@@ -45,6 +45,29 @@ interface Question {
   files: { filename: string; mimetype: string; content: Buffer }[];
 }
 
+// The spec's limits, written out here on their own (not imported from the
+// client) so a mistake in the client's table cannot hide in the tests.
+const SERVER_LIMITS: Limits = {
+  models: [{ limit: 1, periodMs: MINUTE }],
+  config: [{ limit: 1, periodMs: MINUTE }],
+  query: [
+    { limit: 1, periodMs: MINUTE },
+    { limit: 8, periodMs: HOUR },
+    { limit: 16, periodMs: DAY },
+  ],
+  answer: [{ limit: 1, periodMs: MINUTE }],
+  stats: [{ limit: 1, periodMs: MINUTE }],
+  files: [{ limit: 1, periodMs: MINUTE }],
+  page: [
+    { limit: 1, periodMs: MINUTE },
+    { limit: 8, periodMs: HOUR },
+  ],
+  answers: [
+    { limit: 1, periodMs: MINUTE },
+    { limit: 8, periodMs: HOUR },
+  ],
+};
+
 const err = (status: number, error: string, extra: Record<string, string> = {}): FakeResponse => ({ status, body: { error, ...extra } });
 
 export class FakeQuestionService {
@@ -66,7 +89,7 @@ export class FakeQuestionService {
       models: ['https://models.example/alpha', 'https://models.example/beta'],
       ...opts,
     };
-    this.limits = new ServerLimits(this.o.unlimited ? {} : QUESTION_LIMITS, this.o.banMs, this.o.retryAfter);
+    this.limits = new ServerLimits(this.o.unlimited ? {} : SERVER_LIMITS, this.o.banMs, this.o.retryAfter);
   }
 
   private threadOf(q: Question): Record<string, unknown> {

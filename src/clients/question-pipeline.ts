@@ -1,0 +1,247 @@
+/**
+ * The question service's recommended topology: a prompt queue (config,
+ * proof of work, query) and an answer queue (polled with the answers route),
+ * both persisted so that a crash or kill -9 loses nothing. One scheduler runs
+ * both queues: it always performs the action whose rate-limit slot comes
+ * first, so waiting a day for the query budget never holds up answer checks,
+ * and neither ever waits inside a call. Items that keep failing are retried
+ * with backoff and dropped after `maxFailures` with the reason recorded.
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from './atomic-file.ts';
+import { BadRequestError, RateLimitedError } from './errors.ts';
+import type { QuestionClient, ThreadItem } from './question-client.ts';
+import { DAY, MINUTE } from './rate-limiter.ts';
+
+export interface PromptItem {
+  key: string;
+  prompt: string;
+  failures: number;
+  lastError?: string;
+  notBefore: number;
+  /** Set just before the POST: after a crash the prompt is posted again rather than lost. */
+  posting?: boolean;
+}
+
+export interface AwaitingItem {
+  key: string;
+  prompt: string;
+  id: string;
+  postedAt: number;
+  failures: number;
+  lastError?: string;
+  notBefore: number;
+}
+
+export interface DroppedItem {
+  key: string;
+  prompt: string;
+  id?: string;
+  reason: string;
+  at: number;
+}
+
+interface State {
+  prompts: PromptItem[];
+  awaiting: AwaitingItem[];
+  answered: { key: string; id: string; at: number }[];
+  dropped: DroppedItem[];
+}
+
+export interface PipelineOptions {
+  client: QuestionClient;
+  /** Where the queues are kept (a file `pipeline.json` inside). */
+  stateDir: string;
+  /** Attempts before an item is dropped (default 5). */
+  maxFailures?: number;
+  /** First retry delay after a failure, doubled each time (default 1 minute). */
+  backoffMs?: number;
+  /** Between answer checks while questions wait (default 1.1 minutes, the spec's advice). */
+  answerPollMs?: number;
+  /** An unanswered question is dropped after this long (default 7 days). */
+  giveUpAfterMs?: number;
+}
+
+export interface PipelineEvents {
+  posted: [{ key: string; prompt: string; id: string }];
+  answered: [{ key: string; prompt: string; thread: ThreadItem }];
+  dropped: [DroppedItem];
+  waiting: [{ until: number; action: 'post' | 'check' }];
+  failed: [Error];
+}
+
+export class QuestionPipeline extends EventEmitter<PipelineEvents> {
+  private state: State = { prompts: [], awaiting: [], answered: [], dropped: [] };
+  private readonly file: string;
+  private readonly client: QuestionClient;
+  private readonly maxFailures: number;
+  private readonly backoffMs: number;
+  private readonly pollMs: number;
+  private readonly giveUpMs: number;
+
+  constructor(opts: PipelineOptions) {
+    super();
+    this.client = opts.client;
+    this.file = path.join(opts.stateDir, 'pipeline.json');
+    this.maxFailures = opts.maxFailures ?? 5;
+    this.backoffMs = opts.backoffMs ?? MINUTE;
+    this.pollMs = opts.answerPollMs ?? 1.1 * MINUTE;
+    this.giveUpMs = opts.giveUpAfterMs ?? 7 * DAY;
+    if (existsSync(this.file)) {
+      this.state = JSON.parse(readFileSync(this.file, 'utf8')) as State;
+      for (const p of this.state.prompts) {
+        if (p.posting) {
+          p.posting = false;
+          p.lastError = 'interrupted while posting; posted again (the question may appear twice)';
+        }
+      }
+    }
+  }
+
+  private save(): void {
+    writeFileAtomic(this.file, JSON.stringify(this.state));
+  }
+
+  /**
+   * Queues a prompt (saved before returning). `key` identifies it across runs
+   * (default: a hash of the prompt); a key already known is not queued again.
+   */
+  enqueue(prompt: string, key?: string): string {
+    if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError('prompt must be a non-empty string');
+    const k = key ?? createHash('sha256').update(prompt).digest('hex').slice(0, 16);
+    const known = [...this.state.prompts, ...this.state.awaiting, ...this.state.answered, ...this.state.dropped].some((i) => i.key === k);
+    if (!known) {
+      this.state.prompts.push({ key: k, prompt, failures: 0, notBefore: 0 });
+      this.save();
+    }
+    return k;
+  }
+
+  status(): { queued: number; awaiting: number; answered: number; dropped: number } {
+    return { queued: this.state.prompts.length, awaiting: this.state.awaiting.length, answered: this.state.answered.length, dropped: this.state.dropped.length };
+  }
+
+  get dropped(): readonly DroppedItem[] {
+    return this.state.dropped;
+  }
+
+  /** True when nothing is queued or awaiting an answer. */
+  get idle(): boolean {
+    return this.state.prompts.length === 0 && this.state.awaiting.length === 0;
+  }
+
+  /** When each kind of action can next go out. */
+  private next(): { action: 'post' | 'check'; at: number } | null {
+    const c = this.client;
+    const now = c.clock.now();
+    const options: { action: 'post' | 'check'; at: number }[] = [];
+    if (this.state.prompts.length) {
+      const due = Math.min(...this.state.prompts.map((p) => p.notBefore));
+      options.push({ action: 'post', at: Math.max(now, due, c.nextSlot('config'), c.nextSlot('query')) });
+    }
+    if (this.state.awaiting.length) {
+      const due = Math.min(...this.state.awaiting.map((a) => a.notBefore));
+      options.push({ action: 'check', at: Math.max(now, due, c.nextSlot('answers')) });
+    }
+    if (!options.length) return null;
+    return options.reduce((a, b) => (b.at < a.at ? b : a));
+  }
+
+  /** Runs until both queues are empty, `until` (ms since the epoch) is reached, or the signal aborts. */
+  async run(opts: { signal?: AbortSignal; until?: number } = {}): Promise<void> {
+    const clock = this.client.clock;
+    for (;;) {
+      if (opts.signal?.aborted) return;
+      const n = this.next();
+      if (!n) return;
+      if (opts.until !== undefined && n.at > opts.until) {
+        if (clock.now() < opts.until) await clock.sleep(opts.until - clock.now(), opts.signal);
+        return;
+      }
+      if (n.at > clock.now()) {
+        this.emit('waiting', { until: n.at, action: n.action });
+        try {
+          await clock.sleep(n.at - clock.now(), opts.signal);
+        } catch {
+          return; // aborted while waiting
+        }
+      }
+      if (n.action === 'post') await this.postOne();
+      else await this.checkAnswers();
+    }
+  }
+
+  private fail<T extends { failures: number; lastError?: string; notBefore: number }>(item: T, err: unknown): boolean {
+    item.failures++;
+    item.lastError = (err as Error)?.message ?? String(err);
+    item.notBefore = this.client.clock.now() + this.backoffMs * 2 ** (item.failures - 1);
+    return item.failures >= this.maxFailures;
+  }
+
+  private drop(d: DroppedItem): void {
+    this.state.dropped.push(d);
+    this.emit('dropped', d);
+  }
+
+  private async postOne(): Promise<void> {
+    const now = this.client.clock.now();
+    const item = this.state.prompts.find((p) => p.notBefore <= now) ?? this.state.prompts[0]!;
+    item.posting = true;
+    this.save();
+    try {
+      const id = await this.client.query(item.prompt);
+      this.state.prompts = this.state.prompts.filter((p) => p !== item);
+      const t = this.client.clock.now();
+      this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, failures: 0, notBefore: t + this.pollMs });
+      this.save();
+      this.emit('posted', { key: item.key, prompt: item.prompt, id });
+    } catch (err) {
+      item.posting = false;
+      // A request the service calls malformed will not get better with retries.
+      const hopeless = err instanceof BadRequestError;
+      if (this.fail(item, err) || hopeless) {
+        this.state.prompts = this.state.prompts.filter((p) => p !== item);
+        this.drop({ key: item.key, prompt: item.prompt, reason: `not posted after ${item.failures} attempts: ${item.lastError}`, at: this.client.clock.now() });
+      }
+      this.save();
+      if (!(err instanceof RateLimitedError)) this.emit('failed', err as Error);
+    }
+  }
+
+  private async checkAnswers(): Promise<void> {
+    const now = this.client.clock.now();
+    const due = this.state.awaiting.filter((a) => a.notBefore <= now);
+    const batch = (due.length ? due : this.state.awaiting).slice(0, 128);
+    try {
+      const results = await this.client.answers(batch.map((a) => a.id));
+      const t = this.client.clock.now();
+      for (const r of results) {
+        const item = batch.find((a) => a.id === (r as { id?: string }).id);
+        if (!item) continue;
+        if ('answer' in r) {
+          this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
+          this.state.answered.push({ key: item.key, id: item.id, at: t });
+          this.emit('answered', { key: item.key, prompt: item.prompt, thread: r });
+        } else if (t - item.postedAt > this.giveUpMs) {
+          this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
+          this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `no answer after ${Math.round(this.giveUpMs / DAY)} days`, at: t });
+        } else {
+          item.notBefore = t + this.pollMs;
+        }
+      }
+      this.save();
+    } catch (err) {
+      for (const item of batch) {
+        if (this.fail(item, err)) {
+          this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
+          this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `answer checks failed ${item.failures} times: ${item.lastError}`, at: this.client.clock.now() });
+        }
+      }
+      this.save();
+      if (!(err instanceof RateLimitedError)) this.emit('failed', err as Error);
+    }
+  }
+}

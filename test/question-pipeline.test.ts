@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clients/clock.ts';
+import { HUMAN_NOTICE } from '../src/clients/attribution.ts';
+import { QuestionClient } from '../src/clients/question-client.ts';
+import { QuestionPipeline } from '../src/clients/question-pipeline.ts';
+import { DAY, HOUR } from '../src/clients/rate-limiter.ts';
+import { startFakeServices } from '../src/fake-services/index.ts';
+
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.close();
+});
+const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-pipe-'));
+
+describe('QuestionPipeline against the local server', () => {
+  it('a simulated day with 40 prompts: 16 posted (the daily limit), zero 429s; all answered by day three', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
+    running.push(fake);
+    const dir = tmp();
+    const client = new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock });
+    const pipeline = new QuestionPipeline({ client, stateDir: dir });
+    const answered: string[] = [];
+    pipeline.on('answered', ({ prompt, thread }) => {
+      expect(thread.attribution.notice).toBe(HUMAN_NOTICE);
+      expect(thread.question).toBe(prompt);
+      answered.push(prompt);
+    });
+    for (let i = 0; i < 40; i++) pipeline.enqueue(`question number ${i}`);
+    const start = clock.now();
+    await pipeline.run({ until: start + DAY });
+    const day1 = pipeline.status();
+    expect(day1.awaiting + day1.answered).toBeLessThanOrEqual(16);
+    expect(day1.awaiting + day1.answered).toBeGreaterThanOrEqual(14);
+    expect(day1.queued).toBe(40 - day1.awaiting - day1.answered);
+    expect(fake.question.limits.refusals).toEqual([]);
+    await pipeline.run();
+    expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, answered: 40, dropped: 0 });
+    expect(new Set(answered).size).toBe(40);
+    expect(fake.question.limits.refusals).toEqual([]);
+    expect(clock.now() - start).toBeGreaterThan(2 * DAY);
+  });
+
+  it('a restart in the middle loses nothing and posts nothing twice', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
+    running.push(fake);
+    const dir = tmp();
+    const first = new QuestionPipeline({ client: new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock }), stateDir: dir });
+    for (let i = 0; i < 10; i++) first.enqueue(`restart question ${i}`);
+    const stop = new AbortController();
+    let posted = 0;
+    first.on('posted', () => {
+      if (++posted === 3) stop.abort();
+    });
+    await first.run({ signal: stop.signal });
+    expect(first.status().queued).toBe(7);
+    // A new process: new client and pipeline on the same state.
+    const second = new QuestionPipeline({ client: new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock }), stateDir: dir });
+    expect(second.status()).toMatchObject({ queued: 7, awaiting: 3 });
+    for (let i = 0; i < 10; i++) second.enqueue(`restart question ${i}`); // already known: not queued twice
+    expect(second.status().queued).toBe(7);
+    await second.run();
+    expect(second.status()).toEqual({ queued: 0, awaiting: 0, answered: 10, dropped: 0 });
+    expect(fake.requests.filter((r) => r === 'POST /gpt/api/query')).toHaveLength(10);
+    expect(fake.question.limits.refusals).toEqual([]);
+  });
+
+  it('an item that keeps failing is dropped with its reason after the retries', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
+    running.push(fake);
+    await fake.close(); // nothing listens: every attempt fails
+    running.pop();
+    const dir = tmp();
+    const client = new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock, attempts: 1, timeoutMs: 500 });
+    const pipeline = new QuestionPipeline({ client, stateDir: dir, maxFailures: 3 });
+    const failures: Error[] = [];
+    pipeline.on('failed', (e) => failures.push(e));
+    pipeline.enqueue('doomed');
+    await pipeline.run({ until: clock.now() + HOUR });
+    expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, answered: 0, dropped: 1 });
+    expect(pipeline.dropped[0]!.reason).toMatch(/not posted after 3 attempts/);
+    expect(failures).toHaveLength(3);
+  });
+});
