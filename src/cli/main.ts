@@ -7,6 +7,8 @@ import { registerSolve } from './solve.ts';
 import { registerCheck } from './check.ts';
 import { registerSearch } from './search.ts';
 import { registerFakeServices } from './fake-services.ts';
+import { registerQuestion } from './question.ts';
+import { NetworkError, ProtocolError, RateLimitWaitError, ServiceError, TimeoutError } from '../clients/errors.ts';
 import { packageVersion } from '../package-root.ts';
 
 
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
   registerSolve(program);
   registerCheck(program);
   registerSearch(program);
+  registerQuestion(program);
   registerBench(program);
   registerFakeServices(program);
   try {
@@ -46,6 +49,11 @@ async function main(): Promise<void> {
     if (isUserError(err)) {
       process.stderr.write(`powprime: ${err.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    if (err instanceof ServiceError || err instanceof ProtocolError || err instanceof TimeoutError || err instanceof NetworkError || err instanceof RateLimitWaitError) {
+      process.stderr.write(`powprime: ${err.message}\n`);
+      process.exitCode = 1;
       return;
     }
     if (err instanceof Error && err.message === 'interrupted') {

@@ -1,0 +1,201 @@
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { attributionText } from '../clients/attribution.ts';
+import { QuestionClient, sanitizeFilename, type ItemError, type Thread, type ThreadItem } from '../clients/question-client.ts';
+import { QuestionPipeline } from '../clients/question-pipeline.ts';
+import { MINUTE } from '../clients/rate-limiter.ts';
+import { parseIntArg } from './args.ts';
+import { StatusLine } from './status.ts';
+
+interface Common {
+  /** commander's --no-limits: false when given. */
+  limits?: boolean;
+  baseUrl?: string;
+  homepageUrl?: string;
+  stateDir?: string;
+  json?: boolean;
+}
+
+function makeClient(o: Common, status: StatusLine): QuestionClient {
+  const baseUrl = o.baseUrl ?? process.env.POWPRIME_QUESTION_URL;
+  if (!baseUrl) throw new TypeError('--base-url is required (or set POWPRIME_QUESTION_URL): the service address is not built in');
+  return new QuestionClient({
+    baseUrl,
+    ...(o.homepageUrl ? { homepageUrl: o.homepageUrl } : {}),
+    ...(o.stateDir ? { stateDir: o.stateDir } : {}),
+    ...(o.limits === false ? { limits: 'off' as const } : {}),
+    onWait: (until, route) => countdown(status, until, route),
+  });
+}
+
+/** A countdown to the next rate-limit slot, on a terminal only. */
+function countdown(status: StatusLine, until: number, route: string): void {
+  const tick = (): void => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    status.update(`waiting for the ${route} rate limit: ${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s`);
+    if (left > 0) setTimeout(tick, 1000).unref();
+    else status.clear();
+  };
+  tick();
+}
+
+function printThread(t: Thread | ThreadItem): string {
+  const lines = [];
+  if ('id' in t) lines.push(`# ${t.id}`);
+  lines.push(`Q: ${t.question}`, `A (${t.answeree}, ${new Date(t.time * 1000).toISOString()}):`, t.answer);
+  if (t.files?.length) lines.push(`Files: ${t.files.map((f) => `${f.filename} (${f.mimetype}, ${f.size} bytes)`).join(', ')}`);
+  lines.push(`— ${attributionText(t.attribution)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
+  if (json) return void process.stdout.write(`${JSON.stringify(items)}\n`);
+  for (const i of items) process.stdout.write('error' in i ? `# ${i.id ?? '?'}: ${i.error}\n` : `${printThread(i)}\n`);
+}
+
+export function registerQuestion(program: Command): void {
+  const q = program.command('question').description('the question service: ask, read answers and files (answers are written by people)');
+  const common = (c: Command): Command =>
+    c
+      .option('--base-url <url>', 'service address (or POWPRIME_QUESTION_URL)')
+      .option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)')
+      .option('--state-dir <dir>', 'rate-limit state, cookies and caches (default: ~/.local/state/powprime/question)')
+      .option('--no-limits', 'skip the client-side rate limits (only for a local server)')
+      .option('--json', 'machine-readable output');
+  const run = (fn: (client: QuestionClient, o: Common, status: StatusLine, cmd: Command) => Promise<void>) => async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const o = cmd.opts<Common>();
+    const status = new StatusLine();
+    try {
+      await fn(makeClient(o, status), o, status, cmd);
+    } finally {
+      status.clear();
+    }
+  };
+
+  common(q.command('ask').argument('<prompt>').option('--wait', 'wait for the answer and print it'))
+    .description('post a question (solves the proof of work); prints its id')
+    .action(
+      run(async (client, o, _status, cmd) => {
+        const opts = cmd.opts<{ wait?: boolean }>();
+        const prompt = cmd.args[0]!;
+        const id = await client.query(prompt);
+        if (!opts.wait) return void process.stdout.write(o.json ? `${JSON.stringify({ id })}\n` : `${id}\n`);
+        for (;;) {
+          const t = await client.answer(id);
+          if (t) return void process.stdout.write(o.json ? `${JSON.stringify({ id, ...t })}\n` : printThread({ id, ...t }));
+          await client.clock.sleep(1.1 * MINUTE);
+        }
+      }),
+    );
+
+  common(q.command('answer').argument('<id>'))
+    .description('the answer to a question, if it has one yet')
+    .action(
+      run(async (client, o, _status, cmd) => {
+        const id = cmd.args[0]!;
+        const t = await client.answer(id);
+        if (o.json) process.stdout.write(`${JSON.stringify(t ? { id, ...t } : null)}\n`);
+        else process.stdout.write(t ? printThread({ id, ...t }) : `${id}: not answered yet (or no such question)\n`);
+      }),
+    );
+
+  common(q.command('answers').argument('<id...>'))
+    .description('answers to many questions (asked 128 at a time)')
+    .action(run(async (client, o, _status, cmd) => printItems(await client.answers(cmd.args), o.json)));
+
+  common(q.command('page').argument('<n>').option('--per-page <k>', 'threads per page, 1 ≤ |k| ≤ 128'))
+    .description('a page of answered threads')
+    .action(
+      run(async (client, o, _status, cmd) => {
+        const nText = cmd.args[0]!;
+        if (!/^-?\d+$/.test(nText)) throw new RangeError(`n must be an integer (got ${JSON.stringify(nText)})`);
+        const per = cmd.opts<{ perPage?: string }>().perPage;
+        const perPage = per === undefined ? undefined : /^-?\d+$/.test(per) ? Number(per) : NaN;
+        if (perPage !== undefined && Number.isNaN(perPage)) throw new RangeError(`--per-page must be an integer (got ${JSON.stringify(per)})`);
+        printItems(await client.page(Number(nText), perPage === undefined ? {} : { perPage }), o.json);
+      }),
+    );
+
+  common(q.command('stats'))
+    .description('question, file and page counts')
+    .action(
+      run(async (client, o, _status) => {
+        const s = await client.stats();
+        process.stdout.write(o.json ? `${JSON.stringify(s)}\n` : `${s.count} questions, ${s.files} files, ${s.pages} pages\n`);
+      }),
+    );
+
+  common(q.command('files'))
+    .description('files attached to answers')
+    .action(
+      run(async (client, o, _status) => {
+        const fs = await client.files();
+        if (o.json) return void process.stdout.write(`${JSON.stringify(fs)}\n`);
+        for (const f of fs) process.stdout.write(`${f.question}  ${f.filename}  ${f.mimetype}  ${f.size} bytes\n`);
+      }),
+    );
+
+  common(q.command('models'))
+    .description('websites of the models credited by the service')
+    .action(
+      run(async (client, o, _status) => {
+        const m = await client.models();
+        process.stdout.write(o.json ? `${JSON.stringify(m)}\n` : `${m.join('\n')}\n`);
+      }),
+    );
+
+  common(q.command('file').argument('<id>').argument('<name>').option('--out <path>', 'where to write it (default: ./<name>)'))
+    .description('download a file of an answer (cached on disk)')
+    .action(
+      run(async (client, o, _status, cmd) => {
+        const [id, name] = cmd.args as [string, string];
+        const f = await client.file(id, name);
+        const out = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
+        writeFileSync(out, f.content);
+        if (o.json) process.stdout.write(`${JSON.stringify({ id, filename: name, path: out, bytes: f.content.length, fromCache: f.fromCache, attribution: f.attribution })}\n`);
+        else process.stdout.write(`${out}: ${f.content.length} bytes${f.fromCache ? ' (from cache)' : ''}\n— ${attributionText(f.attribution)}\n`);
+      }),
+    );
+
+  common(
+    q
+      .command('run')
+      .requiredOption('--prompts <file>', 'one prompt per line')
+      .option('--out <file.jsonl>', 'append answers as JSON lines here (default: stdout)')
+      .option('--files-dir <dir>', 'save attached files here', 'question-files')
+      .option('--poll <seconds>', 'between answer checks (the limits still apply)', '66'),
+  )
+    .description('post every prompt and collect the answers, within the limits; rerun to resume')
+    .action(
+      run(async (client, _o, status, cmd) => {
+        const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; poll: string }>();
+        const poll = parseIntArg('--poll', opts.poll, 1, 86_400);
+        const prompts = readFileSync(opts.prompts, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+        const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, answerPollMs: poll * 1000 });
+        prompts.forEach((p, i) => pipeline.enqueue(p, `${path.resolve(opts.prompts)}#${i}`));
+        const sink = opts.out ? createWriteStream(opts.out, { flags: 'a' }) : process.stdout;
+        pipeline.on('waiting', ({ until, action }) => countdown(status, until, action === 'post' ? 'query' : 'answers'));
+        pipeline.on('posted', ({ id }) => status.update(`posted ${id}`));
+        pipeline.on('failed', (e) => process.stderr.write(`powprime: ${e.message} (will retry)\n`));
+        pipeline.on('dropped', (d) => process.stderr.write(`powprime: dropped ${JSON.stringify(d.prompt)}: ${d.reason}\n`));
+        pipeline.on('answered', async ({ key, thread }) => {
+          sink.write(`${JSON.stringify({ key, ...thread })}\n`);
+          for (const f of thread.files ?? []) {
+            const got = await client.file(thread.id, f.filename);
+            const dir = path.join(opts.filesDir, sanitizeFilename(thread.id));
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(path.join(dir, sanitizeFilename(f.filename)), got.content);
+          }
+        });
+        const controller = new AbortController();
+        process.once('SIGINT', () => controller.abort());
+        await pipeline.run({ signal: controller.signal });
+        const s = pipeline.status();
+        process.stderr.write(`${s.answered} answered, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${controller.signal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
+        if (opts.out) (sink as ReturnType<typeof createWriteStream>).end();
+      }),
+    );
+}
