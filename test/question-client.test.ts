@@ -166,7 +166,60 @@ describe('question service: the server side of the spec', () => {
   });
 });
 
+describe('question service: more of the spec', () => {
+  it('a refused solution gets a fresh config and another try', async () => {
+    const { client, fake } = await setup({ refuseSolutions: 1 });
+    const id = await client.query('second time lucky');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fake.requests.filter((r) => r === 'GET /gpt/api/config')).toHaveLength(2);
+    expect(fake.requests.filter((r) => r === 'POST /gpt/api/query')).toHaveLength(2);
+    expect(fake.question.limits.refusals).toEqual([]);
+    await closePool();
+  });
+
+  it('Retry-After on a 429 sets the end of the ban', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { retryAfter: true, banMs: 45 * MINUTE } });
+    running.push(fake);
+    const client = new QuestionClient({ baseUrl: fake.url, stateDir: tmp(), clock, limits: 'off', attempts: 1 });
+    await client.files();
+    const err = await client.files().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect((err as RateLimitedError).retryAt).toBe(clock.now() + 45 * MINUTE);
+    expect(client.nextSlot('files')).toBe(clock.now() + 45 * MINUTE);
+  });
+
+  it('model websites are refreshed for the attribution once they are an hour old', async () => {
+    const { clock, client, fake } = await setup({ answerDelayMs: 0 });
+    const id = await client.query('refresh models');
+    await client.answer(id);
+    clock.advance(30 * MINUTE);
+    await client.answers([id]);
+    expect(fake.requests.filter((r) => r === 'GET /gpt/api/models')).toHaveLength(1);
+    clock.advance(31 * MINUTE);
+    await client.answers([id]);
+    expect(fake.requests.filter((r) => r === 'GET /gpt/api/models')).toHaveLength(2);
+    await closePool();
+  });
+});
+
 describe('question service: failures become typed errors and retries', () => {
+  it('a truncated body → ProtocolError', async () => {
+    const clock = new ManualClock();
+    const { createServer } = await import('node:http');
+    const srv = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"count": 1', () => res.socket?.destroy());
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    running.push({ close: () => new Promise<void>((r) => srv.close(() => r())) });
+    const port = (srv.address() as { port: number }).port;
+    const client = new QuestionClient({ baseUrl: `http://127.0.0.1:${port}`, stateDir: tmp(), clock, limits: 'off', attempts: 1, timeoutMs: 5000 });
+    const err = await client.stats().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as Error).message).toMatch(/truncated/);
+  });
+
   async function flaky(responses: ((n: number) => { status: number; body?: unknown; raw?: string } | 'hang')[]) {
     const clock = new ManualClock();
     let n = 0;

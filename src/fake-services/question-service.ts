@@ -28,6 +28,8 @@ export interface FakeQuestionOptions {
   /** Turn the limits off (for tests of other behaviour). */
   unlimited?: boolean;
   models?: string[];
+  /** Refuse this many correct solutions with 401 first (to test the client's retry). */
+  refuseSolutions?: number;
 }
 
 interface Token {
@@ -87,6 +89,7 @@ export class FakeQuestionService {
       retryAfter: false,
       unlimited: false,
       models: ['https://models.example/alpha', 'https://models.example/beta'],
+      refuseSolutions: 0,
       ...opts,
     };
     this.limits = new ServerLimits(this.o.unlimited ? {} : SERVER_LIMITS, this.o.banMs, this.o.retryAfter);
@@ -159,6 +162,10 @@ export class FakeQuestionService {
       /^[0-9]{1,32}$/.test(body.solution) &&
       createHash('sha256').update(token.nonce + body.solution).digest('hex').startsWith('0'.repeat(token.difficulty));
     if (!ok) return err(401, 'invalid proof-of-work solution');
+    if (this.o.refuseSolutions > 0) {
+      this.o.refuseSolutions--;
+      return err(401, 'invalid proof-of-work solution');
+    }
     const q: Question = {
       id: randomUUID(),
       question: body.prompt,
