@@ -32,3 +32,7 @@ export { ManualClock, realClock } from './clients/clock.ts';
 export type { Clock } from './clients/clock.ts';
 export { startFakeServices } from './fake-services/index.ts';
 export type { FakeServices, FakeServicesOptions } from './fake-services/index.ts';
+export { b85decode, b85encode } from './clients/base85.ts';
+export { totpCode, totpCounter } from './clients/totp.ts';
+export type { TotpOptions } from './clients/totp.ts';
+export { decryptKey, decryptKeyDetailed, encryptKey } from './clients/keycrypt.ts';
