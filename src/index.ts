@@ -36,3 +36,20 @@ export { b85decode, b85encode } from './clients/base85.ts';
 export { totpCode, totpCounter } from './clients/totp.ts';
 export type { TotpOptions } from './clients/totp.ts';
 export { decryptKey, decryptKeyDetailed, encryptKey } from './clients/keycrypt.ts';
+export { PrimeRegistryClient } from './clients/registry-client.ts';
+export type { KeyMaterial, PrimeRecord, RegistryClientOptions } from './clients/registry-client.ts';
+export {
+  JsonError,
+  NotExistError,
+  NotPrimeError,
+  NotSafePrimeError,
+  RegisteredError,
+  RegistryError,
+  RequirementsError,
+  TotpError,
+} from './clients/registry-errors.ts';
+export { Keystore, redact } from './clients/keystore.ts';
+export type { LedgerEntry, LedgerState } from './clients/keystore.ts';
+export { Registrar } from './clients/registrar.ts';
+export { QuestionPipeline } from './clients/question-pipeline.ts';
+export type { PipelineOptions } from './clients/question-pipeline.ts';

@@ -2,16 +2,19 @@
 import { realClock, type Clock } from '../clients/clock.ts';
 import { startServer, type RunningServer } from './http-server.ts';
 import { FakeQuestionService, type FakeQuestionOptions } from './question-service.ts';
+import { FakeRegistryService, type FakeRegistryOptions } from './registry-service.ts';
 
 export interface FakeServicesOptions {
   port?: number;
   host?: string;
   clock?: Clock;
   question?: FakeQuestionOptions;
+  registry?: FakeRegistryOptions;
 }
 
 export interface FakeServices extends RunningServer {
   question: FakeQuestionService;
+  registry: FakeRegistryService;
   /** Requests seen, by "METHOD /path", for tests. */
   requests: string[];
 }
@@ -19,6 +22,7 @@ export interface FakeServices extends RunningServer {
 export async function startFakeServices(opts: FakeServicesOptions = {}): Promise<FakeServices> {
   const clock = opts.clock ?? realClock;
   const question = new FakeQuestionService(opts.question);
+  const registry = new FakeRegistryService(opts.registry);
   const requests: string[] = [];
   const running = await startServer(
     [
@@ -27,10 +31,11 @@ export async function startFakeServices(opts: FakeServicesOptions = {}): Promise
         return null;
       },
       question.handler,
+      registry.handler,
     ],
     clock,
     opts.port ?? 0,
     opts.host ?? '127.0.0.1',
   );
-  return { ...running, question, requests };
+  return { ...running, question, registry, requests };
 }

@@ -1,0 +1,59 @@
+/**
+ * The registration ledger and key store, one file (mode 0600, atomic
+ * writes). A prime is marked `sending` before POST /add and then
+ * `registered` (with its keys decrypted at once), `rejected` (with the
+ * ident), `registered-elsewhere`, or — when a crash left `sending` and the
+ * registry turns out to hold the prime — `key-lost`. Keys are never logged.
+ */
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-file.ts';
+
+export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
+
+export interface LedgerEntry {
+  prime: string;
+  bits: number;
+  state: LedgerState;
+  /** ms since the epoch of the last change. */
+  at: number;
+  ident?: string;
+  message?: string;
+  /** base85 of the decrypted prime key. */
+  key?: string;
+  /** base85 of the 64-byte subkey. */
+  subkey?: string;
+  /** base85 of the decrypted TOTP key. */
+  totpKey?: string;
+  totpTs?: number;
+}
+
+export class Keystore {
+  private entries = new Map<string, LedgerEntry>();
+
+  constructor(readonly file: string) {
+    if (existsSync(file)) {
+      const list = JSON.parse(readFileSync(file, 'utf8')) as LedgerEntry[];
+      for (const e of list) this.entries.set(e.prime, e);
+      chmodSync(file, 0o600);
+    }
+  }
+
+  get(prime: bigint): LedgerEntry | undefined {
+    return this.entries.get(prime.toString());
+  }
+
+  all(): LedgerEntry[] {
+    return [...this.entries.values()];
+  }
+
+  put(entry: LedgerEntry): void {
+    this.entries.set(entry.prime, entry);
+    writeFileAtomic(this.file, JSON.stringify(this.all(), null, 1), 0o600);
+  }
+}
+
+/** An entry without its secrets, for printing. */
+export function redact(e: LedgerEntry): Omit<LedgerEntry, 'key' | 'subkey' | 'totpKey'> & { hasKey: boolean } {
+  const { key, subkey: _s, totpKey: _t, ...rest } = e;
+  return { ...rest, hasKey: key !== undefined };
+}

@@ -1,0 +1,104 @@
+/**
+ * From a found safe prime to a registered one without losing a key: checked
+ * locally first (a prime that fails is never sent), marked `sending` before
+ * POST /add, key material decrypted and stored at once, and a `sending` left
+ * by a crash resolved on the next run (reported loudly as `key-lost` if the
+ * registry holds the prime).
+ */
+import { isSafePrimeSync } from '../prime/check.ts';
+import { b85decode, b85encode } from './base85.ts';
+import { decryptKey, encryptKey } from './keycrypt.ts';
+import type { Keystore, LedgerEntry } from './keystore.ts';
+import { NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './registry-errors.ts';
+import type { KeyMaterial, PrimeRegistryClient } from './registry-client.ts';
+
+export class Registrar {
+  constructor(
+    readonly client: PrimeRegistryClient,
+    readonly keystore: Keystore,
+  ) {}
+
+  private now(): number {
+    return this.client.clock.now() / 1000;
+  }
+
+  private decrypt(material: KeyMaterial): Pick<LedgerEntry, 'key' | 'subkey' | 'totpKey' | 'totpTs'> {
+    const subkey = b85decode(material.subkey);
+    const now = this.now();
+    return {
+      key: b85encode(decryptKey(material.key, subkey, { now })),
+      subkey: material.subkey,
+      totpKey: b85encode(decryptKey(material.totp_key, subkey, { now })),
+      totpTs: material.totp_ts,
+    };
+  }
+
+  /** Settles `sending` entries left by a crash: back to unsent, or key-lost. Returns the key-lost ones. */
+  async recover(): Promise<LedgerEntry[]> {
+    const lost: LedgerEntry[] = [];
+    for (const e of this.keystore.all()) {
+      if (e.state !== 'sending') continue;
+      const record = await this.client.prime(BigInt(e.prime));
+      if (record) {
+        const entry: LedgerEntry = { ...e, state: 'key-lost', at: this.client.clock.now(), message: 'registered, but the run stopped before its key was stored' };
+        this.keystore.put(entry);
+        lost.push(entry);
+      } else {
+        this.keystore.put({ ...e, state: 'rejected', ident: 'unsent', message: 'interrupted before the registry answered; it does not hold the prime', at: this.client.clock.now() });
+      }
+    }
+    return lost;
+  }
+
+  /** Registers p (or returns what the ledger already knows about it). */
+  async register(p: bigint, metadata: Record<string, unknown> = {}): Promise<LedgerEntry> {
+    const known = this.keystore.get(p);
+    if (known && known.state !== 'rejected') return known;
+    if (!isSafePrimeSync(p)) throw new NotSafePrimeError(p);
+    const base: LedgerEntry = { prime: p.toString(), bits: p.toString(2).length, state: 'sending', at: this.client.clock.now() };
+    this.keystore.put(base);
+    let material: KeyMaterial;
+    try {
+      material = await this.client.add(p, metadata);
+    } catch (err) {
+      if (err instanceof RegisteredError) {
+        const e: LedgerEntry = { ...base, state: 'registered-elsewhere', ident: err.ident ?? 'registered', message: err.serviceMessage ?? '', at: this.client.clock.now() };
+        this.keystore.put(e);
+        return e;
+      }
+      if (err instanceof RegistryError && !(err instanceof TotpError)) {
+        const e: LedgerEntry = { ...base, state: 'rejected', ident: err.ident ?? String(err.status), message: err.serviceMessage ?? '', at: this.client.clock.now() };
+        this.keystore.put(e);
+        return e;
+      }
+      // No answer, or not one that says what happened: stays `sending`, settled by recover().
+      throw err;
+    }
+    const e: LedgerEntry = { ...base, state: 'registered', ...this.decrypt(material), at: this.client.clock.now() };
+    this.keystore.put(e);
+    return e;
+  }
+
+  private owned(p: bigint): LedgerEntry & { key: string; subkey: string } {
+    const e = this.keystore.get(p);
+    if (!e || e.state !== 'registered' || !e.key || !e.subkey) throw new RangeError(`no stored key for ${p}: it is not registered from this keystore`);
+    return e as LedgerEntry & { key: string; subkey: string };
+  }
+
+  /** The stored key, encrypted for the current window. */
+  private currentBlob(e: { key: string; subkey: string }): string {
+    return encryptKey(b85decode(e.key), b85decode(e.subkey), { now: this.now() });
+  }
+
+  async note(p: bigint, text: string): Promise<{ success: string; prevNote: string }> {
+    return this.client.note(p, this.currentBlob(this.owned(p)), text);
+  }
+
+  async rekey(p: bigint): Promise<LedgerEntry> {
+    const e = this.owned(p);
+    const material = await this.client.rekey(p, this.currentBlob(e));
+    const next: LedgerEntry = { ...e, ...this.decrypt(material), at: this.client.clock.now() };
+    this.keystore.put(next);
+    return next;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * Client for the prime registry: every route, a TOTP computed per request
+ * from GET /totp, `{error, ident}` turned into typed errors. The spec leaves
+ * open where the TOTP goes on GET routes and how primes are encoded; both
+ * are options here, with documented defaults.
+ */
+import { b85decode } from './base85.ts';
+import { ProtocolError, ServiceError } from './errors.ts';
+import { registryError, TotpError } from './registry-errors.ts';
+import { ServiceClient, type ServiceClientOptions } from './service-client.ts';
+import { totpCode } from './totp.ts';
+import type { HttpResponse } from './transport.ts';
+import { checkObject } from './validate-shapes.ts';
+
+export interface KeyMaterial {
+  /** The prime's key, encrypted for the current 256-second window. */
+  key: string;
+  /** base85 of the 64-byte subkey. */
+  subkey: string;
+  /** The TOTP key, encrypted like `key`. */
+  totp_key: string;
+  totp_ts: number;
+}
+
+export interface PrimeRecord {
+  bits: number;
+  trans: number;
+  old_mbits?: number;
+  old_mtrans?: number;
+  note?: string;
+  claimed: number;
+  next?: string;
+  prev?: string;
+}
+
+export interface RegistryClientOptions extends ServiceClientOptions {
+  /**
+   * How to read GET /totp's `ts`: 't0' (default) — the reference time, counter
+   * = floor((now − ts)/256); 'server-clock' — the server's current time, so
+   * the local clock is corrected by the offset and counter = floor(server now/256).
+   */
+  totpReading?: 't0' | 'server-clock';
+  /** Code length (default 6; the spec does not show it). */
+  totpDigits?: number;
+  /** Where the TOTP goes on GET routes other than /totp (default: 'query'; requirements: 'body', as the spec states). */
+  totpOnGet?: 'query' | 'body';
+  /** Primes in bodies and paths as 'decimal' (default) or '0x' hex. */
+  primeEncoding?: 'decimal' | 'hex';
+}
+
+export class PrimeRegistryClient extends ServiceClient {
+  private totp: { key: Uint8Array; ts: number; offset: number } | null = null;
+  private readonly ro: Required<Pick<RegistryClientOptions, 'totpReading' | 'totpDigits' | 'totpOnGet' | 'primeEncoding'>>;
+
+  constructor(opts: RegistryClientOptions) {
+    // Rate limits: not shown in the spec; none by default (a 429 still bans the host).
+    super('registry', {}, opts);
+    this.ro = { totpReading: 't0', totpDigits: 6, totpOnGet: 'query', primeEncoding: 'decimal', ...opts };
+  }
+
+  encodePrime(p: bigint): string {
+    return this.ro.primeEncoding === 'hex' ? `0x${p.toString(16)}` : p.toString();
+  }
+
+  /** GET /totp: the key and reference timestamp. */
+  async totpInfo(): Promise<{ key: Uint8Array; ts: number }> {
+    const route = 'GET /api/totp';
+    const res = await this.call({ route: 'totp', method: 'GET', path: '/api/totp' });
+    const o = checkObject(route, this.json(res, route), { key: 'string', ts: 'number' });
+    let key: Uint8Array;
+    try {
+      key = b85decode(o.key as string);
+    } catch (err) {
+      throw new ProtocolError(route, `totp key is not base85: ${(err as Error).message}`);
+    }
+    this.totp = { key, ts: o.ts as number, offset: (o.ts as number) - this.clock.now() / 1000 };
+    return { key, ts: o.ts as number };
+  }
+
+  /** The TOTP for this moment. */
+  async code(): Promise<string> {
+    if (!this.totp) await this.totpInfo();
+    const t = this.totp!;
+    const now = this.clock.now() / 1000;
+    return this.ro.totpReading === 't0'
+      ? totpCode(t.key, { t0: t.ts, now, digits: this.ro.totpDigits })
+      : totpCode(t.key, { t0: 0, now: now + t.offset, digits: this.ro.totpDigits });
+  }
+
+  /** A call that needs a TOTP; a `totp` error once refreshes GET /totp and tries again. */
+  private async withTotp(fn: (totp: string) => Promise<HttpResponse>): Promise<HttpResponse> {
+    try {
+      return await fn(await this.code());
+    } catch (err) {
+      if (!(err instanceof TotpError)) throw err;
+      await this.totpInfo();
+      return fn(await this.code());
+    }
+  }
+
+  protected override statusError(route: string, res: HttpResponse): Error {
+    if (res.status === 429 || res.status >= 500) return super.statusError(route, res);
+    try {
+      const v = JSON.parse(res.body.toString('utf8')) as { error?: unknown; ident?: unknown };
+      if (v && typeof v === 'object' && (typeof v.ident === 'string' || typeof v.error === 'string')) {
+        return registryError(route, res.status, typeof v.error === 'string' ? v.error : null, typeof v.ident === 'string' ? v.ident : null);
+      }
+    } catch {
+      // not JSON: fall through
+    }
+    return super.statusError(route, res);
+  }
+
+  async requirements(bits?: number): Promise<{ bits: number; trans: number }> {
+    if (bits !== undefined && (!Number.isInteger(bits) || bits < 1)) throw new RangeError(`bits must be a positive integer (got ${bits})`);
+    const p = bits === undefined ? '/api/requirements/all' : `/api/requirements/${bits}`;
+    const route = `GET ${p}`;
+    const res = await this.withTotp((totp) => this.call({ route: 'requirements', method: 'GET', path: p, json: { totp } }));
+    const o = checkObject(route, this.json(res, route), { bits: 'number', trans: 'number' });
+    return { bits: o.bits as number, trans: o.trans as number };
+  }
+
+  /** POST /add. Never retried by the HTTP layer: the key material comes only once. */
+  async add(prime: bigint, metadata: Record<string, unknown> = {}): Promise<KeyMaterial> {
+    const route = 'POST /api/add';
+    const res = await this.withTotp((totp) =>
+      this.call({ route: 'add', method: 'POST', path: '/api/add', json: { ...metadata, prime: this.encodePrime(prime), totp }, noRetry: true }),
+    );
+    return this.material(route, res);
+  }
+
+  private material(route: string, res: HttpResponse): KeyMaterial {
+    const o = checkObject(route, this.json(res, route), { key: 'string', subkey: 'string', totp_key: 'string', totp_ts: 'number' });
+    return { key: o.key as string, subkey: o.subkey as string, totp_key: o.totp_key as string, totp_ts: o.totp_ts as number };
+  }
+
+  /** POST /note with the key encrypted for the current window. */
+  async note(prime: bigint, key: string, note: string): Promise<{ success: string; prevNote: string }> {
+    if (typeof note !== 'string') throw new TypeError('note must be a string');
+    const route = 'POST /api/note';
+    const res = await this.withTotp((totp) =>
+      this.call({ route: 'note', method: 'POST', path: '/api/note', json: { prime: this.encodePrime(prime), key, note, totp }, noRetry: true }),
+    );
+    const o = checkObject(route, this.json(res, route), { success: 'string' }, { prev_note: 'string' });
+    return { success: o.success as string, prevNote: (o.prev_note as string | undefined) ?? '' };
+  }
+
+  /** GET /prime/<p>, or null when the registry does not hold it. */
+  async prime(prime: bigint): Promise<PrimeRecord | null> {
+    const p = `/api/prime/${encodeURIComponent(this.encodePrime(prime))}`;
+    const route = 'GET /api/prime';
+    try {
+      const res = await this.withTotp((totp) =>
+        this.call({ route: 'prime', method: 'GET', path: p, ...(this.ro.totpOnGet === 'query' ? { query: { totp } } : { json: { totp } }) }),
+      );
+      const o = checkObject(
+        route,
+        this.json(res, route),
+        { bits: 'number', trans: 'number', claimed: 'number' },
+        { old_mbits: 'number', old_mtrans: 'number', note: 'string', next: 'string', prev: 'string' },
+      );
+      return o as unknown as PrimeRecord;
+    } catch (err) {
+      // "Response when the prime is not registered: not shown": a 404 or ident notexist means absent.
+      if (err instanceof ServiceError && (err.status === 404 || (err as { ident?: string }).ident === 'notexist')) return null;
+      throw err;
+    }
+  }
+
+  async rekey(prime: bigint, key: string): Promise<KeyMaterial> {
+    const route = 'POST /api/rekey';
+    const res = await this.withTotp((totp) =>
+      this.call({ route: 'rekey', method: 'POST', path: '/api/rekey', json: { prime: this.encodePrime(prime), totp, key }, noRetry: true }),
+    );
+    return this.material(route, res);
+  }
+
+  async ranges(): Promise<{ from: bigint; to: bigint }> {
+    const route = 'GET /api/ranges';
+    const res = await this.withTotp((totp) =>
+      this.call({ route: 'ranges', method: 'GET', path: '/api/ranges', ...(this.ro.totpOnGet === 'query' ? { query: { totp } } : { json: { totp } }) }),
+    );
+    const o = checkObject(route, this.json(res, route), { from: 'string', to: 'string' });
+    try {
+      return { from: BigInt(o.from as string), to: BigInt(o.to as string) };
+    } catch {
+      throw new ProtocolError(route, 'from/to are not whole numbers');
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { statSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { b85decode } from '../src/clients/base85.ts';
+import { ManualClock } from '../src/clients/clock.ts';
+import { Keystore } from '../src/clients/keystore.ts';
+import { Registrar } from '../src/clients/registrar.ts';
+import { PrimeRegistryClient } from '../src/clients/registry-client.ts';
+import { JsonError, NotExistError, NotPrimeError, NotSafePrimeError, RegisteredError, RequirementsError, TotpError } from '../src/clients/registry-errors.ts';
+import { startFakeServices } from '../src/fake-services/index.ts';
+import type { FakeRegistryOptions } from '../src/fake-services/registry-service.ts';
+import { closePool } from '../src/pool/pool.ts';
+import { searchSafePrimes } from '../src/prime/search.ts';
+
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.close();
+});
+const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-reg-'));
+
+async function setup(registry: FakeRegistryOptions = {}, clientOpts: Partial<ConstructorParameters<typeof PrimeRegistryClient>[0]> = {}) {
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 7));
+  const fake = await startFakeServices({ clock, registry });
+  running.push(fake);
+  const dir = tmp();
+  const client = new PrimeRegistryClient({ baseUrl: fake.url, stateDir: dir, clock, ...clientOpts });
+  const keystore = new Keystore(path.join(dir, 'keys.json'));
+  return { clock, fake, client, keystore, registrar: new Registrar(client, keystore), dir };
+}
+
+// Safe primes for the tests come from the seeded search; the fake checks them with node:crypto.
+async function safePrimes(bits: number, count: number): Promise<bigint[]> {
+  const out: bigint[] = [];
+  for await (const r of searchSafePrimes({ bits, count, seed: 77n, threads: 1 })) out.push(r.prime);
+  await closePool();
+  return out;
+}
+
+describe('PrimeRegistryClient against the local server', () => {
+  it('every route, with the TOTP computed per request', async () => {
+    const { client, fake } = await setup();
+    const [a, b] = await safePrimes(128, 2);
+    const info = await client.totpInfo();
+    expect(info.key).toEqual(fake.registry.totpKey);
+    expect(await client.requirements(128)).toEqual({ bits: 128, trans: 0 });
+    expect(await client.requirements()).toEqual({ bits: 16, trans: 0 });
+    const m = await client.add(a!);
+    expect(b85decode(m.subkey)).toHaveLength(64);
+    await client.add(b!);
+    const rec = await client.prime(a! < b! ? a! : b!);
+    expect(rec).toMatchObject({ bits: 128, next: (a! < b! ? b! : a!).toString() });
+    expect(await client.prime(12345678901n)).toBeNull();
+    expect(await client.ranges()).toEqual({ from: a! < b! ? a! : b!, to: a! < b! ? b! : a! });
+  });
+
+  it('each error ident becomes its typed error with the server message', async () => {
+    const { client } = await setup();
+    const [p] = await safePrimes(128, 1);
+    await client.add(p!);
+    const registered = await client.add(p!).catch((e: unknown) => e);
+    expect(registered).toBeInstanceOf(RegisteredError);
+    expect((registered as RegisteredError).serviceMessage).toBe('prime already registered');
+    await expect(client.add(p! + 2n)).rejects.toBeInstanceOf(NotPrimeError);
+    await expect(client.note(p!, 'not a key', 'x')).rejects.toBeInstanceOf(JsonError);
+    await expect(client.note(p! + 12n, 'abcde', 'x')).rejects.toBeInstanceOf(NotExistError);
+    const strict = await setup({ extraBits: 1 });
+    await expect(strict.client.add(p!)).rejects.toBeInstanceOf(RequirementsError);
+    const skewed = await setup({}, { totpReading: 'server-clock' });
+    const totp = await skewed.client.requirements().catch((e: unknown) => e);
+    expect(totp).toBeInstanceOf(TotpError);
+    expect((totp as TotpError).ident).toBe('totp');
+  });
+});
+
+describe('Registrar: ledger and keys', () => {
+  it('registers once, keeps the decrypted key (0600 file), and never sends a non-safe prime', async () => {
+    const { registrar, fake, keystore } = await setup();
+    const [p] = await safePrimes(128, 1);
+    const e = await registrar.register(p!);
+    expect(e.state).toBe('registered');
+    expect(b85decode(e.key!)).toEqual(fake.registry.keyOf(p!));
+    expect(statSync(keystore.file).mode & 0o777).toBe(0o600);
+    expect((await registrar.register(p!)).state).toBe('registered');
+    expect(fake.registry.added).toHaveLength(1);
+    await expect(registrar.register(p! + 2n)).rejects.toBeInstanceOf(NotSafePrimeError);
+    expect(fake.requests.filter((r) => r === 'POST /api/add')).toHaveLength(1);
+  });
+
+  it('note and rekey re-encrypt the stored key for the current window, hours later', async () => {
+    const { registrar, fake, clock } = await setup();
+    const [p] = await safePrimes(128, 1);
+    await registrar.register(p!);
+    clock.advance(5 * 3600_000);
+    expect(await registrar.note(p!, 'first')).toEqual({ success: 'note replaced', prevNote: '' });
+    expect((await registrar.note(p!, 'second')).prevNote).toBe('first');
+    const after = await registrar.rekey(p!);
+    expect(b85decode(after.key!)).toEqual(fake.registry.keyOf(p!));
+    expect((await registrar.note(p!, 'third')).prevNote).toBe('second');
+  });
+
+  it('a crash between the reply and the keystore write is reported as key-lost; an unsent one is retried', async () => {
+    const { registrar, client, keystore, fake } = await setup();
+    const [p, q] = await safePrimes(128, 2);
+    // p: the registry took it but the run died before storing the key.
+    await client.add(p!);
+    keystore.put({ prime: p!.toString(), bits: 128, state: 'sending', at: 0 });
+    // q: the run died before the registry answered (it never got it).
+    keystore.put({ prime: q!.toString(), bits: 128, state: 'sending', at: 0 });
+    const again = new Registrar(client, new Keystore(keystore.file));
+    const lost = await again.recover();
+    expect(lost.map((e) => e.prime)).toEqual([p!.toString()]);
+    expect(again.keystore.get(p!)!.state).toBe('key-lost');
+    expect((await again.register(q!)).state).toBe('registered');
+    expect((await again.register(p!)).state).toBe('key-lost'); // never sent twice
+    expect(fake.registry.added).toEqual([p, q]);
+  });
+});
