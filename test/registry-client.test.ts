@@ -100,7 +100,7 @@ describe('Registrar: ledger and keys', () => {
   });
 
   it('a crash between the reply and the keystore write is reported as key-lost; an unsent one is retried', async () => {
-    const { registrar, client, keystore, fake } = await setup();
+    const { client, keystore, fake } = await setup();
     const [p, q] = await safePrimes(128, 2);
     // p: the registry took it but the run died before storing the key.
     await client.add(p!);
