@@ -12,7 +12,8 @@ export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } fr
 export type { PrimeCheckOptions } from './prime/check.ts';
 export { findSafePrime, randomSeed, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
 export type { SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';
-export { QuestionClient, sanitizeFilename } from './clients/question-client.ts';
+export { QuestionClient } from './clients/question-client.ts';
+export { sanitizeFilename } from './clients/filenames.ts';
 export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, Stats, Thread, ThreadItem } from './clients/question-client.ts';
 export { HUMAN_NOTICE, attributionText } from './clients/attribution.ts';
 export type { Attribution } from './clients/attribution.ts';
@@ -53,3 +54,5 @@ export type { LedgerEntry, LedgerState } from './clients/keystore.ts';
 export { Registrar } from './clients/registrar.ts';
 export { QuestionPipeline } from './clients/question-pipeline.ts';
 export type { PipelineOptions } from './clients/question-pipeline.ts';
+export { AdClient, AD_LIMITS } from './clients/ad-client.ts';
+export type { Ad, AdClientOptions } from './clients/ad-client.ts';

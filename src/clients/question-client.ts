@@ -9,6 +9,7 @@ import type { BackendChoice } from '../backend.ts';
 import { solvePow } from '../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { writeFileAtomic } from './atomic-file.ts';
+import { sanitizeFilename } from './filenames.ts';
 import { ProtocolError, UnauthorizedError } from './errors.ts';
 import { HOUR } from './rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './question-routes.ts';
@@ -74,13 +75,6 @@ export interface QuestionClientOptions extends ServiceClientOptions {
 /** A token older than this is not used for a POST (it expires at 16 minutes). */
 const TOKEN_USE_LIMIT_MS = TOKEN_LIFETIME_MS - 60_000;
 const MODELS_MAX_AGE_MS = HOUR;
-
-/** A file name from the server made safe to store: no folders, no dot files, no control characters. */
-export function sanitizeFilename(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? '';
-  const clean = base.replace(/[\x00-\x1f\x7f<>:"|?*]/g, '_').replace(/^\.+/, '_').slice(0, 200);
-  return clean === '' ? '_' : clean;
-}
 
 export class QuestionClient extends ServiceClient {
   readonly homepage: string;

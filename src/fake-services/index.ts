@@ -3,6 +3,7 @@ import { realClock, type Clock } from '../clients/clock.ts';
 import { startServer, type RunningServer } from './http-server.ts';
 import { FakeQuestionService, type FakeQuestionOptions } from './question-service.ts';
 import { FakeRegistryService, type FakeRegistryOptions } from './registry-service.ts';
+import { FakeAdService } from './ad-service.ts';
 
 export interface FakeServicesOptions {
   port?: number;
@@ -15,6 +16,7 @@ export interface FakeServicesOptions {
 export interface FakeServices extends RunningServer {
   question: FakeQuestionService;
   registry: FakeRegistryService;
+  ads: FakeAdService;
   /** Requests seen, by "METHOD /path", for tests. */
   requests: string[];
 }
@@ -23,6 +25,7 @@ export async function startFakeServices(opts: FakeServicesOptions = {}): Promise
   const clock = opts.clock ?? realClock;
   const question = new FakeQuestionService(opts.question);
   const registry = new FakeRegistryService(opts.registry);
+  const ads = new FakeAdService();
   const requests: string[] = [];
   const running = await startServer(
     [
@@ -32,10 +35,11 @@ export async function startFakeServices(opts: FakeServicesOptions = {}): Promise
       },
       question.handler,
       registry.handler,
+      ads.handler,
     ],
     clock,
     opts.port ?? 0,
     opts.host ?? '127.0.0.1',
   );
-  return { ...running, question, registry, requests };
+  return { ...running, question, registry, ads, requests };
 }

@@ -1,0 +1,164 @@
+/**
+ * Client for the ad service: random ad, the index, the leaderboard, images
+ * (cached on disk), and the contact link — built at the moment of use from
+ * the token and never cached, since the spec says its URL can change.
+ * `pick()` chooses from the cached index by `bias`, so showing an ad does not
+ * spend the `random` budget.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from './atomic-file.ts';
+import { ProtocolError } from './errors.ts';
+import { MINUTE, HOUR, type Limits } from './rate-limiter.ts';
+import { sanitizeFilename } from './filenames.ts';
+import { ServiceClient, type ServiceClientOptions } from './service-client.ts';
+import { checkArray, checkObject } from './validate-shapes.ts';
+
+export interface Ad {
+  alt: string;
+  author: string;
+  bias: number;
+  contact: string;
+  filename: string;
+  license: string;
+  timestamp: number;
+  bg?: string;
+  fg?: string;
+  to?: string;
+}
+
+export const AD_LIMITS: Limits = {
+  random: [
+    { limit: 2, periodMs: 1000 },
+    { limit: 24, periodMs: MINUTE },
+    { limit: 160, periodMs: HOUR },
+  ],
+  all: [
+    { limit: 1, periodMs: 1000 },
+    { limit: 1, periodMs: MINUTE },
+    { limit: 10, periodMs: HOUR },
+  ],
+  leaderboard: [
+    { limit: 1, periodMs: 1000 },
+    { limit: 1, periodMs: MINUTE },
+    { limit: 10, periodMs: HOUR },
+  ],
+  image: [],
+};
+
+const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
+
+export interface AdClientOptions extends ServiceClientOptions {
+  /** How long the index and leaderboard are reused (the spec asks clients to cache; default 10 minutes). */
+  indexMaxAgeMs?: number;
+  /** Random numbers in [0, 1) for pick() (default Math.random). */
+  random?: () => number;
+}
+
+export class AdClient extends ServiceClient {
+  private readonly indexMaxAgeMs: number;
+  private readonly rand: () => number;
+
+  constructor(opts: AdClientOptions) {
+    super('ads', AD_LIMITS, opts);
+    this.indexMaxAgeMs = opts.indexMaxAgeMs ?? 10 * MINUTE;
+    this.rand = opts.random ?? Math.random;
+  }
+
+  /** An ad with its required fields checked; colours not of the form #… are dropped. */
+  static validate(route: string, v: unknown): Ad {
+    const o = checkObject(
+      route,
+      v,
+      { alt: 'string', author: 'string', bias: 'number', contact: 'string', filename: 'string', license: 'string', timestamp: 'number' },
+      { bg: 'string', fg: 'string', to: 'string' },
+    );
+    const ad: Ad = {
+      alt: o.alt as string,
+      author: o.author as string,
+      bias: o.bias as number,
+      contact: o.contact as string,
+      filename: o.filename as string,
+      license: o.license as string,
+      timestamp: o.timestamp as number,
+    };
+    if (typeof o.bg === 'string' && COLOUR.test(o.bg)) ad.bg = o.bg;
+    if (typeof o.fg === 'string' && COLOUR.test(o.fg)) ad.fg = o.fg;
+    if (typeof o.to === 'string') ad.to = o.to;
+    return ad;
+  }
+
+  async random(): Promise<Ad> {
+    const route = 'GET /api/random';
+    const res = await this.call({ route: 'random', method: 'GET', path: '/api/random' });
+    return AdClient.validate(route, this.json(res, route));
+  }
+
+  private stored<T>(name: string, fetcher: () => Promise<T>): Promise<T> {
+    const file = path.join(this.stateDir, `${name}.json`);
+    if (existsSync(file)) {
+      const s = JSON.parse(readFileSync(file, 'utf8')) as { at: number; value: T };
+      if (this.clock.now() - s.at < this.indexMaxAgeMs) return Promise.resolve(s.value);
+    }
+    return fetcher().then((value) => {
+      writeFileAtomic(file, JSON.stringify({ at: this.clock.now(), value }), 0o644);
+      return value;
+    });
+  }
+
+  /** Every ad (reused for indexMaxAgeMs, and as the cache headers allow). */
+  async all(): Promise<Ad[]> {
+    return this.stored('index', async () => {
+      const route = 'GET /api/all';
+      const res = await this.call({ route: 'all', method: 'GET', path: '/api/all', cache: true });
+      return checkArray(route, this.json(res, route)).map((a) => AdClient.validate(route, a));
+    });
+  }
+
+  async leaderboard(): Promise<Record<string, number>> {
+    return this.stored('leaderboard', async () => {
+      const route = 'GET /api/leaderboard';
+      const res = await this.call({ route: 'leaderboard', method: 'GET', path: '/api/leaderboard', cache: true });
+      const v = this.json(res, route);
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((n) => Number.isInteger(n))) {
+        throw new ProtocolError(route, 'expected an object of integer counts');
+      }
+      return v as Record<string, number>;
+    });
+  }
+
+  /** An ad from the cached index, chosen with probability proportional to its bias (no `random` call). */
+  async pick(): Promise<Ad> {
+    const ads = await this.all();
+    if (!ads.length) throw new ProtocolError('GET /api/all', 'the index is empty');
+    const weights = ads.map((a) => (Number.isFinite(a.bias) && a.bias > 0 ? a.bias : 0));
+    const total = weights.reduce((s, w) => s + w, 0);
+    if (total === 0) return ads[Math.floor(this.rand() * ads.length)]!;
+    let r = this.rand() * total;
+    for (let i = 0; i < ads.length; i++) {
+      r -= weights[i]!;
+      if (r < 0) return ads[i]!;
+    }
+    return ads[ads.length - 1]!;
+  }
+
+  imageUrl(ad: Pick<Ad, 'filename'>): URL {
+    return this.url(`/ads/img/${encodeURIComponent(ad.filename)}`);
+  }
+
+  /** The contact page's address, built now from the token: never store it. */
+  contactUrl(ad: Pick<Ad, 'contact'>): URL {
+    return this.url('/ads/contact', { for: ad.contact });
+  }
+
+  /** The ad's image, cached on disk. */
+  async image(ad: Pick<Ad, 'filename'>): Promise<{ path: string; content: Buffer; fromCache: boolean }> {
+    const dir = path.join(this.stateDir, 'images');
+    const local = path.join(dir, sanitizeFilename(ad.filename));
+    if (existsSync(local)) return { path: local, content: readFileSync(local), fromCache: true };
+    const res = await this.call({ route: 'image', method: 'GET', path: `/ads/img/${encodeURIComponent(ad.filename)}` });
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic(local, res.body, 0o644);
+    return { path: local, content: res.body, fromCache: false };
+  }
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AdClient } from '../src/clients/ad-client.ts';
+import { ManualClock } from '../src/clients/clock.ts';
+import { ProtocolError } from '../src/clients/errors.ts';
+import { HOUR } from '../src/clients/rate-limiter.ts';
+import { startFakeServices } from '../src/fake-services/index.ts';
+import { rng } from './helpers/oracles.ts';
+
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.close();
+});
+
+async function setup(random?: () => number) {
+  const clock = new ManualClock();
+  const fake = await startFakeServices({ clock });
+  running.push(fake);
+  const client = new AdClient({ baseUrl: fake.url, stateDir: mkdtempSync(path.join(tmpdir(), 'powprime-ads-')), clock, ...(random ? { random } : {}) });
+  return { clock, fake, client };
+}
+
+describe('AdClient against the local server', () => {
+  it('a simulated hour of random ads and index reads: within every limit, zero 429s', async () => {
+    const { clock, fake, client } = await setup();
+    const start = clock.now();
+    let randoms = 0;
+    while (clock.now() - start < HOUR) {
+      await client.random();
+      randoms++;
+      if (randoms % 10 === 0) {
+        await client.all();
+        await client.leaderboard();
+      }
+    }
+    expect(fake.ads.limits.refusals).toEqual([]);
+    // 160 per hour at most, stretched by 1.1: the hour fits about 145.
+    expect(randoms).toBeGreaterThan(130);
+    expect(randoms).toBeLessThanOrEqual(161);
+  });
+
+  it('validates required fields and keeps only colours of the form #…', async () => {
+    const { client } = await setup();
+    const ads = await client.all();
+    expect(ads.map((a) => a.author)).toEqual(['Ada', 'Bob', 'Eve']);
+    expect(ads[0]).toMatchObject({ bg: '#112233', fg: '#fff' });
+    expect(ads[2]!.bg).toBeUndefined();
+    expect(() => AdClient.validate('x', { alt: 'a', author: 'b', bias: 'high', contact: 'c', filename: 'f', license: 'l', timestamp: 1 })).toThrow(ProtocolError);
+    expect(() => AdClient.validate('x', { author: 'b', bias: 1, contact: 'c', filename: 'f', license: 'l', timestamp: 1 })).toThrow(/'alt'/);
+  });
+
+  it('pick() uses the cached index, weighted by bias, without calling random', async () => {
+    const { client, fake } = await setup(rng(9));
+    const counts: Record<string, number> = {};
+    for (let i = 0; i < 3000; i++) {
+      const a = await client.pick();
+      counts[a.author] = (counts[a.author] ?? 0) + 1;
+    }
+    expect(fake.requests.filter((r) => r === 'GET /api/random')).toHaveLength(0);
+    expect(fake.requests.filter((r) => r === 'GET /api/all')).toHaveLength(1);
+    // Biases 1 : 3 : 6.
+    expect(counts.Ada! / 3000).toBeCloseTo(0.1, 1);
+    expect(counts.Bob! / 3000).toBeCloseTo(0.3, 1);
+    expect(counts.Eve! / 3000).toBeCloseTo(0.6, 1);
+  });
+
+  it('images are cached on disk; the contact URL is built from the current token each time', async () => {
+    const { client, fake, clock } = await setup();
+    const [ad] = await client.all();
+    const first = await client.image(ad!);
+    expect(first.content.toString()).toBe('PNG:ada.png');
+    expect((await client.image(ad!)).fromCache).toBe(true);
+    expect(fake.requests.filter((r) => r === 'GET /ads/img/ada.png')).toHaveLength(1);
+    expect(client.imageUrl(ad!).href).toBe(new URL('/ads/img/ada.png', fake.url).href);
+    const before = client.contactUrl(ad!);
+    expect(before.searchParams.get('for')).toBe(ad!.contact);
+    clock.advance(HOUR);
+    const [fresh] = await client.all();
+    expect(client.contactUrl(fresh!).href).not.toBe(before.href);
+  });
+});
