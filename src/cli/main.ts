@@ -8,6 +8,9 @@ import { registerCheck } from './check.ts';
 import { registerSearch } from './search.ts';
 import { registerFakeServices } from './fake-services.ts';
 import { registerQuestion } from './question.ts';
+import { registerRegistry } from './registry.ts';
+import { registerAds } from './ads.ts';
+import { NotSafePrimeError } from '../clients/registry-errors.ts';
 import { NetworkError, ProtocolError, RateLimitWaitError, ServiceError, TimeoutError } from '../clients/errors.ts';
 import { packageVersion } from '../package-root.ts';
 
@@ -22,7 +25,13 @@ function versionText(): string {
 
 /** Errors the user can act on: one line and exit code 2, never a stack trace. */
 function isUserError(err: unknown): err is Error {
-  return err instanceof TypeError || err instanceof RangeError || err instanceof PowExhaustedError || err instanceof BackendUnavailableError;
+  return (
+    err instanceof TypeError ||
+    err instanceof RangeError ||
+    err instanceof PowExhaustedError ||
+    err instanceof BackendUnavailableError ||
+    err instanceof NotSafePrimeError
+  );
 }
 
 async function main(): Promise<void> {
@@ -37,6 +46,8 @@ async function main(): Promise<void> {
   registerCheck(program);
   registerSearch(program);
   registerQuestion(program);
+  registerRegistry(program);
+  registerAds(program);
   registerBench(program);
   registerFakeServices(program);
   try {

@@ -5,6 +5,8 @@ import { MAX_BITS, MIN_BITS, randomSeed, searchSafePrimes } from '../prime/searc
 import { checkOneOf, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
+import { makeRegistrar } from './registry.ts';
+import type { Registrar } from '../clients/registrar.ts';
 
 interface SearchOpts {
   bits: string;
@@ -14,6 +16,41 @@ interface SearchOpts {
   backend: string;
   out?: string;
   json?: boolean;
+  register?: boolean;
+  baseUrl?: string;
+  stateDir?: string;
+  limits?: boolean;
+}
+
+/** Registration of found primes: requirements read once, tallies for the summary. */
+class Registering {
+  readonly tally = { registered: 0, 'registered-elsewhere': 0, rejected: 0, 'key-lost': 0, 'below-requirements': 0 };
+  private minBits: number | null = null;
+
+  constructor(
+    private readonly reg: Registrar,
+    private readonly bits: number,
+  ) {}
+
+  async start(): Promise<void> {
+    for (const e of await this.reg.recover()) {
+      this.tally['key-lost']++;
+      process.stderr.write(`powprime: KEY LOST for ${e.prime}: the registry holds it but the last run stopped before its key was stored\n`);
+    }
+    this.minBits = (await this.reg.client.requirements(this.bits)).bits;
+  }
+
+  async register(prime: bigint): Promise<void> {
+    if (this.minBits !== null && this.bits < this.minBits) {
+      this.tally['below-requirements']++;
+      return;
+    }
+    const before = this.reg.keystore.get(prime)?.state;
+    const e = await this.reg.register(prime);
+    if (before === e.state) return; // known from an earlier run: counted then
+    this.tally[e.state === 'sending' ? 'rejected' : e.state]++;
+    if (e.state === 'rejected') process.stderr.write(`powprime: ${prime} rejected (${e.ident}${e.message ? `: ${e.message}` : ''})\n`);
+  }
 }
 
 export function registerSearch(program: Command): void {
@@ -27,6 +64,10 @@ export function registerSearch(program: Command): void {
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--out <file.jsonl>', 'append one JSON line per prime; rerunning resumes where the file ends')
     .option('--json', 'with --out: print a JSON summary')
+    .option('--register', 'register each prime with the prime registry and keep its keys')
+    .option('--base-url <url>', 'with --register: registry address (or POWPRIME_REGISTRY_URL)')
+    .option('--state-dir <dir>', 'with --register: keystore and registry state')
+    .option('--no-limits', 'with --register: skip client-side rate limits (only for a local server)')
     .action(async (opts: SearchOpts) => {
       const bits = parseIntArg('--bits', opts.bits, MIN_BITS, MAX_BITS);
       const count = parseIntArg('--count', opts.count, 1, Number.MAX_SAFE_INTEGER);
@@ -59,8 +100,14 @@ export function registerSearch(program: Command): void {
       } else if (opts.seed === undefined && !existing.lines.length && tty) {
         process.stderr.write(`seed ${seed}\n`);
       }
+      const registering = opts.register ? new Registering(makeRegistrar(opts), bits) : null;
+      if (registering) {
+        await registering.start();
+        // Primes found by earlier runs and not yet registered (a crash between the two steps).
+        for (const l of existing.lines) await registering.register(BigInt(l.prime));
+      }
       if (remaining <= 0) {
-        summary(opts, { found: 0, total: existing.lines.length, seed });
+        summary(opts, { found: 0, total: existing.lines.length, seed }, registering);
         return;
       }
 
@@ -93,6 +140,7 @@ export function registerSearch(program: Command): void {
           if (out) out.append(line);
           else process.stdout.write(`${JSON.stringify(line)}\n`);
           found++;
+          await registering?.register(r.prime);
           const perPrime = (performance.now() - started) / found / 1000;
           bar?.update(existing.lines.length + found, { rate: `${perPrime.toFixed(2)} s/prime` });
         }
@@ -107,12 +155,19 @@ export function registerSearch(program: Command): void {
         out?.close();
         process.off('SIGINT', onSigint);
       }
-      summary(opts, { found, total: existing.lines.length + found, seed });
+      summary(opts, { found, total: existing.lines.length + found, seed }, registering);
     });
 }
 
-function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }): void {
-  if (!opts.out) return;
-  if (opts.json) process.stdout.write(`${JSON.stringify({ out: opts.out, found: s.found, total: s.total, seed: s.seed.toString() })}\n`);
-  else process.stdout.write(`${s.found} new safe primes; ${s.total} in ${opts.out} (seed ${s.seed})\n`);
+function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }, reg: Registering | null): void {
+  const tally = reg ? Object.entries(reg.tally).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing new' : null;
+  if (!opts.out) {
+    if (tally) process.stderr.write(`registry: ${tally}\n`);
+    return;
+  }
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ out: opts.out, found: s.found, total: s.total, seed: s.seed.toString(), ...(reg ? { registry: reg.tally } : {}) })}\n`);
+  } else {
+    process.stdout.write(`${s.found} new safe primes; ${s.total} in ${opts.out} (seed ${s.seed})${tally ? `; registry: ${tally}` : ''}\n`);
+  }
 }

@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { AdClient, type Ad } from '../clients/ad-client.ts';
+import { sanitizeFilename } from '../clients/filenames.ts';
+
+interface Common {
+  baseUrl?: string;
+  stateDir?: string;
+  json?: boolean;
+  limits?: boolean;
+}
+
+function makeClient(o: Common): AdClient {
+  const baseUrl = o.baseUrl ?? process.env.POWPRIME_ADS_URL;
+  if (!baseUrl) throw new TypeError('--base-url is required (or set POWPRIME_ADS_URL): the ad service address is not built in');
+  return new AdClient({ baseUrl, ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
+}
+
+function show(client: AdClient, ad: Ad, json?: boolean): string {
+  // The contact link is built now from the token and printed, never stored.
+  const withLinks = { ...ad, image: client.imageUrl(ad).href, contactUrl: client.contactUrl(ad).href };
+  if (json) return JSON.stringify(withLinks);
+  return `${ad.alt} — by ${ad.author} (${ad.license})\n  image:   ${withLinks.image}\n  contact: ${withLinks.contactUrl}${ad.to ? `\n  link:    ${ad.to}` : ''}`;
+}
+
+export function registerAds(program: Command): void {
+  const a = program.command('ads').description('the ad service');
+  const common = (c: Command): Command =>
+    c
+      .option('--base-url <url>', 'ad service address (or POWPRIME_ADS_URL)')
+      .option('--state-dir <dir>', 'limits and caches (default: ~/.local/state/powprime/ads)')
+      .option('--no-limits', 'skip client-side rate limits (only for a local server)')
+      .option('--json', 'machine-readable output');
+  const act = (fn: (c: AdClient, o: Common, cmd: Command) => Promise<void>) => async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const o = cmd.opts<Common>();
+    await fn(makeClient(o), o, cmd);
+  };
+  common(a.command('random')).description('one ad chosen by the service').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.random(), o.json)}\n`)));
+  common(a.command('pick')).description('one ad chosen locally from the cached index, by bias').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.pick(), o.json)}\n`)));
+  common(a.command('all'))
+    .description('every ad (cached)')
+    .action(
+      act(async (c, o) => {
+        const ads = await c.all();
+        process.stdout.write(o.json ? `[${ads.map((ad) => show(c, ad, true)).join(',')}]\n` : `${ads.map((ad) => show(c, ad)).join('\n')}\n`);
+      }),
+    );
+  common(a.command('leaderboard'))
+    .description('rendered-ad counts by site (cached)')
+    .action(
+      act(async (c, o) => {
+        const lb = await c.leaderboard();
+        process.stdout.write(o.json ? `${JSON.stringify(lb)}\n` : `${Object.entries(lb).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${v}\t${k}`).join('\n')}\n`);
+      }),
+    );
+  common(a.command('image').argument('<filename>').option('--out <path>', 'where to write it (default: ./<filename>)'))
+    .description("an ad's image (cached on disk)")
+    .action(
+      act(async (c, o, cmd) => {
+        const name = cmd.args[0]!;
+        const img = await c.image({ filename: name });
+        const dest = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
+        writeFileSync(dest, img.content);
+        process.stdout.write(o.json ? `${JSON.stringify({ path: dest, bytes: img.content.length, fromCache: img.fromCache })}\n` : `${dest}: ${img.content.length} bytes\n`);
+      }),
+    );
+}

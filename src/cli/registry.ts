@@ -1,0 +1,114 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { Keystore, redact } from '../clients/keystore.ts';
+import { Registrar } from '../clients/registrar.ts';
+import { PrimeRegistryClient } from '../clients/registry-client.ts';
+import { parseBigInt } from '../validate.ts';
+import { parseIntArg } from './args.ts';
+
+export interface RegistryCommon {
+  baseUrl?: string;
+  stateDir?: string;
+  json?: boolean;
+  limits?: boolean;
+}
+
+export function makeRegistrar(o: RegistryCommon): Registrar {
+  const baseUrl = o.baseUrl ?? process.env.POWPRIME_REGISTRY_URL;
+  if (!baseUrl) throw new TypeError('--base-url is required (or set POWPRIME_REGISTRY_URL): the registry address is not built in');
+  const client = new PrimeRegistryClient({ baseUrl, ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
+  return new Registrar(client, new Keystore(path.join(client.stateDir, 'keys.json')));
+}
+
+export function parsePrimeArg(text: string): bigint {
+  const p = parseBigInt('p', text);
+  if (p < 5n) throw new RangeError(`p must be at least 5 (got ${text})`);
+  return p;
+}
+
+const out = (o: RegistryCommon, human: string, json: unknown): void => {
+  process.stdout.write(o.json ? `${JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n` : `${human}\n`);
+};
+
+export function registerRegistry(program: Command): void {
+  const r = program.command('registry').description('the prime registry: register safe primes and keep their keys');
+  const common = (c: Command): Command =>
+    c
+      .option('--base-url <url>', 'registry address, without /api (or POWPRIME_REGISTRY_URL)')
+      .option('--state-dir <dir>', 'keystore, limits and caches (default: ~/.local/state/powprime/registry)')
+      .option('--no-limits', 'skip client-side rate limits (only for a local server)')
+      .option('--json', 'machine-readable output');
+  const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) => async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const o = cmd.opts<RegistryCommon>();
+    await fn(makeRegistrar(o), o, cmd);
+  };
+
+  common(r.command('totp'))
+    .description('the TOTP reference time and the current code')
+    .action(
+      act(async (reg, o) => {
+        const info = await reg.client.totpInfo();
+        const code = await reg.client.code();
+        out(o, `ts ${info.ts}, code ${code}`, { ts: info.ts, code });
+      }),
+    );
+
+  common(r.command('requirements').argument('[bits]'))
+    .description('requirements for primes of a bit length, or for all')
+    .action(
+      act(async (reg, o, cmd) => {
+        const bits = cmd.args[0] === undefined ? undefined : parseIntArg('bits', cmd.args[0], 1, 1 << 20);
+        const q = await reg.client.requirements(bits);
+        out(o, `bits ${q.bits}, trans ${q.trans}`, q);
+      }),
+    );
+
+  common(r.command('add').argument('<p>').option('--show-keys', 'print the decrypted keys too'))
+    .description('check p locally, register it, and store its keys')
+    .action(
+      act(async (reg, o, cmd) => {
+        const e = await reg.register(parsePrimeArg(cmd.args[0]!));
+        const shown = cmd.opts<{ showKeys?: boolean }>().showKeys ? e : redact(e);
+        out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : ''}`, shown);
+        if (e.state === 'rejected' || e.state === 'key-lost') process.exitCode = 1;
+      }),
+    );
+
+  common(r.command('note').argument('<p>').argument('<text>'))
+    .description('replace the note of a prime registered from this keystore')
+    .action(
+      act(async (reg, o, cmd) => {
+        const res = await reg.note(parsePrimeArg(cmd.args[0]!), cmd.args[1]!);
+        out(o, `${res.success} (previous note: ${JSON.stringify(res.prevNote)})`, res);
+      }),
+    );
+
+  common(r.command('get').argument('<p>'))
+    .description('the registry record of a prime')
+    .action(
+      act(async (reg, o, cmd) => {
+        const rec = await reg.client.prime(parsePrimeArg(cmd.args[0]!));
+        if (!rec) process.exitCode = 1;
+        out(o, rec ? JSON.stringify(rec) : 'not registered', rec);
+      }),
+    );
+
+  common(r.command('rekey').argument('<p>').option('--show-keys', 'print the new decrypted keys'))
+    .description('get new keys for a prime registered from this keystore')
+    .action(
+      act(async (reg, o, cmd) => {
+        const e = await reg.rekey(parsePrimeArg(cmd.args[0]!));
+        out(o, `${e.prime}: rekeyed`, cmd.opts<{ showKeys?: boolean }>().showKeys ? e : redact(e));
+      }),
+    );
+
+  common(r.command('ranges'))
+    .description('the smallest and largest registered primes')
+    .action(
+      act(async (reg, o) => {
+        const g = await reg.client.ranges();
+        out(o, `from ${g.from}\nto   ${g.to}`, g);
+      }),
+    );
+}

@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+
+let fake: FakeServices;
+beforeAll(async () => {
+  fake = await startFakeServices();
+});
+afterAll(() => fake.close());
+const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-clir-'));
+
+function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('powprime registry and ads', () => {
+  it('add, get, note, rekey, ranges, requirements; keys stay out of the output unless asked', async () => {
+    const state = tmp();
+    const common = ['--base-url', fake.url.href, '--state-dir', state, '--no-limits'];
+    const found = await cli('search', '--bits', '128', '--count', '1', '--seed', '4');
+    const p = JSON.parse(found.stdout).prime as string;
+    const add = await cli('registry', 'add', p, '--json', ...common);
+    expect(add.status, add.stderr).toBe(0);
+    const entry = JSON.parse(add.stdout);
+    expect(entry).toMatchObject({ prime: p, state: 'registered', hasKey: true });
+    expect(entry.key).toBeUndefined();
+    expect(JSON.parse((await cli('registry', 'get', p, '--json', ...common)).stdout)).toMatchObject({ bits: 128 });
+    expect(JSON.parse((await cli('registry', 'note', p, 'hello', '--json', ...common)).stdout)).toEqual({ success: 'note replaced', prevNote: '' });
+    const rekey = JSON.parse((await cli('registry', 'rekey', p, '--show-keys', '--json', ...common)).stdout);
+    expect(typeof rekey.key).toBe('string');
+    expect(JSON.parse((await cli('registry', 'ranges', '--json', ...common)).stdout)).toMatchObject({ to: expect.any(String) });
+    expect(JSON.parse((await cli('registry', 'requirements', '128', '--json', ...common)).stdout)).toEqual({ bits: 128, trans: 0 });
+    const again = await cli('registry', 'add', p, '--json', ...common);
+    expect(JSON.parse(again.stdout).state).toBe('registered');
+    const bad = await cli('registry', 'add', '21', ...common);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/21 is not a safe prime \(checked locally\); it was not sent/);
+    expect(fake.registry.added.filter((x) => x === BigInt(p))).toHaveLength(1);
+  });
+
+  it('ads random, all, pick, leaderboard, image', async () => {
+    const common = ['--base-url', fake.url.href, '--state-dir', tmp()];
+    const r = JSON.parse((await cli('ads', 'random', '--json', ...common)).stdout);
+    expect(r.contactUrl).toContain('/ads/contact?for=');
+    expect(JSON.parse((await cli('ads', 'all', '--json', ...common)).stdout)).toHaveLength(3);
+    expect(JSON.parse((await cli('ads', 'pick', '--json', ...common)).stdout).author).toMatch(/Ada|Bob|Eve/);
+    const out = path.join(tmp(), 'img.png');
+    const img = await cli('ads', 'image', 'bob.png', '--out', out, ...common);
+    expect(img.status, img.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('PNG:bob.png');
+    expect(JSON.parse((await cli('ads', 'leaderboard', '--json', ...common)).stdout)).toBeTypeOf('object');
+  });
+
+  it('search --register: a kill -9 in the middle, then a rerun: nothing registered twice, no key lost unreported', async () => {
+    const dir = tmp();
+    const out = path.join(dir, 'primes.jsonl');
+    const args = ['search', '--bits', '1024', '--count', '8', '--seed', '99', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'reg'), '--no-limits', '--json'];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: 'pipe' });
+    let linesAtKill = -1;
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        try {
+          const n = readFileSync(out, 'utf8').trim().split('\n').length;
+          if (n >= 3) {
+            clearInterval(t);
+            child.kill('SIGKILL');
+            linesAtKill = n;
+            resolve();
+          }
+        } catch {
+          /* not yet */
+        }
+      }, 20);
+      child.on('exit', () => {
+        clearInterval(t);
+        resolve();
+      });
+    });
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.on('exit', r)));
+    expect(linesAtKill).toBeGreaterThanOrEqual(3);
+    expect(linesAtKill).toBeLessThan(8); // killed in the middle
+    const rerun = await cli(...args);
+    expect(rerun.status, rerun.stderr).toBe(0);
+    const summary = JSON.parse(rerun.stdout);
+    expect(summary.total).toBe(8);
+    const primes = readFileSync(out, 'utf8').trim().split('\n').map((l) => BigInt(JSON.parse(l).prime));
+    expect(primes).toHaveLength(8);
+    const added = fake.registry.added.filter((p) => primes.includes(p));
+    expect(new Set(added).size).toBe(added.length); // none twice
+    const ledger = JSON.parse(readFileSync(path.join(dir, 'reg', 'keys.json'), 'utf8')) as { prime: string; state: string }[];
+    const states = new Map(ledger.map((e) => [e.prime, e.state]));
+    for (const p of primes) expect(['registered', 'key-lost']).toContain(states.get(p.toString()));
+    const lost = [...states.values()].filter((s) => s === 'key-lost').length;
+    if (lost) expect(rerun.stderr).toMatch(/KEY LOST/);
+    expect(added.length).toBe(8);
+  });
+});
