@@ -84,6 +84,8 @@ describe('Registrar: ledger and keys', () => {
     expect((await registrar.register(p!)).state).toBe('registered');
     expect(fake.registry.added).toHaveLength(1);
     await expect(registrar.register(p! + 2n)).rejects.toBeInstanceOf(NotSafePrimeError);
+    // A prime that is not safe (29 = 2·14 + 1) is refused the same way: never sent.
+    await expect(registrar.register(29n)).rejects.toThrow(/29 is not a safe prime/);
     expect(fake.requests.filter((r) => r === 'POST /api/add')).toHaveLength(1);
   });
 
