@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.ts';
 import { HUMAN_NOTICE } from '../src/clients/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 
@@ -14,17 +14,7 @@ afterAll(() => fake.close());
 
 const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-cliq-'));
 
-// Async spawn: the fake server runs in this process and must keep answering.
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 describe('powprime question', () => {
   it('ask, answer, answers, page, stats, models, file — each answer with the attribution', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 
 let fake: FakeServices;
@@ -12,16 +13,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-clir-'));
 
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 describe('powprime registry and ads', () => {
   it('add, get, note, rekey, ranges, requirements; keys stay out of the output unless asked', async () => {

@@ -2,18 +2,12 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AdClient, type Ad } from '../clients/ad-client.ts';
 import { sanitizeFilename } from '../clients/filenames.ts';
+import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
-interface Common {
-  baseUrl?: string;
-  stateDir?: string;
-  json?: boolean;
-  limits?: boolean;
-}
+type Common = ServiceFlags;
 
 function makeClient(o: Common): AdClient {
-  const baseUrl = o.baseUrl ?? process.env.POWPRIME_ADS_URL;
-  if (!baseUrl) throw new TypeError('--base-url is required (or set POWPRIME_ADS_URL): the ad service address is not built in');
-  return new AdClient({ baseUrl, ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
+  return new AdClient({ baseUrl: baseUrlFrom(o, 'POWPRIME_ADS_URL'), ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
 }
 
 function show(client: AdClient, ad: Ad, json?: boolean): string {
@@ -25,17 +19,8 @@ function show(client: AdClient, ad: Ad, json?: boolean): string {
 
 export function registerAds(program: Command): void {
   const a = program.command('ads').description('the ad service');
-  const common = (c: Command): Command =>
-    c
-      .option('--base-url <url>', 'ad service address (or POWPRIME_ADS_URL)')
-      .option('--state-dir <dir>', 'limits and caches (default: ~/.local/state/powprime/ads)')
-      .option('--no-limits', 'skip client-side rate limits (only for a local server)')
-      .option('--json', 'machine-readable output');
-  const act = (fn: (c: AdClient, o: Common, cmd: Command) => Promise<void>) => async (...args: unknown[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const o = cmd.opts<Common>();
-    await fn(makeClient(o), o, cmd);
-  };
+  const common = (c: Command): Command => serviceFlags(c, 'ads', 'POWPRIME_ADS_URL');
+  const act = (fn: (c: AdClient, o: Common, cmd: Command) => Promise<void>) => withCommand<Common>((cmd, o) => fn(makeClient(o), o, cmd));
   common(a.command('random')).description('one ad chosen by the service').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.random(), o.json)}\n`)));
   common(a.command('pick')).description('one ad chosen locally from the cached index, by bias').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.pick(), o.json)}\n`)));
   common(a.command('all'))

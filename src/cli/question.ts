@@ -9,21 +9,15 @@ import { QuestionPipeline } from '../clients/question-pipeline.ts';
 import { MINUTE } from '../clients/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
 import { StatusLine } from './status.ts';
+import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
-interface Common {
-  /** commander's --no-limits: false when given. */
-  limits?: boolean;
-  baseUrl?: string;
+interface Common extends ServiceFlags {
   homepageUrl?: string;
-  stateDir?: string;
-  json?: boolean;
 }
 
 function makeClient(o: Common, status: StatusLine): QuestionClient {
-  const baseUrl = o.baseUrl ?? process.env.POWPRIME_QUESTION_URL;
-  if (!baseUrl) throw new TypeError('--base-url is required (or set POWPRIME_QUESTION_URL): the service address is not built in');
   return new QuestionClient({
-    baseUrl,
+    baseUrl: baseUrlFrom(o, 'POWPRIME_QUESTION_URL'),
     ...(o.homepageUrl ? { homepageUrl: o.homepageUrl } : {}),
     ...(o.stateDir ? { stateDir: o.stateDir } : {}),
     ...(o.limits === false ? { limits: 'off' as const } : {}),
@@ -59,22 +53,16 @@ function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
 export function registerQuestion(program: Command): void {
   const q = program.command('question').description('the question service: ask, read answers and files (answers are written by people)');
   const common = (c: Command): Command =>
-    c
-      .option('--base-url <url>', 'service address (or POWPRIME_QUESTION_URL)')
-      .option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)')
-      .option('--state-dir <dir>', 'rate-limit state, cookies and caches (default: ~/.local/state/powprime/question)')
-      .option('--no-limits', 'skip the client-side rate limits (only for a local server)')
-      .option('--json', 'machine-readable output');
-  const run = (fn: (client: QuestionClient, o: Common, status: StatusLine, cmd: Command) => Promise<void>) => async (...args: unknown[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const o = cmd.opts<Common>();
-    const status = new StatusLine();
-    try {
-      await fn(makeClient(o, status), o, status, cmd);
-    } finally {
-      status.clear();
-    }
-  };
+    serviceFlags(c, 'question', 'POWPRIME_QUESTION_URL').option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)');
+  const run = (fn: (client: QuestionClient, o: Common, status: StatusLine, cmd: Command) => Promise<void>) =>
+    withCommand<Common>(async (cmd, o) => {
+      const status = new StatusLine();
+      try {
+        await fn(makeClient(o, status), o, status, cmd);
+      } finally {
+        status.clear();
+      }
+    });
 
   common(q.command('ask').argument('<prompt>').option('--wait', 'wait for the answer and print it'))
     .description('post a question (solves the proof of work); prints its id')

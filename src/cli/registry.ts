@@ -5,17 +5,12 @@ import { Registrar } from '../clients/registrar.ts';
 import { PrimeRegistryClient } from '../clients/registry-client.ts';
 import { parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
+import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
-export interface RegistryCommon {
-  baseUrl?: string;
-  stateDir?: string;
-  json?: boolean;
-  limits?: boolean;
-}
+type RegistryCommon = ServiceFlags;
 
-export function makeRegistrar(o: RegistryCommon): Registrar {
-  const baseUrl = o.baseUrl ?? process.env.POWPRIME_REGISTRY_URL;
-  if (!baseUrl) throw new TypeError('--base-url is required (or set POWPRIME_REGISTRY_URL): the registry address is not built in');
+export function makeRegistrar(o: ServiceFlags): Registrar {
+  const baseUrl = baseUrlFrom(o, 'POWPRIME_REGISTRY_URL');
   const client = new PrimeRegistryClient({ baseUrl, ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
   return new Registrar(client, new Keystore(path.join(client.stateDir, 'keys.json')));
 }
@@ -32,17 +27,8 @@ const out = (o: RegistryCommon, human: string, json: unknown): void => {
 
 export function registerRegistry(program: Command): void {
   const r = program.command('registry').description('the prime registry: register safe primes and keep their keys');
-  const common = (c: Command): Command =>
-    c
-      .option('--base-url <url>', 'registry address, without /api (or POWPRIME_REGISTRY_URL)')
-      .option('--state-dir <dir>', 'keystore, limits and caches (default: ~/.local/state/powprime/registry)')
-      .option('--no-limits', 'skip client-side rate limits (only for a local server)')
-      .option('--json', 'machine-readable output');
-  const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) => async (...args: unknown[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const o = cmd.opts<RegistryCommon>();
-    await fn(makeRegistrar(o), o, cmd);
-  };
+  const common = (c: Command): Command => serviceFlags(c, 'registry', 'POWPRIME_REGISTRY_URL');
+  const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) => withCommand<RegistryCommon>((cmd, o) => fn(makeRegistrar(o), o, cmd));
 
   common(r.command('totp'))
     .description('the TOTP reference time and the current code')
