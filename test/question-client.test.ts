@@ -178,6 +178,54 @@ describe('question service: more of the spec', () => {
     await closePool();
   });
 
+  it('a token that is 15 minutes old by the time its solution is ready is never used', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
+    running.push(fake);
+    // The first config answers slowly: 15.5 minutes of clock time pass.
+    let slow = true;
+    let configs = 0;
+    const srv = await startServer(
+      [
+        async (req, c) => {
+          if (req.url.pathname === '/gpt/api/config') configs++;
+          const res = await fake.question.handler(req, c);
+          if (slow && req.url.pathname === '/gpt/api/config') {
+            slow = false;
+            clock.advance(15.5 * MINUTE); // the answer arrives late
+          }
+          return res;
+        },
+      ],
+      clock,
+    );
+    running.push(srv);
+    const client = new QuestionClient({ baseUrl: srv.url, stateDir: tmp(), clock });
+    const id = await client.query('not with a stale token');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fake.question.limits.refusals).toEqual([]);
+    expect(configs).toBe(2); // the late token was dropped for a fresh one
+    await closePool();
+  });
+
+  it('the cookie jar keeps __Host- cookies only when Secure, on https or loopback', async () => {
+    const { CookieJar } = await import('../src/clients/cookie-jar.ts');
+    const jar = new CookieJar(new ManualClock());
+    const remote = new URL('http://questions.example/gpt/api/config');
+    jar.store(remote, '__Host-session=a; Path=/; Secure');
+    expect(jar.header(remote)).toBeUndefined();
+    const secure = new URL('https://questions.example/gpt/api/config');
+    jar.store(secure, '__Host-session=b; Path=/');
+    expect(jar.header(secure)).toBeUndefined(); // not Secure: refused
+    jar.store(secure, '__Host-session=c; Path=/; Secure; Domain=questions.example');
+    expect(jar.header(secure)).toBeUndefined(); // a Domain: refused
+    jar.store(secure, '__Host-session=d; Path=/; Secure; HttpOnly');
+    expect(jar.header(secure)).toBe('__Host-session=d');
+    const loop = new URL('http://127.0.0.1:8080/gpt/api/config');
+    jar.store(loop, '__Host-session=e; Path=/; Secure; Max-Age=60');
+    expect(jar.header(loop)).toBe('__Host-session=e');
+  });
+
   it('Retry-After on a 429 sets the end of the ban', async () => {
     const clock = new ManualClock();
     const fake = await startFakeServices({ clock, question: { retryAfter: true, banMs: 45 * MINUTE } });

@@ -131,8 +131,9 @@ export class QuestionClient extends ServiceClient {
     const route = 'POST /gpt/api/query';
     let lastError: unknown;
     for (let attempt = 0; attempt < this.o.attempts; attempt++) {
-      const challenge = await this.config();
+      // Age counted from before the config request: the conservative end.
       const issued = this.clock.now();
+      const challenge = await this.config();
       const { solution } = await solvePow(challenge, { ...this.pow, ...(opts.signal ? { signal: opts.signal } : {}) });
       // Never spend the single query slot on a token about to expire.
       if (this.clock.now() - issued > TOKEN_USE_LIMIT_MS) continue;
