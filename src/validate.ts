@@ -34,6 +34,11 @@ export function checkSignal(name: string, value: unknown): AbortSignal | undefin
   return value;
 }
 
+/** What an aborted operation rejects with: the signal's reason, or a standard AbortError. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
 export function checkFunction<F>(name: string, value: unknown): F | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'function') throw new TypeError(`${name} must be a function (got ${show(value)})`);

@@ -1,17 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
-
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { CLI_FROM_SOURCE as CLI, runCliSync as cli } from './helpers/cli.ts';
 
 const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-'));
 const lines = (file: string): { prime: string; bits: number; seed: string; index: number; elapsedMs: number }[] =>

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.ts';
+import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 
 let fake: FakeServices;
@@ -57,7 +57,7 @@ describe('powprime registry and ads', () => {
     const dir = tmp();
     const out = path.join(dir, 'primes.jsonl');
     const args = ['search', '--bits', '1024', '--count', '8', '--seed', '99', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'reg'), '--no-limits', '--json'];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe' });
     let linesAtKill = -1;
     await new Promise<void>((resolve) => {
       const t = setInterval(() => {

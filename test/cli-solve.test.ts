@@ -1,12 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
 import { nodeSha256Hex } from './helpers/oracles.ts';
-
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('powprime solve', () => {
   it('prints a solution node:crypto accepts', () => {
@@ -53,7 +48,7 @@ describe('powprime solve', () => {
   });
 
   it('POWPRIME_BACKEND=js forces the TS backend', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'solve', 'forced', '2', '--json'], {
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'solve', 'forced', '2', '--json'], {
       encoding: 'utf8',
       env: { ...process.env, POWPRIME_BACKEND: 'js' },
     });

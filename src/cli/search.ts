@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
-import { MAX_BITS, MIN_BITS, randomSeed, searchSafePrimes } from '../prime/search.ts';
-import { checkOneOf, parseBigInt } from '../validate.ts';
+import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
+import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
 import { makeRegistrar } from './registry.ts';
@@ -73,8 +73,7 @@ export function registerSearch(program: Command): void {
       const count = parseIntArg('--count', opts.count, 1, Number.MAX_SAFE_INTEGER);
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
-      let seed = opts.seed === undefined ? undefined : parseBigInt('--seed', opts.seed);
-      if (seed !== undefined && (seed < 0n || seed >= 1n << 256n)) throw new RangeError(`--seed must be from 0 to 2^256 - 1 (got ${opts.seed})`);
+      let seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
 
       // Resume: the file's lines fix the seed and the next index.
       const existing = opts.out ? readExisting(opts.out) : { lines: [], validBytes: 0, totalBytes: 0 };

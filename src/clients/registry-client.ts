@@ -58,6 +58,11 @@ export class PrimeRegistryClient extends ServiceClient {
     this.ro = { totpReading: 't0', totpDigits: 6, totpOnGet: 'query', primeEncoding: 'decimal', ...opts };
   }
 
+  /** The TOTP on a GET route other than requirements: query string or JSON body, per totpOnGet. */
+  private totpOnGet(totp: string): { query: Record<string, string> } | { json: { totp: string } } {
+    return this.ro.totpOnGet === 'query' ? { query: { totp } } : { json: { totp } };
+  }
+
   encodePrime(p: bigint): string {
     return this.ro.primeEncoding === 'hex' ? `0x${p.toString(16)}` : p.toString();
   }
@@ -151,7 +156,7 @@ export class PrimeRegistryClient extends ServiceClient {
     const route = 'GET /api/prime';
     try {
       const res = await this.withTotp((totp) =>
-        this.call({ route: 'prime', method: 'GET', path: p, ...(this.ro.totpOnGet === 'query' ? { query: { totp } } : { json: { totp } }) }),
+        this.call({ route: 'prime', method: 'GET', path: p, ...this.totpOnGet(totp) }),
       );
       const o = checkObject(
         route,
@@ -178,7 +183,7 @@ export class PrimeRegistryClient extends ServiceClient {
   async ranges(): Promise<{ from: bigint; to: bigint }> {
     const route = 'GET /api/ranges';
     const res = await this.withTotp((totp) =>
-      this.call({ route: 'ranges', method: 'GET', path: '/api/ranges', ...(this.ro.totpOnGet === 'query' ? { query: { totp } } : { json: { totp } }) }),
+      this.call({ route: 'ranges', method: 'GET', path: '/api/ranges', ...this.totpOnGet(totp) }),
     );
     const o = checkObject(route, this.json(res, route), { from: 'string', to: 'string' });
     try {

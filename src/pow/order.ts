@@ -32,7 +32,7 @@
  */
 
 /** Counters stop below 10^19 so that k fits the native kernels' 64-bit words. */
-export const COUNTER_CAP = 10n ** 19n;
+const COUNTER_DIGITS = 19;
 /** Digits of S that must sit in the final block. */
 const MIN_DIGITS_IN_BLOCK = 12;
 const MAX_SOLUTION_LENGTH = 32;
@@ -60,7 +60,7 @@ export function powLayout(nonceLength: number): PowLayout {
     if (width === 0 || width > MAX_SOLUTION_LENGTH) continue;
     const digitsInBlock = Math.min(width, e);
     if (digitsInBlock < MIN_DIGITS_IN_BLOCK) continue;
-    const digits = Math.min(width, 19);
+    const digits = Math.min(width, COUNTER_DIGITS);
     return {
       width,
       digitsEnd: e,

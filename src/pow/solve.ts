@@ -1,7 +1,7 @@
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { PowExhaustedError } from '../errors.ts';
 import { getPool, poolSize } from '../pool/pool.ts';
-import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString } from '../validate.ts';
+import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, abortReason } from '../validate.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
 import { searchChunk, type ClaimTask } from './claim.ts';
 import { candidate } from './order.ts';
@@ -50,9 +50,6 @@ export interface PowSolution {
 const PROGRESS_MS = 250;
 const MAX_THREADS = 256;
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
-}
 
 /**
  * Finds the lowest counter k whose S_k makes SHA-256(nonce‖S_k) start with

@@ -1,12 +1,10 @@
-import { COUNTER_CAP, candidate, powLayout, type PowLayout } from './order.ts';
+import { candidate, powLayout, type PowLayout } from './order.ts';
 import { IV, compress, padTail } from './sha256.ts';
 
 /** One window of 10^digitsInBlock counters shares the state before the final block. */
 export interface PowWindow {
-  /** First counter of the window. */
+  /** First counter of the window; the next windowSize counters share `mid`. */
   readonly first: bigint;
-  /** Counters from `first` up to (not including) this share `mid`. */
-  readonly end: bigint;
   /** SHA-256 state after every block before the final one (as uint32 words). */
   readonly mid: Uint32Array;
   /** The final block for counter `first`: nonce tail, digits, 0x80, length. */
@@ -44,15 +42,11 @@ export class PowTarget {
   window(k: bigint): PowWindow {
     const first = k - (k % this.windowSize);
     if (this.cached?.first === first) return this.cached;
-    const s = encoder.encode(candidate(this.layout, first));
-    const message = new Uint8Array(this.nonceBytes.length + s.length);
-    message.set(this.nonceBytes);
-    message.set(s, this.nonceBytes.length);
+    const message = this.message(first);
     const state = this.nonceState.slice();
     for (let off = this.nonceStateLength; off < this.layout.prefixLength; off += 64) compress(state, message, off);
     const block = padTail(message.subarray(this.layout.prefixLength), message.length);
-    const end = first + this.windowSize < this.layout.limit ? first + this.windowSize : this.layout.limit;
-    this.cached = { first, end: end < COUNTER_CAP ? end : COUNTER_CAP, mid: new Uint32Array(state.buffer), block };
+    this.cached = { first, mid: new Uint32Array(state.buffer), block };
     return this.cached;
   }
 

@@ -8,7 +8,7 @@ import { webcrypto } from 'node:crypto';
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { getPool, poolSize } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
-import { checkCount, checkFunction, checkInteger, checkOneOf, checkOptionalInteger, checkSignal, parseBigInt } from '../validate.ts';
+import { checkCount, checkFunction, checkInteger, checkOneOf, checkOptionalInteger, checkSignal, parseBigInt, abortReason } from '../validate.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
 import { sliceLength as sliceLengthFor } from './tuning.ts';
 
@@ -57,6 +57,13 @@ interface Parsed {
   onProgress: ((p: SafePrimeProgress) => void) | undefined;
 }
 
+/** A seed as the API and CLI take it: 0 ≤ seed < 2^256, as a bigint or decimal / 0x string. */
+export function parseSeed(name: string, value: unknown): bigint {
+  const seed = parseBigInt(name, value);
+  if (seed < 0n || seed >= SEED_LIMIT) throw new RangeError(`${name} must be from 0 to 2^256 - 1 (got ${seed})`);
+  return seed;
+}
+
 /** A fresh 128-bit seed from crypto.getRandomValues. */
 export function randomSeed(): bigint {
   const b = webcrypto.getRandomValues(new Uint8Array(16));
@@ -66,12 +73,7 @@ export function randomSeed(): bigint {
 function parseOptions(opts: SafePrimeSearchOptions): Parsed {
   if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
   const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
-  let seed: bigint;
-  if (opts.seed === undefined) seed = randomSeed();
-  else {
-    seed = parseBigInt('seed', opts.seed);
-    if (seed < 0n || seed >= SEED_LIMIT) throw new RangeError(`seed must be from 0 to 2^256 - 1 (got ${seed})`);
-  }
+  const seed = opts.seed === undefined ? randomSeed() : parseSeed('seed', opts.seed);
   return {
     bits,
     seed,
@@ -83,9 +85,6 @@ function parseOptions(opts: SafePrimeSearchOptions): Parsed {
   };
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
-}
 
 /** One index searched by `threads` pool threads sharing its slices. */
 class IndexRun {
@@ -236,8 +235,7 @@ export interface SliceOutcome {
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
-  const seed = parseBigInt('seed', opts.seed);
-  if (seed < 0n || seed >= SEED_LIMIT) throw new RangeError(`seed must be from 0 to 2^256 - 1 (got ${seed})`);
+  const seed = parseSeed('seed', opts.seed);
   const index = parseBigInt('index', opts.index);
   const slice = parseBigInt('slice', opts.slice);
   if (index < 0n) throw new RangeError('index must not be negative');

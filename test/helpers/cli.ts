@@ -1,9 +1,25 @@
-/** Runs the CLI from source in a child process, asynchronously (so an in-process fake server keeps answering). */
-import { spawn } from 'node:child_process';
+/** Runs the CLI from source in a child process. */
+import { spawn, spawnSync } from 'node:child_process';
 
-export function runCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/** The arguments that start the CLI from source. */
+export const CLI_FROM_SOURCE = ['--import', 'tsx', 'src/cli/main.ts'];
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCliSync(...args: string[]): CliResult {
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], { encoding: 'utf8', timeout: 120_000 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Asynchronously, so a fake server in the test's own process keeps answering. */
+export function runCli(...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
