@@ -93,6 +93,22 @@ inline uint32_t mod_small(const u64* a, int n, uint32_t d) {
   return uint32_t(acc);
 }
 
+// The last step of a Montgomery product: r = t − n when t (len words plus a
+// top word of 0 or 1) is at least n, else r = t.
+inline void final_sub(u64* r, const u64* t, u64 top, const u64* n, int len) {
+  if (top || cmp(t, n, len) >= 0)
+    sub(r, t, n, len);
+  else
+    std::memcpy(r, t, sizeof(u64) * len);
+}
+
+// −n^−1 mod 2^64 for odd n0 (Newton's iteration; each step doubles the correct bits).
+inline u64 neg_inverse_mod_2_64(u64 n0) {
+  u64 inv = 1;
+  for (int i = 0; i < 7; i++) inv *= 2 - n0 * inv;
+  return u64(0) - inv;
+}
+
 // Number of limbs without leading zero limbs (at least 1).
 inline int trimmed(const u64* a, int n) {
   while (n > 1 && a[n - 1] == 0) n--;

@@ -155,13 +155,6 @@ inline u64 row_reduce_carry(u64* t, const u64* y, u64 x, long len, u64 extra) {
 #undef POWPRIME_TAIL_ADD
 #undef POWPRIME_OPERANDS
 
-inline void final_sub(u64* r, const u64* t, u64 top, const u64* n, int len) {
-  if (top || cmp(t, n, len) >= 0)
-    sub(r, t, n, len);
-  else
-    std::memcpy(r, t, sizeof(u64) * len);
-}
-
 }  // namespace
 
 void mont_mul_adx(u64* r, const u64* a, const u64* b, const u64* n, u64 n0, int len) {

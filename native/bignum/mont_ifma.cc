@@ -54,62 +54,6 @@ struct Ctx {
   alignas(64) u64 two_n[kMaxDigits];
 };
 
-// out = a·b·2^(−52·digits) mod n, almost: out < 2n for a, b < 2n. Digits of
-// a and b below 2^52; out normalised the same way.
-template <int Z>
-POWPRIME_IFMA void amm(u64* out, const u64* a, const u64* b, const Ctx& c) {
-  constexpr int L = 8 * Z;
-  __m512i acc[Z], B[Z], N[Z];
-  for (int z = 0; z < Z; z++) {
-    acc[z] = _mm512_setzero_si512();
-    B[z] = _mm512_load_si512(b + 8 * z);
-    N[z] = _mm512_load_si512(c.n + 8 * z);
-  }
-  const u64 n0 = c.n[0];
-  const __m512i zero = _mm512_setzero_si512();
-  for (int i = 0; i < L; i++) {
-    const __m512i ai = _mm512_set1_epi64((long long)a[i]);
-    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52lo_epu64(acc[z], ai, B[z]);
-    const u64 lane0 = u64(_mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0])));
-    const u64 m = (lane0 * c.k0) & kMask;
-    const __m512i mi = _mm512_set1_epi64((long long)m);
-    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52lo_epu64(acc[z], mi, N[z]);
-    // Lane 0 is now a multiple of 2^52: drop it, moving every lane down one
-    // (a division by 2^52), and carry its top bits into the new lane 0.
-    const u64 carry = (lane0 + ((m * n0) & kMask)) >> 52;
-    for (int z = 0; z + 1 < Z; z++) acc[z] = _mm512_alignr_epi64(acc[z + 1], acc[z], 1);
-    acc[Z - 1] = _mm512_alignr_epi64(zero, acc[Z - 1], 1);
-    acc[0] = _mm512_add_epi64(acc[0], _mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)carry)));
-    // High halves of this step's products land one digit up, i.e. at the same
-    // lane after the shift.
-    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52hi_epu64(acc[z], ai, B[z]);
-    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52hi_epu64(acc[z], mi, N[z]);
-  }
-  alignas(64) u64 t[L];
-  for (int z = 0; z < Z; z++) _mm512_store_si512(t + 8 * z, acc[z]);
-  u64 c2 = 0;
-  for (int j = 0; j < L; j++) {
-    const u64 v = t[j] + c2;
-    out[j] = v & kMask;
-    c2 = v >> 52;
-  }
-}
-
-using AmmFn = void (*)(u64*, const u64*, const u64*, const Ctx&);
-
-AmmFn amm_for(int z) {
-  switch (z) {
-    case 2: return amm<2>;
-    case 3: return amm<3>;
-    case 4: return amm<4>;
-    case 5: return amm<5>;
-    case 6: return amm<6>;
-    case 8: return amm<8>;
-    case 10: return amm<10>;
-    default: return nullptr;
-  }
-}
-
 // K independent products at once (each with its own modulus, all of 8·Z
 // digits), stage by stage, so one product's scalar step overlaps the others'
 // vector work: a single product is bound by that step's latency.
@@ -154,6 +98,32 @@ POWPRIME_IFMA void amm_multi(u64* const* out, const u64* const* a, const u64* co
   }
 }
 
+// out = a·b·2^(−52·digits) mod n, almost: out < 2n for a, b < 2n. Digits of
+// a and b below 2^52; out normalised the same way. The one-lane case of amm_multi.
+template <int Z>
+POWPRIME_IFMA void amm(u64* out, const u64* a, const u64* b, const Ctx& c) {
+  u64* const outs[1] = {out};
+  const u64* const as[1] = {a};
+  const u64* const bs[1] = {b};
+  const Ctx* const cs[1] = {&c};
+  amm_multi<Z, 1>(outs, as, bs, cs);
+}
+
+using AmmFn = void (*)(u64*, const u64*, const u64*, const Ctx&);
+
+AmmFn amm_for(int z) {
+  switch (z) {
+    case 2: return amm<2>;
+    case 3: return amm<3>;
+    case 4: return amm<4>;
+    case 5: return amm<5>;
+    case 6: return amm<6>;
+    case 8: return amm<8>;
+    case 10: return amm<10>;
+    default: return nullptr;
+  }
+}
+
 using AmmMultiFn = void (*)(u64* const*, const u64* const*, const u64* const*, const Ctx* const*);
 
 template <int K>
@@ -191,9 +161,7 @@ void setup(Ctx& c, const u64* n, int limbs) {
   c.z = zmm_count(bits);
   c.digits = 8 * c.z;
   to_digits(c.n, c.digits, n, limbs);
-  u64 inv = 1;  // n^−1 mod 2^64 by Newton's iteration
-  for (int i = 0; i < 7; i++) inv *= 2 - n[0] * inv;
-  c.k0 = (u64(0) - inv) & kMask;
+  c.k0 = neg_inverse_mod_2_64(n[0]) & kMask;
   u64 carry = 0;
   for (int k = 0; k < c.digits; k++) {
     const u64 v = (c.n[k] << 1) + carry;

@@ -10,14 +10,6 @@
 namespace powprime::bignum {
 namespace {
 
-// Subtracts n from t (of len+1 limbs, top limb 0 or 1) when t >= n, into r.
-inline void final_sub(u64* r, const u64* t, u64 top, const u64* n, int len) {
-  if (top || cmp(t, n, len) >= 0)
-    sub(r, t, n, len);
-  else
-    std::memcpy(r, t, sizeof(u64) * len);
-}
-
 // Multiply-accumulate into a 192-bit column accumulator (lo: 128 bits, hi: 64).
 inline void mac(u128& lo, u64& hi, u64 a, u64 b) {
   const u128 p = u128(a) * b;
@@ -138,10 +130,7 @@ Mont::Mont(const u64* n, int limbs) : n_(trimmed(n, limbs)), mod_(n, n + trimmed
     n_ = (n_ + 3) & ~3;
     mod_.resize(size_t(n_), 0);
   }
-  // n0 = -n^-1 mod 2^64 by Newton's iteration (each step doubles the correct bits).
-  u64 inv = 1;
-  for (int i = 0; i < 7; i++) inv *= 2 - mod_[0] * inv;
-  n0_ = u64(0) - inv;
+  n0_ = neg_inverse_mod_2_64(mod_[0]);
   switch (n_) {
 #define POWPRIME_WIDTH(W) \
   case W:                 \
