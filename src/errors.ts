@@ -1,8 +1,27 @@
-/** Errors the public API throws besides TypeError/RangeError for bad arguments. */
+/**
+ * The one error model. Every error powprime throws on purpose (bad arguments
+ * aside, which stay the built-in TypeError/RangeError naming the argument)
+ * extends PowprimeError and carries a stable string `code` that callers and
+ * the CLI branch on, never the message text. Service errors add `transient`,
+ * which the retry logic reads instead of a list of classes.
+ */
+
+export abstract class PowprimeError extends Error {
+  /** Stable identifier, e.g. 'ERR_POW_EXHAUSTED'; part of the public API. */
+  abstract readonly code: string;
+  /** True when the same call may succeed later (retried with backoff where the caller retries). */
+  readonly transient: boolean = false;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    // The subclass's own name, so stack traces and String(err) say what it is.
+    this.name = new.target.name;
+  }
+}
 
 /** solvePow tried every candidate it was allowed to and none met the difficulty. */
-export class PowExhaustedError extends Error {
-  override readonly name = 'PowExhaustedError';
+export class PowExhaustedError extends PowprimeError {
+  readonly code = 'ERR_POW_EXHAUSTED';
   constructor(
     /** Candidates tested. */
     readonly attempts: number,
@@ -15,12 +34,20 @@ export class PowExhaustedError extends Error {
 }
 
 /** A backend was asked for by name but cannot run here. */
-export class BackendUnavailableError extends Error {
-  override readonly name = 'BackendUnavailableError';
+export class BackendUnavailableError extends PowprimeError {
+  readonly code = 'ERR_BACKEND_UNAVAILABLE';
   constructor(
     readonly backend: string,
     readonly reason: string,
   ) {
     super(`backend '${backend}' is unavailable: ${reason}`);
+  }
+}
+
+/** The user interrupted the work (Ctrl-C / SIGINT, SIGTERM). The CLI exits 130. */
+export class InterruptedError extends PowprimeError {
+  readonly code = 'ERR_INTERRUPTED';
+  constructor(readonly signal: string = 'SIGINT') {
+    super('interrupted');
   }
 }

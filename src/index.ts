@@ -6,7 +6,7 @@ export { sha256 } from './hash.ts';
 export type { Sha256Options } from './hash.ts';
 export { backendInfo } from './backend.ts';
 export type { Backend, BackendChoice, BackendInfo } from './backend.ts';
-export { PowExhaustedError, BackendUnavailableError } from './errors.ts';
+export { PowprimeError, PowExhaustedError, BackendUnavailableError, InterruptedError } from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
 export type { PrimeCheckOptions } from './prime/check.ts';

@@ -9,7 +9,7 @@ import { chernickCarmichaels, isStrongProbablePrime, smallestFactor } from './he
 import { hasCommand } from './helpers/oracles.ts';
 
 const backends = backendInfo().backend === 'native' ? (['native', 'js'] as const) : (['js'] as const);
-const vectors = JSON.parse(readFileSync(new URL('../../shared/vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as {
+const vectors = JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as {
   safe_primes: Record<string, string>;
 };
 const rfc = Object.entries(vectors.safe_primes).map(([name, hex]) => [name, BigInt(hex)] as const);

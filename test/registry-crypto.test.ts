@@ -7,7 +7,7 @@ import { totpCode, totpCounter } from '../src/clients/totp.ts';
 import { hasCommand, rng } from './helpers/oracles.ts';
 
 // Vectors computed with CPython (base64, hmac + hashlib.sha3_512) and the cryptography package.
-const v = JSON.parse(readFileSync(new URL('../../shared/vectors/registry-crypto.json', import.meta.url), 'utf8')) as {
+const v = JSON.parse(readFileSync(new URL('./vectors/registry-crypto.json', import.meta.url), 'utf8')) as {
   base85: { bytes_hex: string; b85: string }[];
   totp_hmac_sha3_512: { key_b85: string; t0: number; now: number; period: number; counter: number; code6: string; code8: string }[];
   key_encryption: { subkey_b85: string; now: number; nonce_hex: string; plaintext_hex: string; blob: string }[];

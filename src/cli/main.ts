@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
-import { BackendUnavailableError, PowExhaustedError } from '../errors.ts';
+import { BackendUnavailableError, InterruptedError, PowExhaustedError } from '../errors.ts';
 import { registerBench } from './bench.ts';
 import { registerSolve } from './solve.ts';
 import { registerCheck } from './check.ts';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    if (err instanceof Error && err.message === 'interrupted') {
+    if (err instanceof InterruptedError) {
       process.stderr.write('powprime: interrupted\n');
       process.exitCode = 130;
       return;

@@ -3,6 +3,7 @@ import { SingleBar } from 'cli-progress';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
 import { checkOneOf } from '../validate.ts';
+import { InterruptedError } from '../errors.ts';
 import { parseIntArg } from './args.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
 import { makeRegistrar } from './registry.ts';
@@ -112,7 +113,7 @@ export function registerSearch(program: Command): void {
 
       const out = opts.out ? new JsonlAppender(opts.out, existing) : null;
       const controller = new AbortController();
-      const onSigint = (): void => controller.abort(new Error('interrupted'));
+      const onSigint = (): void => controller.abort(new InterruptedError());
       process.once('SIGINT', onSigint);
       const bar = tty
         ? new SingleBar({

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { solvePow } from '../pow/solve.ts';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { checkOneOf } from '../validate.ts';
+import { InterruptedError } from '../errors.ts';
 import { formatRate, parseBigArg, parseIntArg } from './args.ts';
 import { StatusLine } from './status.ts';
 
@@ -21,7 +22,7 @@ export function registerSolve(program: Command): void {
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       const maxAttempts = opts.maxAttempts === undefined ? undefined : parseBigArg('--max-attempts', opts.maxAttempts);
       const controller = new AbortController();
-      const onSigint = (): void => controller.abort(new Error('interrupted'));
+      const onSigint = (): void => controller.abort(new InterruptedError());
       process.once('SIGINT', onSigint);
       const status = new StatusLine();
       try {
