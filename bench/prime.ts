@@ -5,7 +5,6 @@
  * node:crypto generatePrimeSync(bits, {safe: true}).
  */
 import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
-import * as bcu from 'bigint-crypto-utils';
 import { backendInfo } from '../src/backend.ts';
 import { native } from '../src/native.ts';
 import { poolSize } from '../src/pool/pool.ts';
@@ -19,7 +18,8 @@ export interface ModexpRow {
   nativeMs: number | null;
   nativePow2Ms: number | null;
   tsMs: number;
-  bigintCryptoUtilsMs: number;
+  /** null when bigint-crypto-utils (a devDependency) is not installed. */
+  bigintCryptoUtilsMs: number | null;
   /** OpenSSL: checkPrimeSync on a prime, divided by its Miller–Rabin rounds. */
   opensslRoundMs: number;
 }
@@ -39,6 +39,22 @@ export interface PrimeBenchResult {
   modexp: ModexpRow[];
   safePrimes: SafePrimeRow[];
   targets: { what: string; value: number | null; goal: string; met: boolean | null }[];
+  /** Rows left out, each with its reason. */
+  skipped: string[];
+}
+
+type ModPow = (b: bigint, e: bigint, m: bigint) => bigint;
+
+/** The peer library is a devDependency: a production install has none, and its row is skipped. */
+async function loadBigintCryptoUtils(skipped: string[]): Promise<ModPow | null> {
+  try {
+    const bcu = (await import('bigint-crypto-utils')) as { modPow: (b: bigint, e: bigint, m: bigint) => bigint };
+    return (b, e, m) => bcu.modPow(b, e, m);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    skipped.push('bigint-crypto-utils: not installed (a development dependency), its modexp column is skipped');
+    return null;
+  }
 }
 
 function timeMs(fn: () => unknown, runs: number): number {
@@ -60,6 +76,8 @@ function opensslRounds(bits: number, asked: number): number {
 export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: string) => void }): Promise<PrimeBenchResult> {
   const n = backendInfo().backend === 'native' ? native() : null;
   const modexp: ModexpRow[] = [];
+  const skipped: string[] = [];
+  const bcuModPow = await loadBigintCryptoUtils(skipped);
   for (const bits of [1024, 2048, 4096]) {
     opts.onStep?.(`modexp ${bits} bits`);
     const p = generatePrimeSync(bits, { bigint: true });
@@ -73,7 +91,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       nativeMs: n ? timeMs(() => n.modPow(b, e, p), runs * 5) : null,
       nativePow2Ms: n ? timeMs(() => n.pow2Mod(e, p), runs * 5) : null,
       tsMs: timeMs(() => modPowJs(b, e, p), slow),
-      bigintCryptoUtilsMs: timeMs(() => bcu.modPow(b, e, p), slow),
+      bigintCryptoUtilsMs: bcuModPow ? timeMs(() => bcuModPow(b, e, p), slow) : null,
       opensslRoundMs: timeMs(() => checkPrimeSync(p, { checks }), runs) / opensslRounds(bits, checks),
     });
   }
@@ -117,5 +135,5 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     { what: `1024-bit safe prime, s per prime on ${threads} threads`, value: sp(1024)?.nativeSeconds ?? null, goal: '≤ 0.1', le: 0.1 },
     { what: `2048-bit safe prime, s per prime on ${threads} threads`, value: sp(2048)?.nativeSeconds ?? null, goal: '≤ 2', le: 2 },
   ].map(({ le, ...t }) => ({ ...t, met: t.value === null ? null : t.value <= le }));
-  return { threads, modexp, safePrimes, targets };
+  return { threads, modexp, safePrimes, targets, skipped };
 }

@@ -49,6 +49,7 @@ export function formatPrimeReport(res: PrimeBenchResult): string {
     'Targets (measured in this run):',
     '',
     ...res.targets.map((t) => `- ${t.what}: ${t.value === null ? 'not measured' : t.value.toFixed(3)} (goal ${t.goal}) ${t.met === null ? '' : t.met ? 'met' : 'NOT met'}`),
+    ...(res.skipped.length ? ['', ...res.skipped.map((s) => `Skipped: ${s}`)] : []),
   ];
   return lines.join('\n');
 }

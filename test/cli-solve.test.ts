@@ -22,6 +22,14 @@ describe('powprime solve', () => {
     expect(nodeSha256Hex(`cli-json${out.solution as string}`).startsWith('000')).toBe(true);
   });
 
+  it('no solution within --max-attempts → one line, exit code 1 (the work found nothing)', () => {
+    const r = cli('solve', 'n', '12', '--max-attempts', '1000');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^powprime: no solution among the first 1000/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+
   it.each([
     [['solve', 'n', '65'], /difficulty/],
     [['solve', 'n', '-1'], /difficulty/],
@@ -29,11 +37,11 @@ describe('powprime solve', () => {
     [['solve', 'n', 'abc'], /difficulty/],
     [['solve', 'n', '3', '--threads', '0'], /--threads/],
     [['solve', 'n', '3', '--backend', 'gpu'], /--backend/],
-    [['solve', 'n', '12', '--max-attempts', '1000'], /no solution among the first 1000/],
     [['solve', 'n'], /missing required argument/],
   ])('bad input %j → one line on stderr, exit code 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^powprime: /);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { runPowBench } from '../../bench/pow.ts';
-import { runPrimeBench } from '../../bench/prime.ts';
-import { formatPowReport, formatPrimeReport } from '../../bench/report.ts';
 import { StatusLine } from './status.ts';
 import { checkOneOf } from '../validate.ts';
 
@@ -14,6 +11,12 @@ export function registerBench(program: Command): void {
     .option('--suite <name>', 'pow, prime or all', 'all')
     .action(async (opts: { quick?: boolean; json?: boolean; suite: string }) => {
       const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'all'] as const);
+      // The suites load only here: they are not part of the library or the other commands.
+      const [{ runPowBench }, { runPrimeBench }, { formatPowReport, formatPrimeReport }] = await Promise.all([
+        import('../../bench/pow.ts'),
+        import('../../bench/prime.ts'),
+        import('../../bench/report.ts'),
+      ]);
       const status = new StatusLine();
       const onStep = (name: string): void => status.update(`bench: ${name}…`);
       const quick = Boolean(opts.quick);

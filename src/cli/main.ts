@@ -1,19 +1,30 @@
 #!/usr/bin/env node
+/**
+ * The `powprime` command. Only the module of the command being run is loaded
+ * (all of them for --help or an unknown command), so start-up stays light and
+ * a production install, which lacks the benchmark's peer libraries, runs
+ * every command.
+ */
 import { Command, CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
-import { BackendUnavailableError, InterruptedError, PowExhaustedError } from '../errors.ts';
-import { registerBench } from './bench.ts';
-import { registerSolve } from './solve.ts';
-import { registerCheck } from './check.ts';
-import { registerSearch } from './search.ts';
-import { registerFakeServices } from './fake-services.ts';
-import { registerQuestion } from './question.ts';
-import { registerRegistry } from './registry.ts';
-import { registerAds } from './ads.ts';
-import { NotSafePrimeError } from '../clients/registry-errors.ts';
-import { NetworkError, ProtocolError, RateLimitWaitError, ServiceError, TimeoutError } from '../clients/errors.ts';
+import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
 
+type Register = (program: Command) => void;
+
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  solve: async () => (await import('./solve.ts')).registerSolve,
+  check: async () => (await import('./check.ts')).registerCheck,
+  search: async () => (await import('./search.ts')).registerSearch,
+  question: async () => (await import('./question.ts')).registerQuestion,
+  registry: async () => (await import('./registry.ts')).registerRegistry,
+  ads: async () => (await import('./ads.ts')).registerAds,
+  bench: async () => (await import('./bench.ts')).registerBench,
+  'fake-services': async () => (await import('./fake-services.ts')).registerFakeServices,
+};
+
+/** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
+const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
 
 function versionText(): string {
   const info = backendInfo();
@@ -23,15 +34,12 @@ function versionText(): string {
   return lines.join('\n');
 }
 
-/** Errors the user can act on: one line and exit code 2, never a stack trace. */
-function isUserError(err: unknown): err is Error {
-  return (
-    err instanceof TypeError ||
-    err instanceof RangeError ||
-    err instanceof PowExhaustedError ||
-    err instanceof BackendUnavailableError ||
-    err instanceof NotSafePrimeError
-  );
+/** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 130 interrupted. */
+function exitCodeFor(err: unknown): number {
+  if (err instanceof InterruptedError) return 130;
+  if (err instanceof TypeError || err instanceof RangeError) return 2;
+  if (err instanceof PowprimeError) return BAD_INPUT_CODES.has(err.code) ? 2 : 1;
+  return 1;
 }
 
 async function main(): Promise<void> {
@@ -41,15 +49,14 @@ async function main(): Promise<void> {
     .description('proof of work and safe primes, on a native core with a TypeScript fallback')
     .version(versionText(), '-V, --version')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  registerSolve(program);
-  registerCheck(program);
-  registerSearch(program);
-  registerQuestion(program);
-  registerRegistry(program);
-  registerAds(program);
-  registerBench(program);
-  registerFakeServices(program);
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      // commander's own usage errors follow the same one-line form as ours.
+      outputError: (s, write) => write(`powprime: ${s.replace(/^error: /, '')}`),
+    });
+  const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  const wanted = named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
+  for (const name of wanted) (await COMMANDS[name]!())(program);
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
@@ -57,23 +64,10 @@ async function main(): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (isUserError(err)) {
-      process.stderr.write(`powprime: ${err.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    if (err instanceof ServiceError || err instanceof ProtocolError || err instanceof TimeoutError || err instanceof NetworkError || err instanceof RateLimitWaitError) {
-      process.stderr.write(`powprime: ${err.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    if (err instanceof InterruptedError) {
-      process.stderr.write('powprime: interrupted\n');
-      process.exitCode = 130;
-      return;
-    }
-    process.stderr.write(`powprime: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    process.exitCode = exitCodeFor(err);
+    const known = err instanceof PowprimeError || err instanceof TypeError || err instanceof RangeError;
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`powprime: ${known ? '' : 'unexpected error: '}${message}\n`);
   }
 }
 
