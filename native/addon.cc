@@ -266,6 +266,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("backendInfo", Napi::Function::New(env, BackendInfo));
   exports.Set("sha256", Napi::Function::New(env, Sha256));
   exports.Set("powSearch", Napi::Function::New(env, PowSearch));
+  exports.Set("version", Napi::String::New(env, POWPRIME_VERSION));
   return exports;
 }
 

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { packageRoot } from './package-root.ts';
+import { packageRoot, packageVersion } from './package-root.ts';
 
 export interface NativeBackendInfo {
   /** The kernel the PoW search uses, with its lane count: "sha-ni x2", "avx2 x8", "scalar". */
@@ -27,6 +27,8 @@ export interface NativeSieve {
 }
 
 export interface NativeBinding {
+  /** The package version the addon was built for (checked by the loader). */
+  version: string;
   setBignumKernel(kernel: 'portable' | 'adx' | 'ifma'): string;
   isProbablePrime(n: bigint, rounds?: number, trial?: boolean): boolean;
   isSafePrime(p: bigint, rounds?: number): boolean;
@@ -49,16 +51,51 @@ export interface NativeBinding {
 
 let loaded: { binding: NativeBinding | null; error: string | null } | undefined;
 
+/** The prebuilt addon's folder for this platform (node-gyp-build's naming), or why there is none. */
+export function prebuildFolder(): { dir: string | null; why: string | null } {
+  const tag = `${process.platform}-${process.arch}`;
+  if (process.platform === 'linux') {
+    // The prebuild links against glibc; on musl (Alpine) it cannot load.
+    const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+    if (!header?.glibcVersionRuntime) return { dir: null, why: `no prebuild for ${tag} with musl libc` };
+  }
+  return { dir: path.join(packageRoot(), 'prebuilds', tag), why: null };
+}
+
+/**
+ * Where the addon may be, in order: POWPRIME_ADDON_PATH alone when set (a
+ * sanitizer or test build), else the local build, then the prebuild for this
+ * platform. Each place tried is kept with why it failed, for one warning.
+ */
 function load(): { binding: NativeBinding | null; error: string | null } {
   if (process.env.POWPRIME_BACKEND === 'js') return { binding: null, error: 'POWPRIME_BACKEND=js' };
-  const file = path.join(packageRoot(), 'build', 'Release', 'powprime.node');
-  if (!existsSync(file)) return { binding: null, error: `native addon not built (${file} is missing)` };
-  try {
-    const binding = createRequire(import.meta.url)(file) as NativeBinding;
-    return { binding, error: null };
-  } catch (err) {
-    return { binding: null, error: `native addon failed to load: ${(err as Error).message}` };
+  const explicit = process.env.POWPRIME_ADDON_PATH;
+  const places: string[] = explicit ? [path.resolve(explicit)] : [path.join(packageRoot(), 'build', 'Release', 'powprime.node')];
+  const tried: string[] = [];
+  if (!explicit) {
+    const pre = prebuildFolder();
+    if (pre.dir) places.push(path.join(pre.dir, 'powprime.node'));
+    else tried.push(pre.why!);
   }
+  const version = packageVersion();
+  for (const file of places) {
+    if (!existsSync(file)) {
+      tried.push(`${file}: missing`);
+      continue;
+    }
+    try {
+      const binding = createRequire(import.meta.url)(file) as NativeBinding;
+      if (binding.version !== version) {
+        tried.push(`${file}: built for powprime ${binding.version ?? '(unknown)'}, this is ${version}`);
+        continue;
+      }
+      return { binding, error: null };
+    } catch (err) {
+      tried.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  const fix = 'to build it: install cmake and a C++17 compiler, then run `npm rebuild powprime`';
+  return { binding: null, error: `native addon not loaded (tried ${tried.join('; ')}); ${fix}` };
 }
 
 /** The native binding, or null (see nativeLoadError()). */
