@@ -51,3 +51,35 @@ export class InterruptedError extends PowprimeError {
     super('interrupted');
   }
 }
+
+/** closePool() ended the pool while this call's work was still running on it. */
+export class PoolClosedError extends PowprimeError {
+  readonly code = 'ERR_POOL_CLOSED';
+  constructor(options?: { cause?: unknown }) {
+    super('the worker pool was closed while the work was running', options);
+  }
+}
+
+/** A search was stopped (its signal aborted, or its caller left early) before it reached an answer. */
+export class SearchStoppedError extends PowprimeError {
+  readonly code = 'ERR_SEARCH_STOPPED';
+  constructor() {
+    super('the search was stopped before it finished');
+  }
+}
+
+/** Not one candidate of a safe-prime index's range is a safe prime. */
+export class NoSafePrimeError extends PowprimeError {
+  readonly code = 'ERR_NO_SAFE_PRIME';
+  constructor(
+    readonly bits: number,
+    readonly index: bigint,
+  ) {
+    super(`no safe prime of ${bits} bits in the whole range (index ${index})`);
+  }
+}
+
+/** A broken internal invariant: a bug in powprime, never the caller's input. */
+export class InternalError extends PowprimeError {
+  readonly code = 'ERR_INTERNAL';
+}

@@ -1,10 +1,17 @@
 /**
  * The one worker pool, created on first use. Idle workers are unref'd by
- * piscina, so the pool never keeps the process alive once work is done.
+ * piscina, so the pool never keeps the process alive once work is done. The
+ * pool runs whatever worker module its caller names; it knows no tasks.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { PoolClosedError } from '../errors.ts';
+import { shared, type SharedSearch } from './shared-search.ts';
+
+// Under a TS runner (tests) the modules are .ts sources and workers load
+// them through tsx; from dist/ everything is plain JS.
+const fromSource = import.meta.url.endsWith('.ts');
 
 let pool: Piscina | null = null;
 
@@ -13,23 +20,47 @@ export function poolSize(): number {
   return availableParallelism();
 }
 
-export function getPool(): Piscina {
-  if (!pool) {
-    // Under a TS runner (tests) this module is the .ts source and the worker
-    // must be loaded through tsx; from dist/ it is plain JS.
-    const fromSource = import.meta.url.endsWith('.ts');
-    pool = new Piscina({
-      filename: fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)),
-      minThreads: 0,
-      maxThreads: poolSize(),
-      idleTimeout: 10_000,
-      execArgv: fromSource ? ['--import', 'tsx'] : [],
-    });
-  }
+function getPool(): Piscina {
+  pool ??= new Piscina({
+    minThreads: 0,
+    maxThreads: poolSize(),
+    idleTimeout: 10_000,
+    execArgv: fromSource ? ['--import', 'tsx'] : [],
+  });
   return pool;
 }
 
-/** Stops every worker (for tools that want a clean exit at once). */
+/**
+ * Runs `task` on a pool thread with the default export of `worker`, named by
+ * its .ts source (from dist/, its compiled .js twin runs).
+ */
+export async function runTask<R>(worker: URL, task: object): Promise<R> {
+  const file = fileURLToPath(worker);
+  const p = getPool();
+  try {
+    return (await p.run(task, { filename: fromSource ? file : file.replace(/\.ts$/, '.js') })) as R;
+  } catch (err) {
+    // piscina's own rejection says only that a worker was terminated.
+    if (p !== pool) throw new PoolClosedError({ cause: err });
+    throw err;
+  }
+}
+
+/**
+ * Runs `task` on `threads` pool threads at once (at most one per core), all
+ * sharing `s`; the first failure stops the others through `s`.
+ */
+export async function runOnThreads(worker: URL, task: object, threads: number, s: SharedSearch): Promise<void> {
+  const runs = Array.from({ length: Math.min(threads, poolSize()) }, () =>
+    runTask(worker, task).catch((err: unknown) => {
+      shared.stop(s);
+      throw err;
+    }),
+  );
+  await Promise.all(runs);
+}
+
+/** Stops every worker (for tools that want a clean exit at once); work still running rejects with PoolClosedError. */
 export async function closePool(): Promise<void> {
   const p = pool;
   pool = null;

@@ -1,28 +1,32 @@
 /**
  * State shared by the threads of one lowest-first search, in a
- * SharedArrayBuffer: the next chunk to claim, the best (lowest) position
- * found so far, counters of work done, and a stop flag. Chunks are claimed in
- * increasing order; a thread stops claiming once its next chunk starts at or
- * above the best; chunks below the best are always finished. So every
- * position below the answer has been searched, whatever the thread count.
+ * SharedArrayBuffer: the end of the positions searched, the next chunk to
+ * claim, the best (lowest) position found so far, counters of work done, and
+ * a stop flag. What a position means (a counter, a candidate) is the caller's
+ * business; see claim-loop.ts for how chunks are claimed.
  */
-const NEXT = 0;
-const BEST = 1;
-const WORK = 2;
-const WORK2 = 3;
-const STOP = 4;
-const SLOTS = 5;
+const LIMIT = 0;
+const NEXT = 1;
+const BEST = 2;
+const WORK = 3;
+const WORK2 = 4;
+const STOP = 5;
+const SLOTS = 6;
 
 export type SharedSearch = BigUint64Array;
 
+/** A search of positions [0, limit); claiming starts at chunk `firstChunk` (earlier ones are the caller's). */
 export function createShared(limit: bigint, firstChunk = 0n): SharedSearch {
   const s = new BigUint64Array(new SharedArrayBuffer(SLOTS * 8));
+  s[LIMIT] = limit;
   s[NEXT] = firstChunk;
   s[BEST] = limit;
   return s;
 }
 
 export const shared = {
+  /** Positions run from 0 to this (exclusive); best() equals it while nothing is found. */
+  limit: (s: SharedSearch): bigint => s[LIMIT]!,
   /** Claims the next chunk index. */
   claim: (s: SharedSearch): bigint => Atomics.add(s, NEXT, 1n),
   best: (s: SharedSearch): bigint => Atomics.load(s, BEST),
@@ -33,7 +37,7 @@ export const shared = {
       cur = seen;
     }
   },
-  /** Work counters: candidates hashed (PoW) or sieved (primes), and primes' Fermat tests. */
+  /** Two work counters, whose meaning is the caller's (e.g. candidates looked at, and tests run). */
   work: (s: SharedSearch): bigint => Atomics.load(s, WORK),
   work2: (s: SharedSearch): bigint => Atomics.load(s, WORK2),
   addWork: (s: SharedSearch, n: bigint, n2 = 0n): void => {

@@ -31,6 +31,8 @@
  *     the nonce's block, 28 start the final one.
  */
 
+import { InternalError } from '../errors.ts';
+
 /** Counters stop below 10^19 so that k fits the native kernels' 64-bit words. */
 const COUNTER_DIGITS = 19;
 /** Digits of S that must sit in the final block. */
@@ -70,7 +72,7 @@ export function powLayout(nonceLength: number): PowLayout {
     };
   }
   // powLayout is total over r = 0..63 (a test walks all of them).
-  throw new Error(`no candidate layout for nonce length ${nonceLength}`);
+  throw new InternalError(`no candidate layout for nonce length ${nonceLength}`);
 }
 
 /** S_k: k in decimal, left-padded with '0' to the layout's width. */

@@ -1,5 +1,6 @@
 import type { Backend } from '../backend.ts';
-import { native } from '../native.ts';
+import { BackendUnavailableError } from '../errors.ts';
+import { native, nativeLoadError } from '../native.ts';
 import { searchRangeJs } from './kernel.ts';
 import type { PowTarget } from './target.ts';
 
@@ -10,7 +11,7 @@ export const CHUNK_SIZE: Record<Backend, bigint> = { native: 200_000n, js: 20_00
 export function searchRange(target: PowTarget, backend: Backend, kStart: bigint, kEnd: bigint): bigint | null {
   if (backend === 'js') return searchRangeJs(target, kStart, kEnd);
   const n = native();
-  if (!n) throw new Error('native backend requested in a thread where the addon did not load');
+  if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
   const w = target.window(kStart);
   const { digitsEnd, digitsInBlock } = target.layout;
   return n.powSearch(w.mid, w.block, digitsEnd, digitsInBlock, target.difficulty, kStart, kEnd);

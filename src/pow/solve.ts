@@ -1,9 +1,10 @@
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { PowExhaustedError } from '../errors.ts';
-import { getPool, poolSize } from '../pool/pool.ts';
-import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, abortReason } from '../validate.ts';
+import { publish } from '../pool/claim-loop.ts';
+import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
-import { searchChunk, type ClaimTask } from './claim.ts';
+import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, abortReason } from '../validate.ts';
+import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
 import { PowTarget, meetsDifficulty } from './target.ts';
@@ -49,7 +50,7 @@ export interface PowSolution {
 
 const PROGRESS_MS = 250;
 const MAX_THREADS = 256;
-
+const WORKER = new URL('../worker.ts', import.meta.url);
 
 /**
  * Finds the lowest counter k whose S_k makes SHA-256(nonce‖S_k) start with
@@ -86,10 +87,10 @@ export async function solvePow(challenge: PowChallenge, options: SolveOptions = 
   };
 
   // Easy challenges are answered in the first chunk: spare them the thread start-up.
-  searchChunk(target, backend, s, 0n, chunk < limit ? chunk : limit);
+  publish(s, powChunk(target, backend)(0n, chunk < limit ? chunk : limit));
   if (shared.best(s) < limit || chunk >= limit) return finish();
 
-  const task: ClaimTask = { kind: 'pow', nonce, difficulty, backend, limit, shared: s };
+  const task: PowTask = { kind: 'pow', nonce, difficulty, backend, shared: s };
   const onAbort = (): void => shared.stop(s);
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer = onProgress
@@ -100,14 +101,7 @@ export async function solvePow(challenge: PowChallenge, options: SolveOptions = 
     : undefined;
   timer?.unref();
   try {
-    const pool = getPool();
-    const runs = Array.from({ length: Math.min(threads, poolSize()) }, () =>
-      pool.run(task).catch((err: unknown) => {
-        shared.stop(s);
-        throw err;
-      }),
-    );
-    await Promise.all(runs);
+    await runOnThreads(WORKER, task, threads, s);
   } finally {
     clearInterval(timer);
     signal?.removeEventListener('abort', onAbort);

@@ -1,7 +1,7 @@
 /** isProbablePrime / isSafePrime: argument checks, backend choice, sync and pooled forms. */
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { native } from '../native.ts';
-import { getPool } from '../pool/pool.ts';
+import { runTask } from '../pool/pool.ts';
 import { checkOneOf, checkOptionalInteger, parseBigInt } from '../validate.ts';
 import { bitLength } from './bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
@@ -16,6 +16,7 @@ export interface PrimeCheckOptions {
 export const MAX_CHECK_BITS = 65536;
 /** Widest number the native core takes; wider ones go to the TS backend. */
 const NATIVE_MAX_BITS = 64 * 511;
+const WORKER = new URL('../worker.ts', import.meta.url);
 
 export interface CheckTask {
   kind: 'check';
@@ -65,11 +66,11 @@ export function isSafePrimeSync(p: bigint | string, opts: PrimeCheckOptions = {}
 /** isProbablePrimeSync on a pool thread. */
 export async function isProbablePrime(n: bigint | string, opts: PrimeCheckOptions = {}): Promise<boolean> {
   const task: CheckTask = { kind: 'check', what: 'prime', ...parse('n', n, opts, 0n) };
-  return (await getPool().run(task)) as boolean;
+  return runTask<boolean>(WORKER, task);
 }
 
 /** isSafePrimeSync on a pool thread. */
 export async function isSafePrime(p: bigint | string, opts: PrimeCheckOptions = {}): Promise<boolean> {
   const task: CheckTask = { kind: 'check', what: 'safe', ...parse('p', p, opts, 5n) };
-  return (await getPool().run(task)) as boolean;
+  return runTask<boolean>(WORKER, task);
 }

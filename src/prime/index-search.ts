@@ -1,11 +1,13 @@
 /**
- * One thread's share of the search for prime number `index`: slices of the
- * index's candidate stream claimed lowest first (pool/shared-search.ts), each
- * sieved and tested by the native or TS sieve.
+ * The search for prime number `index`: its candidate stream cut into slices,
+ * each sieved and tested by the native or TS sieve, and the pool threads'
+ * share of it (slices claimed lowest first by pool/claim-loop.ts).
  */
 import type { Backend } from '../backend.ts';
-import { native } from '../native.ts';
-import { shared, type SharedSearch } from '../pool/shared-search.ts';
+import { BackendUnavailableError } from '../errors.ts';
+import { native, nativeLoadError } from '../native.ts';
+import { claimLoop } from '../pool/claim-loop.ts';
+import type { SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream } from './stream.ts';
 import { sieveLimit, sliceLength } from './tuning.ts';
@@ -27,7 +29,7 @@ interface Sieve {
 function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number): Sieve {
   if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits), rounds);
   const n = native();
-  if (!n) throw new Error('native backend requested in a thread where the addon did not load');
+  if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
   return new n.SafePrimeSieve(start, sieveLimit(bits), rounds < 0 ? undefined : rounds);
 }
 
@@ -99,17 +101,11 @@ function streamFor(task: IndexTask): IndexStream {
   return (cached = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds));
 }
 
-/** Claims slices of the index's stream until they start at or above the best (or a stop). */
+/** One pool thread's share of an index: its slices, claimed lowest first; work is candidates sieved, then tested. */
 export function searchIndex(task: IndexTask): void {
-  const s = task.shared;
   const is = streamFor(task);
-  const len = BigInt(sliceLength(task.bits, task.backend));
-  while (!shared.stopped(s)) {
-    const v0 = shared.claim(s) * len;
-    if (v0 >= is.length || v0 >= shared.best(s)) return;
-    const v1 = v0 + len < is.length ? v0 + len : is.length;
+  claimLoop(task.shared, BigInt(sliceLength(task.bits, task.backend)), (v0, v1) => {
     const r = is.searchSlice(v0, v1);
-    shared.addWork(s, BigInt(r.sieved), BigInt(r.tested));
-    if (r.found !== null) shared.lowerBest(s, r.found);
-  }
+    return { found: r.found, work: BigInt(r.sieved), work2: BigInt(r.tested) };
+  });
 }

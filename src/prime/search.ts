@@ -6,7 +6,8 @@
  */
 import { webcrypto } from 'node:crypto';
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
-import { getPool, poolSize } from '../pool/pool.ts';
+import { InternalError, NoSafePrimeError, SearchStoppedError } from '../errors.ts';
+import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
 import { checkCount, checkFunction, checkInteger, checkOneOf, checkOptionalInteger, checkSignal, parseBigInt, abortReason } from '../validate.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
@@ -16,6 +17,7 @@ export const MIN_BITS = 16;
 export const MAX_BITS = 16384;
 const SEED_LIMIT = 1n << 256n;
 const PROGRESS_MS = 250;
+const WORKER = new URL('../worker.ts', import.meta.url);
 
 export interface SafePrimeProgress {
   /** Primes found so far in this call. */
@@ -96,17 +98,10 @@ class IndexRun {
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds);
     this.shared = createShared(st.length);
     const task: IndexTask = { kind: 'safe-prime', bits: p.bits, seed: p.seed, index, backend: p.backend, rounds: p.rounds, shared: this.shared };
-    const pool = getPool();
-    const runs = Array.from({ length: Math.min(threads, poolSize()) }, () =>
-      pool.run(task).catch((err: unknown) => {
-        shared.stop(this.shared);
-        throw err;
-      }),
-    );
-    this.done = Promise.all(runs).then(() => {
+    this.done = runOnThreads(WORKER, task, threads, this.shared).then(() => {
       const best = shared.best(this.shared);
-      if (shared.stopped(this.shared)) throw new Error('stopped');
-      if (best >= st.length) throw new Error(`no safe prime of ${p.bits} bits in the whole range (index ${index})`);
+      if (shared.stopped(this.shared)) throw new SearchStoppedError();
+      if (best >= st.length) throw new NoSafePrimeError(p.bits, index);
       return { prime: st.candidate(best), bits: p.bits, seed: p.seed, index, elapsedMs: performance.now() - this.started };
     });
     // A stopped run's rejection is handled by whoever stopped it.
@@ -206,7 +201,8 @@ export async function* searchSafePrimes(
 /** The first prime (index 0, or `index`) of a seeded search: all threads on one index. */
 export async function findSafePrime(opts: SafePrimeSearchOptions & { index?: number | bigint }): Promise<bigint> {
   for await (const r of searchSafePrimes({ ...opts, count: 1, ...(opts.index !== undefined ? { startIndex: opts.index } : {}) })) return r.prime;
-  throw new Error('unreachable: a search for one prime ended without one');
+  // searchSafePrimes yields `count` results or throws.
+  throw new InternalError('a search for one prime ended without one');
 }
 
 export interface SliceOptions {
