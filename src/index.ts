@@ -12,11 +12,11 @@ export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } fr
 export type { PrimeCheckOptions } from './prime/check.ts';
 export { findSafePrime, randomSeed, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
 export type { SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';
-export { QuestionClient } from './clients/question-client.ts';
-export { sanitizeFilename } from './clients/filenames.ts';
-export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, Stats, Thread, ThreadItem } from './clients/question-client.ts';
-export { HUMAN_NOTICE, attributionText } from './clients/attribution.ts';
-export type { Attribution } from './clients/attribution.ts';
+export { QuestionClient } from './clients/question/client.ts';
+export { sanitizeFilename } from './clients/http/file-names.ts';
+export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, Stats, Thread, ThreadItem } from './clients/question/client.ts';
+export { HUMAN_NOTICE, attributionText } from './clients/question/attribution.ts';
+export type { Attribution } from './clients/question/attribution.ts';
 export {
   BadRequestError,
   NetworkError,
@@ -33,12 +33,12 @@ export { ManualClock, realClock } from './clients/clock.ts';
 export type { Clock } from './clients/clock.ts';
 export { startFakeServices } from './fake-services/index.ts';
 export type { FakeServices, FakeServicesOptions } from './fake-services/index.ts';
-export { b85decode, b85encode } from './clients/base85.ts';
-export { totpCode, totpCounter } from './clients/totp.ts';
-export type { TotpOptions } from './clients/totp.ts';
-export { decryptKey, decryptKeyDetailed, encryptKey } from './clients/keycrypt.ts';
-export { PrimeRegistryClient } from './clients/registry-client.ts';
-export type { KeyMaterial, PrimeRecord, RegistryClientOptions } from './clients/registry-client.ts';
+export { b85decode, b85encode } from './clients/registry/base85.ts';
+export { totpCode, totpCounter } from './clients/registry/totp.ts';
+export type { TotpOptions } from './clients/registry/totp.ts';
+export { decryptKey, decryptKeyDetailed, encryptKey } from './clients/registry/key-crypto.ts';
+export { PrimeRegistryClient } from './clients/registry/client.ts';
+export type { KeyMaterial, PrimeRecord, RegistryClientOptions } from './clients/registry/client.ts';
 export {
   JsonError,
   NotExistError,
@@ -48,11 +48,11 @@ export {
   RegistryError,
   RequirementsError,
   TotpError,
-} from './clients/registry-errors.ts';
-export { Keystore, redact } from './clients/keystore.ts';
-export type { LedgerEntry, LedgerState } from './clients/keystore.ts';
-export { Registrar } from './clients/registrar.ts';
-export { QuestionPipeline } from './clients/question-pipeline.ts';
-export type { PipelineOptions } from './clients/question-pipeline.ts';
-export { AdClient, AD_LIMITS } from './clients/ad-client.ts';
-export type { Ad, AdClientOptions } from './clients/ad-client.ts';
+} from './clients/registry/errors.ts';
+export { Keystore, redact } from './clients/registry/keystore.ts';
+export type { LedgerEntry, LedgerState } from './clients/registry/keystore.ts';
+export { Registrar } from './clients/registry/registrar.ts';
+export { QuestionPipeline } from './clients/question/pipeline.ts';
+export type { PipelineOptions } from './clients/question/pipeline.ts';
+export { AdClient, AD_LIMITS } from './clients/ads/client.ts';
+export type { Ad, AdClientOptions } from './clients/ads/client.ts';

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AdClient } from '../src/clients/ad-client.ts';
+import { AdClient } from '../src/clients/ads/client.ts';
 import { ManualClock } from '../src/clients/clock.ts';
 import { ProtocolError } from '../src/clients/errors.ts';
-import { HOUR } from '../src/clients/rate-limiter.ts';
+import { HOUR } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { rng } from './helpers/oracles.ts';
 

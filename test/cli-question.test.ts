@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.ts';
-import { HUMAN_NOTICE } from '../src/clients/attribution.ts';
+import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 
 let fake: FakeServices;

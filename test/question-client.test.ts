@@ -5,10 +5,10 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clients/clock.ts';
 import { BadRequestError, ProtocolError, RateLimitedError, ServerError, TimeoutError } from '../src/clients/errors.ts';
-import { HUMAN_NOTICE } from '../src/clients/attribution.ts';
-import { sanitizeFilename } from '../src/clients/filenames.ts';
-import { QuestionClient } from '../src/clients/question-client.ts';
-import { MINUTE } from '../src/clients/rate-limiter.ts';
+import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
+import { sanitizeFilename } from '../src/clients/http/file-names.ts';
+import { QuestionClient } from '../src/clients/question/client.ts';
+import { MINUTE } from '../src/clients/http/rate-limiter.ts';
 import { startServer } from '../src/fake-services/http-server.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import type { FakeQuestionOptions } from '../src/fake-services/question-service.ts';
@@ -209,7 +209,7 @@ describe('question service: more of the spec', () => {
   });
 
   it('the cookie jar keeps __Host- cookies only when Secure, on https or loopback', async () => {
-    const { CookieJar } = await import('../src/clients/cookie-jar.ts');
+    const { CookieJar } = await import('../src/clients/http/cookie-jar.ts');
     const jar = new CookieJar(new ManualClock());
     const remote = new URL('http://questions.example/gpt/api/config');
     jar.store(remote, '__Host-session=a; Path=/; Secure');

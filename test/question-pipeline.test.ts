@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clients/clock.ts';
-import { HUMAN_NOTICE } from '../src/clients/attribution.ts';
-import { QuestionClient } from '../src/clients/question-client.ts';
-import { QuestionPipeline } from '../src/clients/question-pipeline.ts';
-import { DAY, HOUR } from '../src/clients/rate-limiter.ts';
+import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
+import { QuestionClient } from '../src/clients/question/client.ts';
+import { QuestionPipeline } from '../src/clients/question/pipeline.ts';
+import { DAY, HOUR } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 
 const running: { close(): Promise<void> }[] = [];

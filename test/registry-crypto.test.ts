@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { b85decode, b85encode } from '../src/clients/base85.ts';
-import { decryptKey, decryptKeyDetailed, encryptKey } from '../src/clients/keycrypt.ts';
-import { totpCode, totpCounter } from '../src/clients/totp.ts';
+import { b85decode, b85encode } from '../src/clients/registry/base85.ts';
+import { decryptKey, decryptKeyDetailed, encryptKey } from '../src/clients/registry/key-crypto.ts';
+import { totpCode, totpCounter } from '../src/clients/registry/totp.ts';
 import { hasCommand, rng } from './helpers/oracles.ts';
 
 // Vectors computed with CPython (base64, hmac + hashlib.sha3_512) and the cryptography package.

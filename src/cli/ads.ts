@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { AdClient, type Ad } from '../clients/ad-client.ts';
-import { sanitizeFilename } from '../clients/filenames.ts';
+import { AdClient, type Ad } from '../clients/ads/client.ts';
+import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
 type Common = ServiceFlags;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { Keystore, redact } from '../clients/keystore.ts';
-import { Registrar } from '../clients/registrar.ts';
-import { PrimeRegistryClient } from '../clients/registry-client.ts';
+import { Keystore, redact } from '../clients/registry/keystore.ts';
+import { Registrar } from '../clients/registry/registrar.ts';
+import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';

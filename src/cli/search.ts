@@ -7,7 +7,7 @@ import { InterruptedError } from '../errors.ts';
 import { parseIntArg } from './args.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
 import { makeRegistrar } from './registry.ts';
-import type { Registrar } from '../clients/registrar.ts';
+import type { Registrar } from '../clients/registry/registrar.ts';
 
 interface SearchOpts {
   bits: string;

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
-import { HOUR, MINUTE, type Limits } from '../clients/rate-limiter.ts';
+import { HOUR, MINUTE, type Limits } from '../clients/http/rate-limiter.ts';
 import type { FakeHandler } from './http-server.ts';
 import { ServerLimits } from './limits.ts';
 

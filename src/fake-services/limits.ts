@@ -1,6 +1,6 @@
 /** Server-side rate limiting for the fake services: exact windows, 429 and a temporary address ban. */
 import type { Clock } from '../clients/clock.ts';
-import type { Window } from '../clients/rate-limiter.ts';
+import type { Window } from '../clients/http/rate-limiter.ts';
 import type { FakeResponse } from './http-server.ts';
 
 export class ServerLimits {

@@ -8,8 +8,8 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
-import { DAY, HOUR, MINUTE, type Limits } from '../clients/rate-limiter.ts';
-import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, TOKEN_LIFETIME_MS, type QuestionRoute } from '../clients/question-routes.ts';
+import { DAY, HOUR, MINUTE, type Limits } from '../clients/http/rate-limiter.ts';
+import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, TOKEN_LIFETIME_MS, type QuestionRoute } from '../clients/question/routes.ts';
 import type { FakeHandler, FakeRequest, FakeResponse } from './http-server.ts';
 import { ServerLimits } from './limits.ts';
 

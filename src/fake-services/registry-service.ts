@@ -8,10 +8,10 @@
  * least `requirements.bits` bits (the range's lower bound unless set).
  */
 import { checkPrimeSync, randomBytes } from 'node:crypto';
-import { b85encode } from '../clients/base85.ts';
+import { b85encode } from '../clients/registry/base85.ts';
 import type { Clock } from '../clients/clock.ts';
-import { decryptKey, encryptKey } from '../clients/keycrypt.ts';
-import { totpCode } from '../clients/totp.ts';
+import { decryptKey, encryptKey } from '../clients/registry/key-crypto.ts';
+import { totpCode } from '../clients/registry/totp.ts';
 import type { FakeHandler, FakeRequest, FakeResponse } from './http-server.ts';
 
 export interface FakeRegistryOptions {

@@ -5,8 +5,8 @@
  * failures become typed errors naming the route.
  */
 import { errors as undiciErrors, request } from 'undici';
-import { packageVersion } from '../package-root.ts';
-import { NetworkError, ProtocolError, TimeoutError } from './errors.ts';
+import { packageVersion } from '../../package-root.ts';
+import { NetworkError, ProtocolError, TimeoutError } from '../errors.ts';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { realClock, type Clock } from './clock.ts';
+import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
 import {
   BadRequestError,
@@ -18,8 +18,8 @@ import {
   ServiceError,
   TimeoutError,
   UnauthorizedError,
-} from './errors.ts';
-import { ResponseCache } from './http-cache.ts';
+} from '../errors.ts';
+import { ResponseCache } from './cache.ts';
 import { RateLimiter, banUntil, type Limits } from './rate-limiter.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
 

@@ -5,12 +5,12 @@
  * by a crash resolved on the next run (reported loudly as `key-lost` if the
  * registry holds the prime).
  */
-import { isSafePrimeSync } from '../prime/check.ts';
+import { isSafePrimeSync } from '../../prime/check.ts';
 import { b85decode, b85encode } from './base85.ts';
-import { decryptKey, encryptKey } from './keycrypt.ts';
+import { decryptKey, encryptKey } from './key-crypto.ts';
 import type { Keystore, LedgerEntry } from './keystore.ts';
-import { NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './registry-errors.ts';
-import type { KeyMaterial, PrimeRegistryClient } from './registry-client.ts';
+import { NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
+import type { KeyMaterial, PrimeRegistryClient } from './client.ts';
 
 export class Registrar {
   constructor(

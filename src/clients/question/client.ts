@@ -5,16 +5,16 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BackendChoice } from '../backend.ts';
-import { solvePow } from '../pow/solve.ts';
+import type { BackendChoice } from '../../backend.ts';
+import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
-import { writeFileAtomic } from './atomic-file.ts';
-import { sanitizeFilename } from './filenames.ts';
-import { ProtocolError, UnauthorizedError } from './errors.ts';
-import { HOUR } from './rate-limiter.ts';
-import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './question-routes.ts';
-import { ServiceClient, type ServiceClientOptions } from './service-client.ts';
-import { checkArray, checkObject } from './validate-shapes.ts';
+import { writeFileAtomic } from '../http/state-file.ts';
+import { sanitizeFilename } from '../http/file-names.ts';
+import { ProtocolError, UnauthorizedError } from '../errors.ts';
+import { HOUR } from '../http/rate-limiter.ts';
+import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './routes.ts';
+import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
+import { checkArray, checkObject } from '../http/shapes.ts';
 
 export interface FileDescriptor {
   filename: string;

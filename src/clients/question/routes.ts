@@ -1,5 +1,5 @@
 /** The question service's routes and the limits its spec gives for them. */
-import { DAY, HOUR, MINUTE, type Limits } from './rate-limiter.ts';
+import { DAY, HOUR, MINUTE, type Limits } from '../http/rate-limiter.ts';
 
 export type QuestionRoute = 'models' | 'config' | 'query' | 'answer' | 'file' | 'stats' | 'files' | 'page' | 'answers';
 

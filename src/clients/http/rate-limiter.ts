@@ -7,9 +7,9 @@
  * the spec's 40–60 minutes: 60 are assumed).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { Clock } from './clock.ts';
-import { writeFileAtomic } from './atomic-file.ts';
-import { RateLimitWaitError } from './errors.ts';
+import type { Clock } from '../clock.ts';
+import { writeFileAtomic } from './state-file.ts';
+import { RateLimitWaitError } from '../errors.ts';
 
 export interface Window {
   /** Calls allowed per period. */

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import CachePolicy from 'http-cache-semantics';
-import type { Clock } from './clock.ts';
-import { writeFileAtomic } from './atomic-file.ts';
+import type { Clock } from '../clock.ts';
+import { writeFileAtomic } from './state-file.ts';
 import type { HttpResponse } from './transport.ts';
 
 export interface CacheRequest {

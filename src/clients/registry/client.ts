@@ -5,12 +5,12 @@
  * are options here, with documented defaults.
  */
 import { b85decode } from './base85.ts';
-import { ProtocolError, ServiceError } from './errors.ts';
-import { registryError, TotpError } from './registry-errors.ts';
-import { ServiceClient, type ServiceClientOptions } from './service-client.ts';
+import { ProtocolError, ServiceError } from '../errors.ts';
+import { registryError, TotpError } from './errors.ts';
+import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
 import { totpCode } from './totp.ts';
-import type { HttpResponse } from './transport.ts';
-import { checkObject } from './validate-shapes.ts';
+import type { HttpResponse } from '../http/transport.ts';
+import { checkObject } from '../http/shapes.ts';
 
 export interface KeyMaterial {
   /** The prime's key, encrypted for the current 256-second window. */

@@ -5,8 +5,8 @@
  * treats loopback as secure, as browsers do. Optionally saved to a file.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { Clock } from './clock.ts';
-import { writeFileAtomic } from './atomic-file.ts';
+import type { Clock } from '../clock.ts';
+import { writeFileAtomic } from './state-file.ts';
 import { isLoopback } from './transport.ts';
 
 interface Cookie {

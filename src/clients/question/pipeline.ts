@@ -11,10 +11,10 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './atomic-file.ts';
-import { BadRequestError, RateLimitedError } from './errors.ts';
-import type { QuestionClient, ThreadItem } from './question-client.ts';
-import { DAY, MINUTE } from './rate-limiter.ts';
+import { writeFileAtomic } from '../http/state-file.ts';
+import { BadRequestError, RateLimitedError } from '../errors.ts';
+import type { QuestionClient, ThreadItem } from './client.ts';
+import { DAY, MINUTE } from '../http/rate-limiter.ts';
 
 export interface PromptItem {
   key: string;

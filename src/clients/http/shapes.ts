@@ -1,5 +1,5 @@
 /** Checks that a service response has the documented shape; else a ProtocolError. */
-import { ProtocolError } from './errors.ts';
+import { ProtocolError } from '../errors.ts';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean';
 

@@ -6,7 +6,7 @@
  * registry turns out to hold the prime — `key-lost`. Keys are never logged.
  */
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic } from '../http/state-file.ts';
 
 export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
 

@@ -7,12 +7,12 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './atomic-file.ts';
-import { ProtocolError } from './errors.ts';
-import { MINUTE, HOUR, type Limits } from './rate-limiter.ts';
-import { sanitizeFilename } from './filenames.ts';
-import { ServiceClient, type ServiceClientOptions } from './service-client.ts';
-import { checkArray, checkObject } from './validate-shapes.ts';
+import { writeFileAtomic } from '../http/state-file.ts';
+import { ProtocolError } from '../errors.ts';
+import { MINUTE, HOUR, type Limits } from '../http/rate-limiter.ts';
+import { sanitizeFilename } from '../http/file-names.ts';
+import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
+import { checkArray, checkObject } from '../http/shapes.ts';
 
 export interface Ad {
   alt: string;

@@ -1,5 +1,5 @@
 /** The prime registry's `{error, ident}` failures, one class per ident, carrying the server's message. */
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 
 export class RegistryError extends ServiceError {
   override name = 'RegistryError';
