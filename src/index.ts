@@ -6,7 +6,16 @@ export { sha256 } from './hash.ts';
 export type { Sha256Options } from './hash.ts';
 export { backendInfo } from './backend.ts';
 export type { Backend, BackendChoice, BackendInfo } from './backend.ts';
-export { PowprimeError, PowExhaustedError, BackendUnavailableError, InterruptedError } from './errors.ts';
+export {
+  PowprimeError,
+  PowExhaustedError,
+  BackendUnavailableError,
+  InterruptedError,
+  InternalError,
+  NoSafePrimeError,
+  PoolClosedError,
+  SearchStoppedError,
+} from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
 export type { PrimeCheckOptions } from './prime/check.ts';
@@ -19,20 +28,19 @@ export { HUMAN_NOTICE, attributionText } from './clients/question/attribution.ts
 export type { Attribution } from './clients/question/attribution.ts';
 export {
   BadRequestError,
+  ChallengeExpiredError,
   NetworkError,
-  NotFoundError,
+  ServiceNotFoundError,
   ProtocolError,
   RateLimitWaitError,
   RateLimitedError,
   ServerError,
   ServiceError,
-  TimeoutError,
+  RequestTimeoutError,
   UnauthorizedError,
 } from './clients/errors.ts';
-export { ManualClock, realClock } from './clients/clock.ts';
+export { realClock } from './clients/clock.ts';
 export type { Clock } from './clients/clock.ts';
-export { startFakeServices } from './fake-services/index.ts';
-export type { FakeServices, FakeServicesOptions } from './fake-services/index.ts';
 export { b85decode, b85encode } from './clients/registry/base85.ts';
 export { totpCode, totpCounter } from './clients/registry/totp.ts';
 export type { TotpOptions } from './clients/registry/totp.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clients/clock.ts';
-import { BadRequestError, ProtocolError, RateLimitedError, ServerError, TimeoutError } from '../src/clients/errors.ts';
+import { BadRequestError, ProtocolError, RateLimitedError, ServerError, RequestTimeoutError } from '../src/clients/errors.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { sanitizeFilename } from '../src/clients/http/file-names.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';
@@ -312,9 +312,9 @@ describe('question service: failures become typed errors and retries', () => {
     await expect(shape.client.stats()).rejects.toThrow(/field 'count'/);
   });
 
-  it('no answer within the timeout → TimeoutError after the retries', async () => {
+  it('no answer within the timeout → RequestTimeoutError after the retries', async () => {
     const { client, calls } = await flaky([() => 'hang']);
-    await expect(client.stats()).rejects.toBeInstanceOf(TimeoutError);
+    await expect(client.stats()).rejects.toBeInstanceOf(RequestTimeoutError);
     expect(calls()).toBe(3);
   });
 });

@@ -7,20 +7,31 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** setTimeout's longest delay; a longer one overflows to 1 ms and would busy-spin. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
+      const until = Date.now() + Math.max(0, ms);
+      let t: NodeJS.Timeout;
       const onAbort = (): void => {
         clearTimeout(t);
         reject(signal!.reason);
       };
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      // Waits longer than the timer's range (a Retry-After of months) go in steps.
+      const arm = (): void => {
+        const left = until - Date.now();
+        if (left <= 0) {
+          signal?.removeEventListener('abort', onAbort);
+          return resolve();
+        }
+        t = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
+      arm();
     }),
 };
 

@@ -1,8 +1,13 @@
-/** Typed errors of the service clients. Each carries what the service said, when it said anything. */
+/**
+ * Typed errors of the service clients, on the package's one error model
+ * (PowprimeError: a stable `code`, and `transient` for the retry logic).
+ * Each carries what the service said, when it said anything.
+ */
+import { PowprimeError } from '../errors.ts';
 
 /** The service answered with an error status. `serviceMessage` is its `{error}` text, if any. */
-export class ServiceError extends Error {
-  override name = 'ServiceError';
+export class ServiceError extends PowprimeError {
+  readonly code: string = 'ERR_SERVICE';
   constructor(
     readonly service: string,
     readonly route: string,
@@ -15,23 +20,25 @@ export class ServiceError extends Error {
 
 /** 400: a field or the session cookie was missing. */
 export class BadRequestError extends ServiceError {
-  override name = 'BadRequestError';
+  override readonly code = 'ERR_BAD_REQUEST';
 }
 /** 401: the proof-of-work solution was refused. */
 export class UnauthorizedError extends ServiceError {
-  override name = 'UnauthorizedError';
+  override readonly code = 'ERR_UNAUTHORIZED';
 }
 /** 404 on routes where it is not a normal answer. */
-export class NotFoundError extends ServiceError {
-  override name = 'NotFoundError';
+export class ServiceNotFoundError extends ServiceError {
+  override readonly code = 'ERR_SERVICE_NOT_FOUND';
 }
-/** 5xx: the service failed. */
+/** 5xx: the service failed; the same call may work later. */
 export class ServerError extends ServiceError {
-  override name = 'ServerError';
+  override readonly code = 'ERR_SERVER';
+  override readonly transient = true;
 }
 /** 429: rate limited. The host is then treated as banned until `retryAt` (ms since the epoch). */
 export class RateLimitedError extends ServiceError {
-  override name = 'RateLimitedError';
+  override readonly code = 'ERR_RATE_LIMITED';
+  override readonly transient = true;
   constructor(
     service: string,
     route: string,
@@ -43,8 +50,10 @@ export class RateLimitedError extends ServiceError {
 }
 
 /** The response could not be understood: not JSON, truncated, or not of the documented shape. */
-export class ProtocolError extends Error {
-  override name = 'ProtocolError';
+export class ProtocolError extends PowprimeError {
+  readonly code = 'ERR_PROTOCOL';
+  // A truncated or garbled body is usually the connection's fault: worth another try.
+  override readonly transient = true;
   constructor(
     readonly route: string,
     readonly detail: string,
@@ -54,9 +63,10 @@ export class ProtocolError extends Error {
   }
 }
 
-/** No response within the timeout. */
-export class TimeoutError extends Error {
-  override name = 'TimeoutError';
+/** No response within the timeout. (Not DOMException's TimeoutError, which an AbortSignal.timeout throws.) */
+export class RequestTimeoutError extends PowprimeError {
+  readonly code = 'ERR_REQUEST_TIMEOUT';
+  override readonly transient = true;
   constructor(
     readonly route: string,
     readonly timeoutMs: number,
@@ -66,8 +76,9 @@ export class TimeoutError extends Error {
 }
 
 /** The connection failed (refused, reset, DNS…). */
-export class NetworkError extends Error {
-  override name = 'NetworkError';
+export class NetworkError extends PowprimeError {
+  readonly code = 'ERR_NETWORK';
+  override readonly transient = true;
   constructor(
     readonly route: string,
     cause: unknown,
@@ -77,8 +88,8 @@ export class NetworkError extends Error {
 }
 
 /** A call would have to wait for the rate limit (or a ban) longer than allowed. */
-export class RateLimitWaitError extends Error {
-  override name = 'RateLimitWaitError';
+export class RateLimitWaitError extends PowprimeError {
+  readonly code = 'ERR_RATE_LIMIT_WAIT';
   constructor(
     readonly route: string,
     /** When the call may go out (ms since the epoch). */
@@ -86,5 +97,14 @@ export class RateLimitWaitError extends Error {
     reason: string,
   ) {
     super(`${route}: ${reason}; next slot at ${new Date(retryAt).toISOString()}`);
+  }
+}
+
+/** Every proof-of-work challenge expired before its solution was ready, so nothing was sent. */
+export class ChallengeExpiredError extends PowprimeError {
+  readonly code = 'ERR_CHALLENGE_EXPIRED';
+  override readonly transient = true;
+  constructor(readonly route: string) {
+    super(`${route}: every challenge expired before its solution was ready`);
   }
 }

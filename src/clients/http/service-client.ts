@@ -10,15 +10,13 @@ import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
 import {
   BadRequestError,
-  NetworkError,
-  NotFoundError,
-  ProtocolError,
+  ServiceNotFoundError,
   RateLimitedError,
   ServerError,
   ServiceError,
-  TimeoutError,
   UnauthorizedError,
 } from '../errors.ts';
+import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { RateLimiter, banUntil, type Limits } from './rate-limiter.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
@@ -142,8 +140,7 @@ export class ServiceClient {
         if (spec.accept?.includes(res.status)) return res;
         throw this.statusError(name, res);
       } catch (err) {
-        const transient =
-          err instanceof RateLimitedError || err instanceof ServerError || err instanceof TimeoutError || err instanceof NetworkError || err instanceof ProtocolError;
+        const transient = err instanceof PowprimeError && err.transient;
         if (!transient || attempt >= attempts || this.o.signal?.aborted) throw err;
         // A 429 already banned the host: the limiter waits that out on the next attempt.
         if (!(err instanceof RateLimitedError)) await this.clock.sleep(delay, this.o.signal);
@@ -162,7 +159,7 @@ export class ServiceClient {
     }
   }
 
-  protected statusError(route: string, res: HttpResponse): Error {
+  protected statusError(route: string, res: HttpResponse): ServiceError {
     const msg = this.serviceMessage(res);
     if (res.status === 429) {
       const until = banUntil(res.headers['retry-after'], this.clock.now());
@@ -171,7 +168,7 @@ export class ServiceClient {
     }
     if (res.status === 400) return new BadRequestError(this.service, route, 400, msg);
     if (res.status === 401) return new UnauthorizedError(this.service, route, 401, msg);
-    if (res.status === 404) return new NotFoundError(this.service, route, 404, msg);
+    if (res.status === 404) return new ServiceNotFoundError(this.service, route, 404, msg);
     if (res.status >= 500) return new ServerError(this.service, route, res.status, msg);
     return new ServiceError(this.service, route, res.status, msg);
   }

@@ -6,7 +6,7 @@
  */
 import { errors as undiciErrors, request } from 'undici';
 import { packageVersion } from '../../package-root.ts';
-import { NetworkError, ProtocolError, TimeoutError } from '../errors.ts';
+import { NetworkError, ProtocolError, RequestTimeoutError } from '../errors.ts';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -65,7 +65,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     if (err instanceof ProtocolError) throw err;
     if (req.signal?.aborted) throw req.signal.reason;
     if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-      throw new TimeoutError(req.route, req.timeoutMs);
+      throw new RequestTimeoutError(req.route, req.timeoutMs);
     }
     if (err instanceof undiciErrors.ResponseContentLengthMismatchError || (err as { code?: string }).code === 'UND_ERR_SOCKET') {
       throw new ProtocolError(req.route, `truncated response: ${(err as Error).message}`);

@@ -10,7 +10,7 @@ import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { writeFileAtomic } from '../http/state-file.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
-import { ProtocolError, UnauthorizedError } from '../errors.ts';
+import { ChallengeExpiredError, ProtocolError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './routes.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
@@ -146,7 +146,7 @@ export class QuestionClient extends ServiceClient {
         lastError = err;
       }
     }
-    throw lastError ?? new Error(`${route}: every challenge expired before its solution was ready`);
+    throw lastError ?? new ChallengeExpiredError(route);
   }
 
   private thread(route: string, v: unknown, attribution: Attribution, withId: boolean): ThreadItem | Thread {

@@ -103,7 +103,7 @@ export class PrimeRegistryClient extends ServiceClient {
     }
   }
 
-  protected override statusError(route: string, res: HttpResponse): Error {
+  protected override statusError(route: string, res: HttpResponse): ServiceError {
     if (res.status === 429 || res.status >= 500) return super.statusError(route, res);
     try {
       const v = JSON.parse(res.body.toString('utf8')) as { error?: unknown; ident?: unknown };

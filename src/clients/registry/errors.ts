@@ -1,8 +1,9 @@
 /** The prime registry's `{error, ident}` failures, one class per ident, carrying the server's message. */
+import { PowprimeError } from '../../errors.ts';
 import { ServiceError } from '../errors.ts';
 
 export class RegistryError extends ServiceError {
-  override name = 'RegistryError';
+  override readonly code: string = 'ERR_REGISTRY';
   constructor(
     route: string,
     status: number,
@@ -12,23 +13,24 @@ export class RegistryError extends ServiceError {
     super('registry', route, status, message);
   }
 }
+/** The one-time code was refused (a clock off by more than a step, or a reused code). */
 export class TotpError extends RegistryError {
-  override name = 'TotpError';
+  override readonly code = 'ERR_REGISTRY_TOTP';
 }
 export class JsonError extends RegistryError {
-  override name = 'JsonError';
+  override readonly code = 'ERR_REGISTRY_JSON';
 }
 export class RegisteredError extends RegistryError {
-  override name = 'RegisteredError';
+  override readonly code = 'ERR_REGISTRY_REGISTERED';
 }
 export class NotPrimeError extends RegistryError {
-  override name = 'NotPrimeError';
+  override readonly code = 'ERR_REGISTRY_NOT_PRIME';
 }
 export class RequirementsError extends RegistryError {
-  override name = 'RequirementsError';
+  override readonly code = 'ERR_REGISTRY_REQUIREMENTS';
 }
 export class NotExistError extends RegistryError {
-  override name = 'NotExistError';
+  override readonly code = 'ERR_REGISTRY_NOT_EXIST';
 }
 
 const BY_IDENT: Record<string, typeof RegistryError> = {
@@ -46,8 +48,8 @@ export function registryError(route: string, status: number, message: string | n
 }
 
 /** A prime that failed the local safe-prime check: never sent to the registry. */
-export class NotSafePrimeError extends Error {
-  override name = 'NotSafePrimeError';
+export class NotSafePrimeError extends PowprimeError {
+  readonly code = 'ERR_NOT_SAFE_PRIME';
   constructor(readonly prime: bigint) {
     super(`${prime} is not a safe prime (checked locally); it was not sent`);
   }

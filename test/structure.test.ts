@@ -1,0 +1,70 @@
+// Structural rules of the tree that a reader relies on (see README, Layout).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.ts';
+import { PowprimeError } from '../src/index.ts';
+
+const root = join(import.meta.dirname, '..');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
+}
+
+function errorClasses(): [string, new (...args: unknown[]) => Error][] {
+  return Object.entries(api).filter(
+    (e): e is [string, new (...args: unknown[]) => Error] => typeof e[1] === 'function' && e[1].prototype instanceof Error,
+  );
+}
+
+describe('the error model', () => {
+  const classes = errorClasses();
+
+  it('exports a good number of error classes (so the checks below check something)', () => {
+    expect(classes.length).toBeGreaterThan(20);
+  });
+
+  it.each(classes.filter(([name]) => name !== 'PowprimeError'))('%s extends PowprimeError with a stable code and its own name', (name, Cls) => {
+    expect(Cls.prototype).toBeInstanceOf(PowprimeError);
+    // Every constructor takes its facts positionally; dummies are enough to read the code.
+    const e = new Cls('x', 0, 500, 'message', 0) as PowprimeError;
+    expect(e.code).toMatch(/^ERR_[A-Z0-9_]+$/);
+    expect(e.name).toBe(name);
+    expect(typeof e.transient).toBe('boolean');
+  });
+
+  it('codes are unique and the README lists every one', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const codes = classes.filter(([n]) => n !== 'PowprimeError').map(([, C]) => (new C('x', 0, 500, 'm', 0) as PowprimeError).code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const c of codes) expect(readme, c).toContain(`\`${c}\``);
+  });
+});
+
+describe('layout', () => {
+  it('src/pool imports nothing from pow/ or prime/', () => {
+    const pool = filesUnder('src/pool');
+    expect(pool.length).toBeGreaterThan(1);
+    for (const f of pool) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/from '\.\.\/(pow|prime)\//);
+  });
+
+  it('src/clients is grouped by service, with few top-level files', () => {
+    const top = readdirSync(join(root, 'src/clients'), { withFileTypes: true });
+    expect(top.filter((d) => d.isFile()).length).toBeLessThanOrEqual(4);
+    expect(top.filter((d) => d.isDirectory()).map((d) => d.name).sort()).toEqual(['ads', 'http', 'question', 'registry']);
+  });
+
+  it('the CLI entry imports no command and no bench code at start-up', () => {
+    const main = readFileSync(join(root, 'src/cli/main.ts'), 'utf8');
+    const staticImports = [...main.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]);
+    for (const spec of staticImports) expect(spec).not.toMatch(/bench|\.\/(solve|search|check|question|registry|ads|status)\.ts/);
+  });
+
+  it('only native/addon.cc talks to N-API', () => {
+    const native = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(cc|h)$/.test(f));
+    const napi = native.filter((f) => /#include\s+[<"]napi\.h[>"]/.test(readFileSync(join(root, 'native', f), 'utf8')));
+    expect(napi).toEqual(['addon.cc']);
+  });
+});
