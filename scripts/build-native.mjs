@@ -1,8 +1,12 @@
-// Builds the native addon during `npm install`. A failed build (no compiler,
-// no cmake) must not fail the install: the library then runs on its
-// TypeScript backend and says why at run time. `--strict` makes failure fatal
-// (for `npm run build:native`, where the developer wants to know).
+// Builds the native addon during `npm install`, unless the package carries a
+// prebuilt addon for this platform that loads here, is of this version and
+// passes its kernel self-tests (then no compiler is needed). A failed build
+// (no compiler, no cmake) must not fail the install: the library then runs on
+// its TypeScript backend and says why at run time. `--strict` always compiles
+// and makes failure fatal (for `npm run build:native`, where the developer
+// wants to know).
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +24,31 @@ function fail(reason) {
 }
 
 if (process.env.POWPRIME_SKIP_NATIVE === '1') fail('POWPRIME_SKIP_NATIVE=1');
+
+/** Why the prebuild for this platform cannot be used, or null when it can. */
+function prebuildProblem() {
+  const file = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'powprime.node');
+  if (!existsSync(file)) return 'none for this platform';
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  // In a child process: a binary for the wrong libc must not take the installer down.
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', 'const b = require(process.argv[1]); b.backendInfo(); process.stdout.write(String(b.version))', file],
+    { encoding: 'utf8' },
+  );
+  if (probe.status !== 0) return (probe.stderr.split('\n').find((l) => /error/i.test(l)) ?? `exit code ${probe.status}`).trim();
+  if (probe.stdout !== version) return `built for ${probe.stdout}, this is ${version}`;
+  return null;
+}
+
+if (!strict) {
+  const problem = prebuildProblem();
+  if (problem === null) {
+    console.log(`powprime: using the prebuilt native addon for ${process.platform}-${process.arch}`);
+    process.exit(0);
+  }
+  console.log(`powprime: no usable prebuilt addon (${problem}); compiling`);
+}
 
 let cli;
 try {

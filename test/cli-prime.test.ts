@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE as CLI, runCliSync as cli } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
 
-const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-'));
+const tmp = (): string => tempDir('powprime-cli-prime-');
 const lines = (file: string): { prime: string; bits: number; seed: string; index: number; elapsedMs: number }[] =>
   readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 

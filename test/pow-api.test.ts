@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PowExhaustedError, backendInfo, closePool, solvePow, verifyPow } from '../src/index.ts';
+import { PowExhaustedError, closePool, solvePow, verifyPow } from '../src/index.ts';
+import { describeBackends } from './helpers/backends.ts';
 import { nodeSha256Hex, rng } from './helpers/oracles.ts';
 
 afterAll(() => closePool());
 
-const backends = backendInfo().backend === 'native' ? (['native', 'js'] as const) : (['js'] as const);
 
 describe('solvePow argument checks', () => {
   const bad: [string, unknown, unknown, typeof TypeError | typeof RangeError, RegExp][] = [
@@ -37,32 +37,6 @@ describe('solvePow behaviour', () => {
     const r = await solvePow({ nonce: 'zero', difficulty: 0 });
     expect(r.counter).toBe(0n);
     expect(r.solution).toMatch(/^0+$/);
-  });
-
-  it.each(backends)('maxAttempts reached → PowExhaustedError (%s)', async (backend) => {
-    const err = await solvePow({ nonce: 'exhaust', difficulty: 64 }, { backend, maxAttempts: 300_000n, threads: 2 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PowExhaustedError);
-    expect((err as PowExhaustedError).limit).toBe(300_000n);
-    expect((err as PowExhaustedError).attempts).toBe(300_000);
-  });
-
-  it.each(backends)('an AbortSignal stops the search and rejects with its reason (%s)', async (backend) => {
-    const controller = new AbortController();
-    const reason = new Error('stop now');
-    let lastAttempts = 0;
-    const p = solvePow(
-      { nonce: 'cancel-me', difficulty: 20 },
-      {
-        backend,
-        signal: controller.signal,
-        onProgress: (pr) => {
-          lastAttempts = pr.attempts;
-          controller.abort(reason);
-        },
-      },
-    );
-    await expect(p).rejects.toBe(reason);
-    expect(lastAttempts).toBeGreaterThan(0);
   });
 
   it('an already aborted signal rejects before any work', async () => {
@@ -131,4 +105,32 @@ describe('verifyPow against node:crypto', () => {
     expect(() => verifyPow('n', 65, '1')).toThrow(RangeError);
     expect(() => verifyPow('n', 1, 1 as never)).toThrow(/solution/);
   });
+});
+
+describeBackends('solvePow ends', (backend) => {
+    it('maxAttempts reached → PowExhaustedError', async () => {
+      const err = await solvePow({ nonce: 'exhaust', difficulty: 64 }, { backend, maxAttempts: 300_000n, threads: 2 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PowExhaustedError);
+      expect((err as PowExhaustedError).limit).toBe(300_000n);
+      expect((err as PowExhaustedError).attempts).toBe(300_000);
+    });
+
+    it('an AbortSignal stops the search and rejects with its reason', async () => {
+      const controller = new AbortController();
+      const reason = new Error('stop now');
+      let lastAttempts = 0;
+      const p = solvePow(
+        { nonce: 'cancel-me', difficulty: 20 },
+        {
+          backend,
+          signal: controller.signal,
+          onProgress: (pr) => {
+            lastAttempts = pr.attempts;
+            controller.abort(reason);
+          },
+        },
+      );
+      await expect(p).rejects.toBe(reason);
+      expect(lastAttempts).toBeGreaterThan(0);
+    });
 });

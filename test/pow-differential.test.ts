@@ -5,6 +5,9 @@ import { candidate, powLayout } from '../src/pow/order.ts';
 import { PowTarget } from '../src/pow/target.ts';
 import { searchRangeJs } from '../src/pow/kernel.ts';
 import { nodeSha256Hex, rng } from './helpers/oracles.ts';
+import { hasNative, skipNativeNotice } from './helpers/backends.ts';
+
+skipNativeNotice('native-vs-TS comparisons');
 
 afterAll(() => closePool());
 
@@ -24,7 +27,6 @@ const cases = Array.from({ length: 512 }, (_, i) => ({
 // Multi-byte UTF-8: the order is defined on the nonce's bytes, not its characters.
 cases.push({ nonce: 'é€😀 unicode nonce', difficulty: 4 }, { nonce: '', difficulty: 3 }, { nonce: 'x'.repeat(1000), difficulty: 4 });
 
-const hasNative = backendInfo().backend === 'native';
 const oracleMeets = (nonce: string, s: string, d: number): boolean => nodeSha256Hex(nonce + s).startsWith('0'.repeat(d));
 
 describe('PoW: native, TS and node:crypto agree', () => {

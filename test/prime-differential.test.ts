@@ -1,9 +1,11 @@
 import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { backendInfo, isProbablePrimeSync, isSafePrimeSync } from '../src/index.ts';
+import { isProbablePrimeSync, isSafePrimeSync } from '../src/index.ts';
 import { rng } from './helpers/oracles.ts';
+import { hasNative, skipNativeNotice } from './helpers/backends.ts';
 
-const hasNative = backendInfo().backend === 'native';
+skipNativeNotice('native-vs-TS comparisons');
+
 
 function randomOdd(bits: number, next: () => number): bigint {
   let n = 1n;

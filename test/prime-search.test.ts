@@ -1,14 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backendInfo, closePool, findSafePrime, searchSafePrimeSlice, searchSafePrimes, type SafePrimeResult } from '../src/index.ts';
+import { closePool, findSafePrime, searchSafePrimeSlice, searchSafePrimes, type SafePrimeResult } from '../src/index.ts';
 import { startPoint, stream } from '../src/prime/stream.ts';
+import { backends, skipNativeNotice } from './helpers/backends.ts';
 import { hasCommand } from './helpers/oracles.ts';
+
+skipNativeNotice('native-vs-TS search comparisons');
 
 afterAll(() => closePool());
 
-const hasNative = backendInfo().backend === 'native';
-const backends = hasNative ? (['native', 'js'] as const) : (['js'] as const);
 
 async function collect(opts: Parameters<typeof searchSafePrimes>[0]): Promise<SafePrimeResult[]> {
   const out: SafePrimeResult[] = [];

@@ -6,9 +6,9 @@ import { backendInfo, isProbablePrimeSync, isSafePrimeSync } from '../src/index.
 import { native } from '../src/native.ts';
 import { strongBase2, strongLucas } from '../src/prime/primality.ts';
 import { chernickCarmichaels, isStrongProbablePrime, smallestFactor } from './helpers/number-theory.ts';
+import { describeBackends } from './helpers/backends.ts';
 import { hasCommand } from './helpers/oracles.ts';
 
-const backends = backendInfo().backend === 'native' ? (['native', 'js'] as const) : (['js'] as const);
 const vectors = JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as {
   safe_primes: Record<string, string>;
 };
@@ -43,7 +43,7 @@ const primesUpTo = (m: number): bigint[] =>
 // OEIS A002997: Carmichael numbers.
 const A002997 = [561n, 1105n, 1729n, 2465n, 2821n, 6601n, 8911n, 10585n, 15841n, 29341n, 41041n, 46657n, 52633n, 62745n, 63973n, 75361n];
 
-describe.each(backends)('prime vectors, %s backend', (backend) => {
+describeBackends('prime vectors', (backend) => {
   it.each(rfc.filter(([, p]) => backend === 'native' || p < 1n << 6145n))('%s is a safe prime', (_name, p) => {
     expect(isSafePrimeSync(p, { backend })).toBe(true);
     expect(isProbablePrimeSync(p, { backend })).toBe(true);

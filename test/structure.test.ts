@@ -14,8 +14,9 @@ function filesUnder(dir: string): string[] {
 }
 
 function errorClasses(): [string, new (...args: unknown[]) => Error][] {
-  return Object.entries(api).filter(
-    (e): e is [string, new (...args: unknown[]) => Error] => typeof e[1] === 'function' && e[1].prototype instanceof Error,
+  const entries = Object.entries(api) as [string, unknown][];
+  return entries.filter(
+    (e): e is [string, new (...args: unknown[]) => Error] => typeof e[1] === 'function' && (e[1] as { prototype: unknown }).prototype instanceof Error,
   );
 }
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Uses powprime exactly as a stranger would: packs the tarball, installs it
+# with production dependencies only into an empty project whose PATH has no
+# cmake and no C/C++ compiler, and runs the CLI, an ES module import, a
+# CommonJS require and a TypeScript consumer (skipLibCheck off, under
+# `module: nodenext` and `moduleResolution: bundler`). The native backend must
+# come from the prebuilt addon.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/powprime-consumer-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "pack"
+(cd "$repo" && npm pack --silent --pack-destination "$work" >/dev/null)
+tarball="$(ls "$work"/powprime-*.tgz)"
+tar tzf "$tarball" | grep -q "package/prebuilds/$(node -p 'process.platform + "-" + process.arch')/powprime.node" \
+  || { echo "the tarball carries no prebuild for this platform"; exit 1; }
+if tar tzf "$tarball" | grep -E '\.map$|^package/(test|src)/'; then echo "the tarball ships source maps or sources"; exit 1; fi
+
+step "a PATH without cmake or a compiler"
+bin="$work/bin"
+mkdir -p "$bin"
+for tool in node npm npx sh bash env cat ls mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee; do
+  ln -s "$(command -v "$tool")" "$bin/$tool"
+done
+export PATH="$bin"
+for tool in cmake cc gcc g++ c++ clang make; do
+  if command -v "$tool" >/dev/null; then echo "$tool is still on PATH"; exit 1; fi
+done
+
+step "npm install --omit=dev (as npm install powprime does)"
+app="$work/app"
+mkdir -p "$app"
+cd "$app"
+echo '{ "name": "consumer", "version": "1.0.0", "private": true }' > package.json
+npm install --omit=dev --no-audit --no-fund --foreground-scripts "$tarball" 2>&1 | tee "$work/install.log"
+grep -q 'using the prebuilt native addon' "$work/install.log" || { echo "the install did not use the prebuild"; exit 1; }
+if [ -e node_modules/powprime/build ]; then echo "the install compiled the addon"; exit 1; fi
+if [ -e node_modules/bigint-crypto-utils ] || [ -e node_modules/vitest ]; then echo "devDependencies were installed"; exit 1; fi
+
+step "CLI"
+version="$(npx powprime --version)"
+echo "$version"
+case "$version" in *native*) ;; *) echo "--version does not report the native backend"; exit 1 ;; esac
+solution="$(npx powprime solve abc 3)"
+node -e "const h = require('node:crypto').createHash('sha256').update('abc' + process.argv[1]).digest('hex'); if (!h.startsWith('000')) { console.error('bad solution', h); process.exit(1); }" "$solution"
+echo "solve abc 3 → $solution"
+check="$(npx powprime check 23)"
+echo "check 23 → $check"
+[ "$check" = "23: safe prime" ] || case "$check" in *"safe prime"*) ;; *) exit 1 ;; esac
+set +e; npx powprime solve abc 99 >/dev/null 2>&1; status=$?; set -e
+[ "$status" = 2 ] || { echo "bad input exited $status, not 2"; exit 1; }
+
+step "ES module import"
+cp "$repo/test/consumer/esm.mjs" .
+node esm.mjs
+
+step "CommonJS require"
+cp "$repo/test/consumer/cjs.cjs" .
+node cjs.cjs
+
+step "TypeScript consumer (skipLibCheck off)"
+cp "$repo/test/consumer/consumer.ts" .
+tsc="$repo/node_modules/typescript/bin/tsc"
+types="$repo/node_modules/@types"
+for mode in "nodenext nodenext" "esnext bundler"; do
+  set -- $mode
+  cat > tsconfig.json <<JSON
+{ "compilerOptions": { "module": "$1", "moduleResolution": "$2", "target": "es2022", "strict": true,
+  "skipLibCheck": false, "noEmit": true, "typeRoots": ["$types"], "types": ["node"] },
+  "files": ["consumer.ts"] }
+JSON
+  node "$tsc" -p tsconfig.json
+  echo "tsc module=$1 moduleResolution=$2: ok"
+done
+
+printf '\nconsumer check passed\n'
