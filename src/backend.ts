@@ -29,9 +29,23 @@ export function backendInfo(): BackendInfo {
 }
 
 let warned = false;
+let envChecked: BackendChoice | undefined;
 
-/** Resolves a requested backend; 'auto' falls back to js and says why, once per process. */
-export function resolveBackend(choice: BackendChoice): Backend {
+/** What 'auto' means here: POWPRIME_BACKEND when set (js, native or auto); an unknown value is warned about once and ignored. */
+function envChoice(): BackendChoice {
+  if (envChecked) return envChecked;
+  const value = process.env.POWPRIME_BACKEND;
+  envChecked = 'auto';
+  if (value === 'js' || value === 'native') envChecked = value;
+  else if (value !== undefined && value !== '' && value !== 'auto') {
+    process.emitWarning(`POWPRIME_BACKEND=${JSON.stringify(value)} is not one of auto, native, js; ignored`, { code: 'POWPRIME_BAD_ENV' });
+  }
+  return envChecked;
+}
+
+/** Resolves a requested backend; 'auto' follows POWPRIME_BACKEND, else falls back to js and says why, once per process. */
+export function resolveBackend(requested: BackendChoice): Backend {
+  const choice = requested === 'auto' ? envChoice() : requested;
   if (choice === 'js') return 'js';
   if (native()) return 'native';
   const reason = nativeLoadError() ?? 'unknown';

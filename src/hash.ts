@@ -1,5 +1,6 @@
 import { native } from './native.ts';
 import { sha256 as sha256Js } from './pow/sha256.ts';
+import { checkOptions } from './validate.ts';
 
 export interface Sha256Options {
   /**
@@ -10,8 +11,9 @@ export interface Sha256Options {
 }
 
 /** SHA-256 of `data`, computed by the selected kernel. */
-export function sha256(data: Uint8Array, options: Sha256Options = {}): Uint8Array {
+export function sha256(data: Uint8Array, opts?: Sha256Options): Uint8Array {
   if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
+  const options: Sha256Options = checkOptions('options', opts);
   const kernel = options.kernel;
   if (kernel !== undefined && typeof kernel !== 'string') throw new TypeError('kernel must be a string');
   const n = native();

@@ -7,6 +7,13 @@ function show(value: unknown): string {
   return Object.prototype.toString.call(value);
 }
 
+/** An options argument: undefined means none; anything but a plain object is a TypeError. */
+export function checkOptions<T extends object>(name: string, value: T | undefined): T | Record<string, never> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${name} must be an object (got ${show(value)})`);
+  return value;
+}
+
 export function checkString(name: string, value: unknown): string {
   if (typeof value !== 'string') throw new TypeError(`${name} must be a string (got ${show(value)})`);
   return value;

@@ -66,8 +66,8 @@ describe('check argument errors', () => {
     expect(() => isProbablePrimeSync(value as never)).toThrow(message);
   });
 
-  it('isSafePrimeSync rejects numbers below 5 and bad rounds', () => {
-    expect(() => isSafePrimeSync(3n)).toThrow(/p must be at least 5/);
+  it('isSafePrimeSync rejects negatives and bad rounds', () => {
+    expect(() => isSafePrimeSync(-3n)).toThrow(/p must not be negative/);
     expect(() => isSafePrimeSync(7n, { rounds: -1 })).toThrow(/rounds/);
     expect(() => isSafePrimeSync(7n, { backend: 'gpu' as never })).toThrow(/backend/);
   });

@@ -3,7 +3,7 @@
  * fdatasync), so a crash loses at most the line being written; a torn last
  * line left by a crash is cut off before appending again.
  */
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, statSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 export interface SearchLine {
   prime: string;
@@ -29,6 +29,7 @@ function isSearchLine(x: unknown): x is SearchLine {
 }
 
 export function readExisting(file: string): ExistingRun {
+  if (existsSync(file) && statSync(file).isDirectory()) throw new RangeError(`--out ${file} is a directory; give a file name`);
   if (!existsSync(file)) return { lines: [], validBytes: 0, totalBytes: 0 };
   const buf = readFileSync(file);
   const end = buf.lastIndexOf(0x0a) + 1;

@@ -37,12 +37,36 @@ function versionText(): string {
 /** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 130 interrupted. */
 function exitCodeFor(err: unknown): number {
   if (err instanceof InterruptedError) return 130;
-  if (err instanceof TypeError || err instanceof RangeError) return 2;
+  if (err instanceof TypeError || err instanceof RangeError || isUnusablePath(err)) return 2;
   if (err instanceof PowprimeError) return BAD_INPUT_CODES.has(err.code) ? 2 : 1;
   return 1;
 }
 
+/** Node's warnings (no native addon, an unknown environment value) as one line in the CLI's form. */
+function warningsAsOneLine(): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => process.stderr.write(`powprime: warning: ${w.message}\n`));
+}
+
+/** A file-system error on a path the user gave (--out, --state-dir, --prompts …): bad input, not a failed run. */
+function isUnusablePath(err: unknown): err is NodeJS.ErrnoException {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && typeof (err as NodeJS.ErrnoException).syscall === 'string' && PATH_ERRORS.has(code);
+}
+const PATH_ERRORS = new Map([
+  ['ENOENT', 'no such file or directory'],
+  ['ENOTDIR', 'a part of the path is not a directory'],
+  ['EISDIR', 'it is a directory'],
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EROFS', 'read-only file system'],
+  ['ENAMETOOLONG', 'name too long'],
+  ['EEXIST', 'a file is in the way'],
+  ['ELOOP', 'too many symbolic links'],
+]);
+
 async function main(): Promise<void> {
+  warningsAsOneLine();
   const program = new Command();
   program
     .name('powprime')
@@ -66,8 +90,12 @@ async function main(): Promise<void> {
     }
     process.exitCode = exitCodeFor(err);
     const known = err instanceof PowprimeError || err instanceof TypeError || err instanceof RangeError;
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`powprime: ${known ? '' : 'unexpected error: '}${message}\n`);
+    const message = isUnusablePath(err)
+      ? `cannot use ${err.path ?? 'a path given'}: ${PATH_ERRORS.get(err.code!)}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+    process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${message}\n`);
   }
 }
 

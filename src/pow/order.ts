@@ -32,6 +32,7 @@
  */
 
 import { InternalError } from '../errors.ts';
+import { checkInteger } from '../validate.ts';
 
 /** Counters stop below 10^19 so that k fits the native kernels' 64-bit words. */
 const COUNTER_DIGITS = 19;
@@ -56,7 +57,7 @@ export interface PowLayout {
 const ENDS = Array.from({ length: 56 }, (_, i) => 55 - i).filter((e) => e >= 3 && (e % 4 === 0 || e % 4 === 3));
 
 export function powLayout(nonceLength: number): PowLayout {
-  const r = nonceLength % 64;
+  const r = checkInteger('nonceLength', nonceLength, 0, Number.MAX_SAFE_INTEGER) % 64;
   for (const e of ENDS) {
     const width = (((e - r) % 64) + 64) % 64;
     if (width === 0 || width > MAX_SOLUTION_LENGTH) continue;
@@ -77,5 +78,11 @@ export function powLayout(nonceLength: number): PowLayout {
 
 /** S_k: k in decimal, left-padded with '0' to the layout's width. */
 export function candidate(layout: PowLayout, k: bigint): string {
+  const width = (layout as Partial<PowLayout> | null)?.width;
+  if (typeof layout !== 'object' || typeof width !== 'number' || !Number.isInteger(width) || width < 1 || width > MAX_SOLUTION_LENGTH) {
+    throw new TypeError('layout must be a PowLayout from powLayout()');
+  }
+  if (typeof k !== 'bigint') throw new TypeError(`k must be a bigint (got ${typeof k})`);
+  if (k < 0n || k >= layout.limit) throw new RangeError(`k must be from 0 to ${layout.limit - 1n} for this layout (got ${k})`);
   return k.toString().padStart(layout.width, '0');
 }

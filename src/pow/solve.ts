@@ -3,7 +3,7 @@ import { PowExhaustedError } from '../errors.ts';
 import { publish } from '../pool/claim-loop.ts';
 import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
-import { checkCount, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, abortReason } from '../validate.ts';
+import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, abortReason } from '../validate.ts';
 import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
@@ -56,7 +56,8 @@ const WORKER = new URL('../worker.ts', import.meta.url);
  * Finds the lowest counter k whose S_k makes SHA-256(nonce‖S_k) start with
  * `difficulty` '0' hex characters. The same S for every backend and thread count.
  */
-export async function solvePow(challenge: PowChallenge, options: SolveOptions = {}): Promise<PowSolution> {
+export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Promise<PowSolution> {
+  const options: SolveOptions = checkOptions('options', opts);
   if (challenge === null || typeof challenge !== 'object') {
     throw new TypeError('challenge must be an object {nonce, difficulty}');
   }

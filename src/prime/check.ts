@@ -2,7 +2,7 @@
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { native } from '../native.ts';
 import { runTask } from '../pool/pool.ts';
-import { checkOneOf, checkOptionalInteger, parseBigInt } from '../validate.ts';
+import { checkOneOf, checkOptions, checkOptionalInteger, parseBigInt } from '../validate.ts';
 import { bitLength } from './bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
 
@@ -32,12 +32,11 @@ interface Parsed {
   backend: Backend;
 }
 
-function parse(name: string, value: unknown, opts: PrimeCheckOptions, min: bigint): Parsed {
+function parse(name: string, value: unknown, options: PrimeCheckOptions | undefined): Parsed {
+  const opts: PrimeCheckOptions = checkOptions('options', options);
   const n = parseBigInt(name, value);
   if (n < 0n) throw new RangeError(`${name} must not be negative (got ${n})`);
-  if (n < min) throw new RangeError(`${name} must be at least ${min} (got ${n})`);
   if (bitLength(n) > MAX_CHECK_BITS) throw new RangeError(`${name} has ${bitLength(n)} bits; at most ${MAX_CHECK_BITS} are accepted`);
-  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object');
   const rounds = checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1;
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
   return { n, rounds, backend };
@@ -45,6 +44,8 @@ function parse(name: string, value: unknown, opts: PrimeCheckOptions, min: bigin
 
 /** Runs one check on the calling thread. */
 export function runCheck(t: Omit<CheckTask, 'kind'>): boolean {
+  // Every non-negative integer has an answer; the smallest safe prime is 5.
+  if (t.what === 'safe' && t.n < 5n) return false;
   const n = native();
   if (t.backend === 'native' && n && bitLength(t.n) <= NATIVE_MAX_BITS) {
     const rounds = t.rounds < 0 ? undefined : t.rounds;
@@ -54,23 +55,23 @@ export function runCheck(t: Omit<CheckTask, 'kind'>): boolean {
 }
 
 /** Trial division, Baillie–PSW and extra Miller–Rabin rounds; n is a bigint or a decimal / 0x string. */
-export function isProbablePrimeSync(n: bigint | string, opts: PrimeCheckOptions = {}): boolean {
-  return runCheck({ what: 'prime', ...parse('n', n, opts, 0n) });
+export function isProbablePrimeSync(n: bigint | string, opts?: PrimeCheckOptions): boolean {
+  return runCheck({ what: 'prime', ...parse('n', n, opts) });
 }
 
-/** p ≡ 3 (mod 4), q = (p−1)/2 probable prime, p proved prime from q by Pocklington. p ≥ 5. */
-export function isSafePrimeSync(p: bigint | string, opts: PrimeCheckOptions = {}): boolean {
-  return runCheck({ what: 'safe', ...parse('p', p, opts, 5n) });
+/** p ≡ 3 (mod 4) (or p = 5), q = (p−1)/2 probable prime, p proved prime from q by Pocklington; false below 5. */
+export function isSafePrimeSync(p: bigint | string, opts?: PrimeCheckOptions): boolean {
+  return runCheck({ what: 'safe', ...parse('p', p, opts) });
 }
 
 /** isProbablePrimeSync on a pool thread. */
-export async function isProbablePrime(n: bigint | string, opts: PrimeCheckOptions = {}): Promise<boolean> {
-  const task: CheckTask = { kind: 'check', what: 'prime', ...parse('n', n, opts, 0n) };
+export async function isProbablePrime(n: bigint | string, opts?: PrimeCheckOptions): Promise<boolean> {
+  const task: CheckTask = { kind: 'check', what: 'prime', ...parse('n', n, opts) };
   return runTask<boolean>(WORKER, task);
 }
 
 /** isSafePrimeSync on a pool thread. */
-export async function isSafePrime(p: bigint | string, opts: PrimeCheckOptions = {}): Promise<boolean> {
-  const task: CheckTask = { kind: 'check', what: 'safe', ...parse('p', p, opts, 5n) };
+export async function isSafePrime(p: bigint | string, opts?: PrimeCheckOptions): Promise<boolean> {
+  const task: CheckTask = { kind: 'check', what: 'safe', ...parse('p', p, opts) };
   return runTask<boolean>(WORKER, task);
 }

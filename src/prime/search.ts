@@ -66,6 +66,16 @@ export function parseSeed(name: string, value: unknown): bigint {
   return seed;
 }
 
+/** Indexes are 64-bit: the start point hashes the index as 8 bytes. */
+const INDEX_LIMIT = 1n << 64n;
+
+/** A prime's index in a seeded search: 0 ≤ index < 2^64. */
+function parseIndex(name: string, value: unknown): bigint {
+  const index = parseBigInt(name, value);
+  if (index < 0n || index >= INDEX_LIMIT) throw new RangeError(`${name} must be from 0 to 2^64 - 1 (got ${index})`);
+  return index;
+}
+
 /** A fresh 128-bit seed from crypto.getRandomValues. */
 export function randomSeed(): bigint {
   const b = webcrypto.getRandomValues(new Uint8Array(16));
@@ -119,8 +129,8 @@ export async function* searchSafePrimes(
 ): AsyncGenerator<SafePrimeResult, void, undefined> {
   const p = parseOptions(opts);
   const count = checkCount('count', opts.count);
-  const startIndex = opts.startIndex === undefined ? 0n : parseBigInt('startIndex', opts.startIndex);
-  if (startIndex < 0n || startIndex >= 1n << 64n) throw new RangeError(`startIndex must be from 0 to 2^64 - 1 (got ${startIndex})`);
+  const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
+  if (startIndex + count > INDEX_LIMIT) throw new RangeError(`startIndex + count must not pass 2^64 (got ${startIndex} + ${count})`);
   if (p.signal?.aborted) throw abortReason(p.signal);
 
   const end = startIndex + count;
@@ -200,7 +210,9 @@ export async function* searchSafePrimes(
 
 /** The first prime (index 0, or `index`) of a seeded search: all threads on one index. */
 export async function findSafePrime(opts: SafePrimeSearchOptions & { index?: number | bigint }): Promise<bigint> {
-  for await (const r of searchSafePrimes({ ...opts, count: 1, ...(opts.index !== undefined ? { startIndex: opts.index } : {}) })) return r.prime;
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
+  const index = opts.index === undefined ? 0n : parseIndex('index', opts.index);
+  for await (const r of searchSafePrimes({ ...opts, count: 1, startIndex: index })) return r.prime;
   // searchSafePrimes yields `count` results or throws.
   throw new InternalError('a search for one prime ended without one');
 }
@@ -230,11 +242,11 @@ export interface SliceOutcome {
  * one slice of index i's candidate stream, searched on this thread.
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {bits, seed, index, slice}');
   const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
   const seed = parseSeed('seed', opts.seed);
-  const index = parseBigInt('index', opts.index);
+  const index = parseIndex('index', opts.index);
   const slice = parseBigInt('slice', opts.slice);
-  if (index < 0n) throw new RangeError('index must not be negative');
   if (slice < 0n) throw new RangeError('slice must not be negative');
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
   const rounds = checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1;

@@ -10,11 +10,17 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCliSync(...args: string[]): CliResult {
-  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], { encoding: 'utf8', timeout: 120_000 });
+function runWith(env: NodeJS.ProcessEnv, args: string[]): CliResult {
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+export function runCliSync(...args: string[]): CliResult {
+  return runWith({}, args);
+}
+/** runCliSync with extra environment variables. */
+runCliSync.withEnv = (env: NodeJS.ProcessEnv) => (...args: string[]): CliResult => runWith(env, args);
 
 /** Asynchronously, so a fake server in the test's own process keeps answering. */
 export function runCli(...args: string[]): Promise<CliResult> {

@@ -1,0 +1,43 @@
+// One exit-code convention for every command: 0 ok, 1 failed or found nothing,
+// 2 bad usage or input (unusable paths included), 130 interrupted; every
+// error is one line starting "powprime:".
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliSync as cli } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const dir = tempDir('powprime-exit-');
+const aFile = path.join(dir, 'a-file');
+writeFileSync(aFile, 'x');
+
+describe('unusable paths are bad input (exit 2, one line)', () => {
+  it.each([
+    ['--out in a missing folder', ['search', '--bits', '64', '--count', '1', '--out', path.join(dir, 'missing', 'x.jsonl')], /cannot use .*missing.*no such file/],
+    ['--out a directory', ['search', '--bits', '64', '--count', '1', '--out', dir], /is a directory/],
+    ['--out under a file', ['search', '--bits', '64', '--count', '1', '--out', path.join(aFile, 'x.jsonl')], /cannot use .*a-file/],
+    ['--prompts missing', ['question', 'run', '--prompts', path.join(dir, 'nope.txt'), '--base-url', 'http://127.0.0.1:9'], /cannot use .*nope\.txt/],
+    ['--state-dir a file', ['question', 'stats', '--state-dir', aFile, '--base-url', 'http://127.0.0.1:9'], /cannot use .*a-file/],
+  ])('%s', (_what, args, message) => {
+    const r = cli(...args);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^powprime: /);
+  });
+});
+
+describe('environment', () => {
+  it('an unknown POWPRIME_BACKEND is one warning line, and the work still runs', () => {
+    const r = cli.withEnv({ POWPRIME_BACKEND: 'bogus' })('solve', 'env', '2');
+    expect(r.status).toBe(0);
+    expect(r.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, js; ignored');
+  });
+
+  it('POWPRIME_BACKEND=js is obeyed without a warning', () => {
+    const r = cli.withEnv({ POWPRIME_BACKEND: 'js' })('solve', 'env', '2', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).backend).toBe('js');
+    expect(r.stderr).toBe('');
+  });
+});
