@@ -19,6 +19,9 @@ export {
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
 export type { PrimeCheckOptions } from './prime/check.ts';
+export { generateDhParams } from './prime/dhparam.ts';
+export type { DhParams } from './prime/dhparam.ts';
+export { dhParamsDer, dhParamsPem } from './prime/dh-pem.ts';
 export { findSafePrime, randomSeed, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
 export type { SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';
 export { QuestionClient } from './clients/question/client.ts';

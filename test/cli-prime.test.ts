@@ -111,6 +111,18 @@ describe('powprime search', () => {
     expect(lines(file).map((l) => l.index)).toEqual(Array.from({ length: kept.length + 2 }, (_, i) => i));
   });
 
+  it('Ctrl-C in a 4096-bit search ends the process, not only the output (no run keeps the cores busy)', async () => {
+    const file = path.join(tmp(), 'big.jsonl');
+    const child = spawn(process.execPath, [...CLI, 'search', '--bits', '4096', '--count', '30', '--seed', '8', '--out', file], { stdio: 'pipe' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    await new Promise((r) => setTimeout(r, 4000));
+    child.kill('SIGINT');
+    // A liveness bound, not a speed goal: before the fix the pool ran for minutes after the message.
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
+    if (code === 'hung') child.kill('SIGKILL');
+    expect(code).toBe(130);
+  }, 60_000);
+
   it.each([
     [['search', '--bits', '15', '--count', '1'], /--bits must be an integer from 16 to 16384/],
     [['search', '--bits', '16385', '--count', '1'], /--bits/],

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   solve: async () => (await import('./solve.ts')).registerSolve,
   check: async () => (await import('./check.ts')).registerCheck,
   search: async () => (await import('./search.ts')).registerSearch,
+  dhparam: async () => (await import('./dhparam.ts')).registerDhparam,
   question: async () => (await import('./question.ts')).registerQuestion,
   registry: async () => (await import('./registry.ts')).registerRegistry,
   ads: async () => (await import('./ads.ts')).registerAds,

@@ -165,8 +165,10 @@ export async function* searchSafePrimes(
   const running = perIndex === 1 ? Math.min(p.threads, poolSize()) : 1;
   const readAhead = BigInt(4 * running);
   let busy = 0;
+  // Set when the caller leaves (break, error, abort): a run that settles then must not start another.
+  let closed = false;
   const launch = (yielded: bigint): void => {
-    while (busy < running && next < end && next < yielded + readAhead) {
+    while (!closed && busy < running && next < end && next < yielded + readAhead) {
       const run = new IndexRun(p, next, perIndex);
       active.set(next, run);
       busy++;
@@ -202,7 +204,8 @@ export async function* searchSafePrimes(
   } finally {
     clearInterval(timer);
     p.signal?.removeEventListener('abort', stopAll);
-    // Leaving early (break, error, abort): stop what is still running and let it wind down.
+    // Leaving early (break, error, abort): start nothing more, stop what is still running and let it wind down.
+    closed = true;
     stopAll();
     await Promise.allSettled([...active.values()].map((r) => r.done));
   }
