@@ -33,7 +33,7 @@ export function registerSolve(program: Command): void {
             ...(maxAttempts !== undefined ? { maxAttempts } : {}),
             backend,
             signal: controller.signal,
-            onProgress: (p) => status.update(`searching: ${(p.attempts / 1e6).toFixed(1)} M candidates, ${formatRate(p.hashRate)}`),
+            onProgress: (p) => status.update(progressText(p.attempts, p.hashRate, difficulty)),
           },
         );
         status.clear();
@@ -49,4 +49,31 @@ export function registerSolve(program: Command): void {
         process.off('SIGINT', onSigint);
       }
     });
+}
+
+/**
+ * Each candidate meets difficulty d with probability 16^-d, so 16^d candidates
+ * are expected; the ETA is for that expectation (the real count is geometric:
+ * about a third of runs need more than that).
+ */
+function progressText(attempts: number, hashRate: number, difficulty: number): string {
+  const expected = 16 ** difficulty;
+  const left = Math.max(expected - attempts, 0);
+  const eta = hashRate > 0 ? (attempts < expected ? `ETA ~${formatDuration(left / hashRate)}` : 'past the expected work') : '';
+  return `searching: ${formatCount(attempts)} of ~${formatCount(expected)} expected candidates, ${formatRate(hashRate)}${eta ? `, ${eta}` : ''}`;
+}
+
+function formatCount(n: number): string {
+  if (n >= 1e12) return `${(n / 1e12).toFixed(1)} T`;
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} k`;
+  return String(n);
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds < 90) return `${Math.ceil(seconds)} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172800) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${Math.round(seconds / 86400)} days`;
 }
