@@ -15,9 +15,13 @@ step() { printf '\n== %s\n' "$*"; }
 step "pack"
 (cd "$repo" && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball="$(ls "$work"/powprime-*.tgz)"
-tar tzf "$tarball" | grep -q "package/prebuilds/$(node -p 'process.platform + "-" + process.arch')/powprime.node" \
+listing="$(tar tzf "$tarball")"
+grep -q "package/prebuilds/$(node -p 'process.platform + "-" + process.arch')/powprime.node" <<<"$listing" \
   || { echo "the tarball carries no prebuild for this platform"; exit 1; }
-if tar tzf "$tarball" | grep -E '\.map$|^package/(test|src)/'; then echo "the tarball ships source maps or sources"; exit 1; fi
+if [ "${POWPRIME_REQUIRE_ARM64:-}" = 1 ] || command -v aarch64-linux-gnu-g++ >/dev/null; then
+  grep -q "package/prebuilds/linux-arm64/powprime.node" <<<"$listing" || { echo "the tarball carries no linux-arm64 prebuild"; exit 1; }
+fi
+if grep -E '\.map$|^package/(test|src)/' <<<"$listing"; then echo "the tarball ships source maps or sources"; exit 1; fi
 
 step "a PATH without cmake or a compiler"
 bin="$work/bin"
@@ -25,6 +29,9 @@ mkdir -p "$bin"
 for tool in node npm npx sh bash env cat ls mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee; do
   ln -s "$(command -v "$tool")" "$bin/$tool"
 done
+qemu="$(command -v qemu-aarch64 || true)"
+arm_node=""
+[ -n "$qemu" ] && arm_node="$(cd "$repo" && node scripts/arm64-node.mjs)"
 export PATH="$bin"
 for tool in cmake cc gcc g++ c++ clang make; do
   if command -v "$tool" >/dev/null; then echo "$tool is still on PATH"; exit 1; fi
@@ -75,5 +82,14 @@ JSON
   node "$tsc" -p tsconfig.json
   echo "tsc module=$1 moduleResolution=$2: ok"
 done
+
+if [ -n "$arm_node" ]; then
+  step "the linux-arm64 prebuild on an arm64 Node (qemu-aarch64)"
+  arm_version="$("$qemu" -L /usr/aarch64-linux-gnu "$arm_node" node_modules/powprime/dist/src/cli/main.js --version)"
+  echo "$arm_version"
+  case "$arm_version" in *"backend: native"*) ;; *) echo "the arm64 prebuild did not load"; exit 1 ;; esac
+  arm_solution="$("$qemu" -L /usr/aarch64-linux-gnu "$arm_node" node_modules/powprime/dist/src/cli/main.js solve abc 3)"
+  [ "$arm_solution" = "$solution" ] || { echo "arm64 solved abc 3 as $arm_solution, x64 as $solution"; exit 1; }
+fi
 
 printf '\nconsumer check passed\n'

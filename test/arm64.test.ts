@@ -1,0 +1,83 @@
+// The linux-arm64 addon, cross-built (npm run build:native:arm64) and run on
+// an arm64 Node under qemu-aarch64 (scripts/arm64-node.mjs fetches it): its
+// SHA-256 kernels against node:crypto, its PoW answers against the TS backend
+// for every nonce length mod 64, its primality verdicts against the TS
+// backend and node:crypto, and a seeded safe-prime search against x64's.
+// Skipped, saying why, where the toolchain is missing; `npm run test:arm64`
+// (in CI) requires it.
+import { spawnSync } from 'node:child_process';
+import { checkPrimeSync, createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closePool, isProbablePrimeSync, isSafePrimeSync, searchSafePrimes, solvePow } from '../src/index.ts';
+import { messages, nonces, numbers, SEARCH } from './arm64/inputs.mjs';
+
+afterAll(() => closePool());
+
+const root = path.join(import.meta.dirname, '..');
+const addon = path.join(root, 'build-arm64', 'Release', 'powprime.node');
+const armNode = path.join(root, '.cache', 'node-arm64', '20.19.6', 'package', 'bin', 'node');
+const qemu = spawnSync('qemu-aarch64', ['--version']).status === 0;
+const missing = [
+  !qemu && 'qemu-aarch64 (Debian: qemu-user)',
+  !existsSync(addon) && 'build-arm64/ (npm run build:native:arm64)',
+  !existsSync(armNode) && 'the arm64 Node (node scripts/arm64-node.mjs)',
+  !existsSync(path.join(root, 'dist', 'src', 'index.js')) && 'dist/ (npm run prepare)',
+].filter(Boolean);
+if (missing.length && process.env.POWPRIME_REQUIRE_ARM64 === '1') throw new Error(`arm64 check required but missing: ${missing.join(', ')}`);
+
+interface ArmReport {
+  arch: string;
+  info: { backend: string; sha256: string; kernels: string[] };
+  sha: Record<string, string[]>;
+  pow: string[];
+  verdicts: [boolean, boolean][];
+  primes: string[];
+}
+
+describe.skipIf(missing.length > 0)(`linux-arm64 addon under qemu${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`, () => {
+  let report: ArmReport;
+  const run = (): ArmReport => {
+    if (report) return report;
+    const r = spawnSync('qemu-aarch64', ['-L', '/usr/aarch64-linux-gnu', armNode, 'test/arm64/check.mjs'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, POWPRIME_ADDON_PATH: addon, POWPRIME_BACKEND: '' },
+      timeout: 300_000,
+      maxBuffer: 64 << 20,
+    });
+    if (r.status !== 0) throw new Error(`arm64 check failed (${r.status}): ${r.stderr}`);
+    return (report = JSON.parse(r.stdout) as ArmReport);
+  };
+
+  it('loads as an arm64 addon on the native backend', () => {
+    const r = run();
+    expect(r.arch).toBe('arm64');
+    expect(r.info.backend).toBe('native');
+    expect(r.info.kernels.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('every SHA-256 kernel it has agrees with node:crypto on 301 message lengths', () => {
+    const want = messages().map((m) => createHash('sha256').update(m).digest('hex'));
+    for (const [kernel, digests] of Object.entries(run().sha)) expect(digests, kernel).toEqual(want);
+  });
+
+  it('PoW answers equal the TS backend for every nonce length mod 64', async () => {
+    const want: string[] = [];
+    for (const nonce of nonces()) want.push((await solvePow({ nonce, difficulty: 2 }, { backend: 'js', threads: 1 })).solution);
+    expect(run().pow).toEqual(want);
+  });
+
+  it('primality verdicts equal the TS backend and node:crypto', () => {
+    const want = numbers().map((n) => [isProbablePrimeSync(n, { backend: 'js' }), isSafePrimeSync(n, { backend: 'js' })]);
+    expect(run().verdicts).toEqual(want);
+    numbers().forEach((n, i) => expect(run().verdicts[i]![0], String(n)).toBe(checkPrimeSync(n, { checks: 30 })));
+  });
+
+  it('a seeded safe-prime search gives x64 its primes', async () => {
+    const want: string[] = [];
+    for await (const r of searchSafePrimes(SEARCH)) want.push(r.prime.toString());
+    expect(run().primes).toEqual(want);
+  });
+});
