@@ -185,7 +185,9 @@ Napi::Value ModPow(const Napi::CallbackInfo& info) {
   const bignum::Mont m(mod.data(), int(mod.size()));
   const int n = m.limbs();
   base.resize(std::max(base.size(), size_t(n)), 0);
-  if (bignum::trimmed(base.data(), int(base.size())) > n || bignum::cmp(base.data(), mod.data(), n) >= 0)
+  // Compare with the context's modulus: it has n words, where `mod` may be
+  // shorter (the ADX kernel widens the modulus to a multiple of 4 words).
+  if (bignum::trimmed(base.data(), int(base.size())) > n || bignum::cmp(base.data(), m.modulus(), n) >= 0)
     range_error(info.Env(), "base must be below modulus");
   std::vector<u64> bm(n), r(n), out(n);
   m.to_mont(bm.data(), base.data());

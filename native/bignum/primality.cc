@@ -22,8 +22,10 @@ int default_rounds(int bits) {
 
 namespace {
 
+// A value of up to kMaxLimbs words, plus one for the carry of n + 1 in the
+// Lucas test (d.w[n]) when n fills all kMaxLimbs words.
 struct Num {
-  u64 w[kMaxLimbs];
+  u64 w[kMaxLimbs + 1];
 };
 
 // n − 1 = d·2^s for the strong test; d written to d (same width as n).
@@ -250,7 +252,7 @@ bool miller_rabin_derived(const Mont& m, int i) {
   const int w = n > 4 ? n : 4;
   if (n < 4) std::memset(mod3.w + n, 0, sizeof(u64) * (4 - n));
   // hv mod (n − 3), bit by bit (hv has 256 bits, so this is short).
-  std::memset(base.w, 0, sizeof(u64) * (w + 1));
+  std::memset(base.w, 0, sizeof(u64) * w);
   for (int b = 255; b >= 0; b--) {
     u64 top = base.w[w - 1] >> 63;
     for (int k = w - 1; k > 0; k--) base.w[k] = (base.w[k] << 1) | (base.w[k - 1] >> 63);

@@ -14,7 +14,9 @@ void hash(const Kernel& kernel, const uint8_t* data, size_t len, uint8_t out[32]
   kernel.compress(h, data, whole);
   uint8_t tail[128] = {};
   const size_t rest = len - whole * 64;
-  std::memcpy(tail, data + whole * 64, rest);
+  // An empty message may come with data == nullptr, and memcpy from null is
+  // undefined even for zero bytes.
+  if (rest) std::memcpy(tail, data + whole * 64, rest);
   tail[rest] = 0x80;
   const size_t tail_blocks = rest + 9 <= 64 ? 1 : 2;
   const uint64_t bits = uint64_t(len) * 8;
