@@ -16,7 +16,8 @@ const suites = [
   'test/native-tables.test.ts',
   'test/sha256.test.ts',
   'test/bignum-kernels.test.ts',
-  'test/pow-differential.test.ts',
+  'test/pow-api.test.ts',
+  'test/prime-differential.test.ts',
   'test/prime-vectors.test.ts',
 ];
 

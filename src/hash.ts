@@ -3,7 +3,7 @@ import { sha256 as sha256Js } from './pow/sha256.ts';
 
 export interface Sha256Options {
   /**
-   * 'js', or a native kernel id ('sha-ni', 'avx2', 'scalar'; see backendInfo().kernels).
+   * 'js', or a native message hasher ('sha-ni', 'scalar'; AVX2 only searches proof-of-work groups).
    * Default: the fastest native kernel, or 'js' without the addon.
    */
   kernel?: string;
