@@ -4,6 +4,7 @@
 #include <napi.h>
 
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "bignum/montgomery.h"
 #include "bignum/primality.h"
 #include "bignum/safe_prime_sieve.h"
+#include "bignum/sliding_window.h"
 #include "bignum/small_primes.h"
 #include "cpu_features.h"
 #include "sha256/dispatch.h"
@@ -44,11 +46,27 @@ uint64_t get_u64(const Napi::CallbackInfo& info, size_t i, const char* name) {
   return v;
 }
 
-const sha256::Kernel& get_kernel(const Napi::CallbackInfo& info, size_t i, const sha256::Kernel& dflt) {
-  if (info.Length() <= i || info[i].IsUndefined()) return dflt;
+// The kernel named by argument i, or none (undefined).
+const std::string* get_kernel_id(const Napi::CallbackInfo& info, size_t i, std::string& id) {
+  if (info.Length() <= i || info[i].IsUndefined()) return nullptr;
   if (!info[i].IsString()) type_error(info.Env(), "kernel must be a string");
-  const std::string id = info[i].As<Napi::String>().Utf8Value();
-  const sha256::Kernel* k = sha256::kernel_by_name(id);
+  id = info[i].As<Napi::String>().Utf8Value();
+  return &id;
+}
+
+const sha256::BlockHasher& get_hasher(const Napi::CallbackInfo& info, size_t i) {
+  std::string id;
+  if (!get_kernel_id(info, i, id)) return sha256::best_hasher();
+  if (const sha256::BlockHasher* k = sha256::hasher_by_name(id)) return *k;
+  if (sha256::searcher_by_name(id))
+    range_error(info.Env(), "kernel '" + id + "' only searches proof-of-work groups and cannot hash a message");
+  range_error(info.Env(), "kernel '" + id + "' is not usable on this machine");
+}
+
+const sha256::PowGroupSearcher& get_searcher(const Napi::CallbackInfo& info, size_t i) {
+  std::string id;
+  if (!get_kernel_id(info, i, id)) return sha256::best_searcher();
+  const sha256::PowGroupSearcher* k = sha256::searcher_by_name(id);
   if (!k) range_error(info.Env(), "kernel '" + id + "' is not usable on this machine");
   return *k;
 }
@@ -56,12 +74,16 @@ const sha256::Kernel& get_kernel(const Napi::CallbackInfo& info, size_t i, const
 Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object out = Napi::Object::New(env);
-  out.Set("sha256", sha256::best_kernel().name);
-  out.Set("hasher", sha256::best_hasher().name);
+  out.Set("sha256", sha256::best_searcher().name);
+  out.Set("hasher", sha256::best_hasher().id);
   Napi::Array usable = Napi::Array::New(env);
   uint32_t n = 0;
-  for (const sha256::Kernel* k : sha256::usable_kernels()) usable.Set(n++, k->id);
+  for (const sha256::PowGroupSearcher* k : sha256::usable_searchers()) usable.Set(n++, k->id);
   out.Set("kernels", usable);
+  Napi::Array hashers = Napi::Array::New(env);
+  n = 0;
+  for (const sha256::BlockHasher* k : sha256::usable_hashers()) hashers.Set(n++, k->id);
+  out.Set("hashers", hashers);
   Napi::Array refused = Napi::Array::New(env);
   n = 0;
   for (const std::string& r : sha256::refused_kernels()) refused.Set(n++, r);
@@ -85,7 +107,7 @@ Napi::Value Sha256(const Napi::CallbackInfo& info) {
       info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
     type_error(env, "data must be a Uint8Array");
   Napi::Uint8Array data = info[0].As<Napi::Uint8Array>();
-  const sha256::Kernel& k = get_kernel(info, 1, sha256::best_hasher());
+  const sha256::BlockHasher& k = get_hasher(info, 1);
   Napi::Uint8Array out = Napi::Uint8Array::New(env, 32);
   sha256::hash(k, data.Data(), data.ByteLength(), out.Data());
   return out;
@@ -119,7 +141,7 @@ Napi::Value PowSearch(const Napi::CallbackInfo& info) {
     if (k_start / window != (k_end - 1) / window)
       range_error(env, "kStart..kEnd must stay inside one window of 10^digitsCount");
   }
-  const sha256::Kernel& k = get_kernel(info, 7, sha256::best_kernel());
+  const sha256::PowGroupSearcher& k = get_searcher(info, 7);
   const int64_t found = sha256::pow_search(k, job, k_start, k_end);
   if (found < 0) return env.Null();
   return Napi::BigInt::New(env, static_cast<uint64_t>(found));
@@ -185,7 +207,9 @@ Napi::Value ModPow(const Napi::CallbackInfo& info) {
   const bignum::Mont m(mod.data(), int(mod.size()));
   const int n = m.limbs();
   base.resize(std::max(base.size(), size_t(n)), 0);
-  if (bignum::trimmed(base.data(), int(base.size())) > n || bignum::cmp(base.data(), mod.data(), n) >= 0)
+  // Compare with the context's modulus: it has n words, where `mod` may be
+  // shorter (the ADX kernel widens the modulus to a multiple of 4 words).
+  if (bignum::trimmed(base.data(), int(base.size())) > n || bignum::cmp(base.data(), m.modulus(), n) >= 0)
     range_error(info.Env(), "base must be below modulus");
   std::vector<u64> bm(n), r(n), out(n);
   m.to_mont(bm.data(), base.data());
@@ -248,15 +272,54 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
 Napi::Value SetBignumKernel(const Napi::CallbackInfo& info) {
   if (info.Length() < 1 || !info[0].IsString()) type_error(info.Env(), "kernel must be a string");
   const std::string name = info[0].As<Napi::String>().Utf8Value();
-  bignum::Kernel cap;
-  if (name == "portable") cap = bignum::Kernel::portable;
-  else if (name == "adx") cap = bignum::Kernel::adx;
-  else if (name == "ifma") cap = bignum::Kernel::ifma;
+  bignum::MulKernel cap;
+  if (name == "portable") cap = bignum::MulKernel::portable;
+  else if (name == "adx") cap = bignum::MulKernel::adx;
+  else if (name == "ifma") cap = bignum::MulKernel::ifma;
   else range_error(info.Env(), "kernel must be 'portable', 'adx' or 'ifma'");
   return Napi::String::New(info.Env(), bignum::bignum_kernel_name(bignum::set_bignum_kernel(cap)));
 }
 
+// tables(): the tables the TS backend mirrors, as plain arrays and numbers,
+// so a test can hold each twin equal to its native original.
+Napi::Value Tables(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object out = Napi::Object::New(env);
+  auto rows = [&](auto begin, auto end, auto row) {
+    Napi::Array a = Napi::Array::New(env);
+    uint32_t i = 0;
+    for (auto it = begin; it != end; ++it) a.Set(i++, row(*it));
+    return a;
+  };
+  auto pair = [&](int x, int y) {
+    Napi::Array a = Napi::Array::New(env, 2);
+    a.Set(0u, x);
+    a.Set(1u, y);
+    return a;
+  };
+  out.Set("bpswExactBits", bignum::kBpswExactBits);
+  out.Set("defaultRounds", rows(std::begin(bignum::kDefaultRounds), std::end(bignum::kDefaultRounds),
+                                [&](const bignum::RoundsRow& r) { return pair(r.min_bits, r.rounds); }));
+  out.Set("windowBits", rows(std::begin(bignum::kWindowRows), std::end(bignum::kWindowRows),
+                             [&](const bignum::WindowRow& r) { return pair(r.above, r.width); }));
+  const std::vector<uint32_t>& trial = bignum::trial_primes();
+  Napi::Uint32Array trial_out = Napi::Uint32Array::New(env, trial.size());
+  std::memcpy(trial_out.Data(), trial.data(), trial.size() * sizeof(uint32_t));
+  out.Set("trialPrimes", trial_out);
+  out.Set("trialPrimesBelow", bignum::kTrialPrimesBelow);
+  out.Set("sieveLimit", bignum::kSieveLimit);
+  const sha256::PowFastWords& fast = sha256::pow_fast_words();
+  Napi::Uint32Array four = Napi::Uint32Array::New(env, std::size(fast.four));
+  std::memcpy(four.Data(), fast.four, sizeof fast.four);
+  Napi::Uint32Array three = Napi::Uint32Array::New(env, std::size(fast.three));
+  std::memcpy(three.Data(), fast.three, sizeof fast.three);
+  out.Set("powFastWordsFour", four);
+  out.Set("powFastWordsThree", three);
+  return out;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("tables", Napi::Function::New(env, Tables));
   exports.Set("setBignumKernel", Napi::Function::New(env, SetBignumKernel));
   exports.Set("isProbablePrime", Napi::Function::New(env, IsProbablePrime));
   exports.Set("isSafePrime", Napi::Function::New(env, IsSafePrime));

@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const strict = process.argv.includes('--strict');
+// --sanitize builds an ASan/UBSan addon into build-sanitize/ (never build/,
+// which the loader uses by default), for scripts/test-sanitize.mjs.
+const sanitize = process.argv.includes('--sanitize');
 
 function fail(reason) {
   if (strict) {
@@ -56,7 +59,9 @@ try {
 } catch {
   fail('cmake-js is not installed');
 }
-const run = spawnSync(process.execPath, [cli, 'compile', '--directory', root], {
+const args = [cli, 'compile', '--directory', root];
+if (sanitize) args.push('--out', path.join(root, 'build-sanitize'), '--CDPOWPRIME_SANITIZE=ON');
+const run = spawnSync(process.execPath, args, {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
   encoding: 'utf8',
@@ -68,4 +73,4 @@ if (run.status !== 0) {
   if (strict) process.stderr.write(out);
   fail(firstError.trim());
 }
-console.log('powprime: native addon built');
+console.log(`powprime: native addon built${sanitize ? ' (sanitizers, build-sanitize/)' : ''}`);

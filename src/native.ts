@@ -13,8 +13,10 @@ export interface NativeBackendInfo {
   sha256: string;
   /** The kernel used to hash whole messages. */
   hasher: string;
-  /** Ids of the kernels usable on this CPU, best first. */
+  /** Ids of the proof-of-work group searchers usable on this CPU, best first. */
   kernels: string[];
+  /** Ids of the message hashers usable on this CPU, best first (AVX2 has none). */
+  hashers: string[];
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
   cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512ifma: boolean };
@@ -26,7 +28,22 @@ export interface NativeSieve {
   search(j0: number, j1: number): { found: number | null; sieved: number; tested: number };
 }
 
+/** Tables the TS backend mirrors (see test/native-tables.test.ts). */
+export interface NativeTables {
+  bpswExactBits: number;
+  /** [minBits, rounds] rows: the first with minBits <= bits applies. */
+  defaultRounds: [number, number][];
+  /** [above, width] rows: the first with bits > above applies. */
+  windowBits: [number, number][];
+  trialPrimes: Uint32Array;
+  trialPrimesBelow: number;
+  sieveLimit: number;
+  powFastWordsFour: Uint32Array;
+  powFastWordsThree: Uint32Array;
+}
+
 export interface NativeBinding {
+  tables(): NativeTables;
   /** The package version the addon was built for (checked by the loader). */
   version: string;
   setBignumKernel(kernel: 'portable' | 'adx' | 'ifma'): string;

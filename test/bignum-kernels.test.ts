@@ -39,6 +39,25 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
     expect(n!.backendInfo().bignum).toBe(best);
   });
 
+  it('modPow refuses a base at or above the modulus, whatever width the kernel pads the modulus to', () => {
+    n!.setBignumKernel(kernel);
+    try {
+      const cases: [bigint, bigint][] = [
+        [10n, 7n],
+        [7n, 7n],
+        [2n ** 64n + 5n, 2n ** 64n + 3n],
+        [2n ** 192n + 1n, 2n ** 192n - 1n],
+        [2n ** 300n, 2n ** 257n + 1n],
+      ];
+      for (const [base, modulus] of cases) expect(() => n!.modPow(base, 1n, modulus)).toThrow(/^base must be below modulus$/);
+      for (const [base, modulus] of cases) expect(() => n!.modPow(base, 1n, modulus)).toThrow(RangeError);
+      expect(n!.modPow(6n, 1n, 7n)).toBe(6n);
+      expect(n!.modPow(2n ** 64n + 2n, 1n, 2n ** 64n + 3n)).toBe(2n ** 64n + 2n);
+    } finally {
+      n!.setBignumKernel('ifma');
+    }
+  });
+
   it('modPow and pow2Mod agree with textbook arithmetic from 64 to 4200 bits', () => {
     n!.setBignumKernel(kernel);
     const next = rng(31);

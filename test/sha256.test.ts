@@ -1,10 +1,13 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { backendInfo, sha256 } from '../src/index.ts';
+import { native } from '../src/native.ts';
 import { hasCommand, nodeSha256Hex, opensslSha256Hex, pythonSha256Hex, rng } from './helpers/oracles.ts';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-const kernels = ['js', ...backendInfo().kernels];
+// Message hashers only: AVX2 searches proof-of-work groups and hashes no message.
+const hashers = native()?.backendInfo().hashers ?? [];
+const kernels = ['js', ...hashers];
 
 // FIPS 180-2 / 180-4 example messages and their published digests.
 const FIPS: [string, string][] = [
@@ -20,6 +23,11 @@ const FIPS: [string, string][] = [
 
 // NIST's byte-oriented messages (0 to 8577 bytes), as packaged by hash-test-vectors.
 const nist = createRequire(import.meta.url)('hash-test-vectors') as { input: string; sha256: string }[];
+
+it.runIf(backendInfo().kernels.includes('avx2'))('the AVX2 kernel, a group searcher only, refuses to hash a message', () => {
+  expect(() => sha256(new Uint8Array(3), { kernel: 'avx2' })).toThrow(RangeError);
+  expect(() => sha256(new Uint8Array(3), { kernel: 'avx2' })).toThrow(/^kernel 'avx2' only searches proof-of-work groups/);
+});
 
 describe.each(kernels)('sha256 kernel %s', (kernel) => {
   it('matches the FIPS 180 examples', () => {

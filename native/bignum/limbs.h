@@ -1,6 +1,13 @@
 // Little-endian arrays of 64-bit limbs: the few whole-number operations the
 // Montgomery core and the sieve need. Widths are passed explicitly; nothing
 // here allocates.
+//
+// VARIABLE TIME, FOR PUBLIC NUMBERS ONLY. The whole bignum core (this file,
+// the Montgomery kernels, exponentiation, primality tests, sieve) branches
+// and indexes memory on the values it works on, and its windows, final
+// subtractions and early exits leak them through timing and caches. That is
+// right for testing and searching public candidates (proof of work, public
+// safe primes); never use it on secrets such as private exponents or keys.
 #pragma once
 #include <cstdint>
 #include <cstring>

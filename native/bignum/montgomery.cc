@@ -90,35 +90,35 @@ void mont_sqr(u64* r, const u64* a, const u64* n, u64 n0, int len_rt) {
 
 }  // namespace
 
-Kernel best_bignum_kernel() {
-  static const Kernel best = ifma_usable() && mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx
-                                 ? Kernel::ifma
-                             : mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx ? Kernel::adx
-                                                                                                 : Kernel::portable;
+MulKernel best_bignum_kernel() {
+  static const MulKernel best = ifma_usable() && mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx
+                                 ? MulKernel::ifma
+                             : mont_adx_compiled() && cpu_features().bmi2 && cpu_features().adx ? MulKernel::adx
+                                                                                                 : MulKernel::portable;
   return best;
 }
 
 namespace {
-std::atomic<int> g_cap{int(Kernel::ifma)};
-bool use_adx() { return bignum_kernel() >= Kernel::adx; }
+std::atomic<int> g_cap{int(MulKernel::ifma)};
+bool use_adx() { return bignum_kernel() >= MulKernel::adx; }
 }  // namespace
 
-Kernel set_bignum_kernel(Kernel cap) {
-  const Kernel k = cap < best_bignum_kernel() ? cap : best_bignum_kernel();
+MulKernel set_bignum_kernel(MulKernel cap) {
+  const MulKernel k = cap < best_bignum_kernel() ? cap : best_bignum_kernel();
   g_cap.store(int(k));
   return k;
 }
 
-Kernel bignum_kernel() {
+MulKernel bignum_kernel() {
   const int cap = g_cap.load(std::memory_order_relaxed);
   const int best = int(best_bignum_kernel());
-  return Kernel(cap < best ? cap : best);
+  return MulKernel(cap < best ? cap : best);
 }
 
-const char* bignum_kernel_name(Kernel k) {
+const char* bignum_kernel_name(MulKernel k) {
   switch (k) {
-    case Kernel::ifma: return "avx512-ifma x4 + mulx/adx";
-    case Kernel::adx: return "mulx/adx";
+    case MulKernel::ifma: return "avx512-ifma x4 + mulx/adx";
+    case MulKernel::adx: return "mulx/adx";
     default: return "portable";
   }
 }
@@ -235,7 +235,7 @@ constexpr int kIfmaMinBits = 1100;
 
 bool Mont::uses_ifma() const {
   const int bits = bit_length(mod_.data(), n_);
-  return bignum_kernel() == Kernel::ifma && bits >= kIfmaMinBits && bits <= kIfmaMaxBits;
+  return bignum_kernel() == MulKernel::ifma && bits >= kIfmaMinBits && bits <= kIfmaMaxBits;
 }
 
 void Mont::ifma_r2(u64* out) const {

@@ -1,3 +1,4 @@
+// Variable time, for public numbers only (see limbs.h).
 // Montgomery arithmetic modulo an odd n of up to kMaxLimbs limbs. Values in
 // the Montgomery domain are a·R mod n with R = 2^(64·limbs). Multiplication
 // and squaring scan products column by column with the reduction folded in;
@@ -13,13 +14,13 @@ namespace powprime::bignum {
 
 // The fastest multiplication kernel this process may use: tests step it down
 // to check every kernel against the TS backend on one machine.
-enum class Kernel { portable = 0, adx = 1, ifma = 2 };
+enum class MulKernel { portable = 0, adx = 1, ifma = 2 };
 // The best kernel this CPU runs.
-Kernel best_bignum_kernel();
+MulKernel best_bignum_kernel();
 // Caps the kernels used from now on (at most the best one); returns the cap in force.
-Kernel set_bignum_kernel(Kernel cap);
-Kernel bignum_kernel();
-const char* bignum_kernel_name(Kernel k);
+MulKernel set_bignum_kernel(MulKernel cap);
+MulKernel bignum_kernel();
+const char* bignum_kernel_name(MulKernel k);
 
 class Mont {
  public:

@@ -1,5 +1,6 @@
 #include "primality.h"
 
+#include <iterator>
 #include <vector>
 
 #include "../sha256/dispatch.h"
@@ -9,21 +10,18 @@
 namespace powprime::bignum {
 
 int default_rounds(int bits) {
-  if (bits <= 64) return 0;
-  if (bits >= 3747) return 3;
-  if (bits >= 1345) return 4;
-  if (bits >= 476) return 5;
-  if (bits >= 400) return 6;
-  if (bits >= 347) return 7;
-  if (bits >= 308) return 8;
-  if (bits >= 55) return 27;
-  return 34;
+  if (bits <= kBpswExactBits) return 0;
+  for (const RoundsRow& row : kDefaultRounds)
+    if (bits >= row.min_bits) return row.rounds;
+  return kDefaultRounds[std::size(kDefaultRounds) - 1].rounds;
 }
 
 namespace {
 
+// A value of up to kMaxLimbs words, plus one for the carry of n + 1 in the
+// Lucas test (d.w[n]) when n fills all kMaxLimbs words.
 struct Num {
-  u64 w[kMaxLimbs];
+  u64 w[kMaxLimbs + 1];
 };
 
 // n − 1 = d·2^s for the strong test; d written to d (same width as n).
@@ -140,7 +138,7 @@ void fermat_base2_batch(const Mont* const* ms, int count, bool* out) {
   constexpr int kMinBits = 700;
   const int limbs = ms[0]->limbs();
   const int digits = ifma_digits(bit_length(ms[0]->modulus(), limbs));
-  bool together = bignum_kernel() == Kernel::ifma && count > 1 && count <= kIfmaBatch;
+  bool together = bignum_kernel() == MulKernel::ifma && count > 1 && count <= kIfmaBatch;
   for (int k = 0; together && k < count; k++) {
     const int bits = bit_length(ms[k]->modulus(), ms[k]->limbs());
     together = ms[k]->limbs() == limbs && bits >= kMinBits && bits <= kIfmaMaxBits && ifma_digits(bits) == digits;
@@ -250,7 +248,7 @@ bool miller_rabin_derived(const Mont& m, int i) {
   const int w = n > 4 ? n : 4;
   if (n < 4) std::memset(mod3.w + n, 0, sizeof(u64) * (4 - n));
   // hv mod (n − 3), bit by bit (hv has 256 bits, so this is short).
-  std::memset(base.w, 0, sizeof(u64) * (w + 1));
+  std::memset(base.w, 0, sizeof(u64) * w);
   for (int b = 255; b >= 0; b--) {
     u64 top = base.w[w - 1] >> 63;
     for (int k = w - 1; k > 0; k--) base.w[k] = (base.w[k] << 1) | (base.w[k - 1] >> 63);

@@ -8,9 +8,20 @@
 
 namespace powprime::bignum {
 
-// Extra Miller–Rabin rounds by default after Baillie–PSW: none below 2^64
-// (BPSW is exact there), else the classic table for a 2^-80 error on random
-// inputs (Damgård, Landrock and Pomerance).
+// Extra Miller–Rabin rounds by default after Baillie–PSW: none up to 64 bits
+// (BPSW is exact there), else the first row with min_bits <= bits of the
+// classic table for a 2^-80 error on random inputs (Damgård, Landrock and
+// Pomerance; the table OpenSSL used before 3.0). Its rows below 65 bits are
+// kept as published although BPSW answers those sizes alone. Mirrored by
+// defaultRounds in src/prime/primality.ts; the addon exports it so a test
+// holds the two equal.
+struct RoundsRow {
+  int min_bits;
+  int rounds;
+};
+inline constexpr int kBpswExactBits = 64;
+inline constexpr RoundsRow kDefaultRounds[] = {{3747, 3}, {1345, 4}, {476, 5}, {400, 6}, {347, 7},
+                                               {308, 8},  {55, 27},  {0, 34}};
 int default_rounds(int bits);
 
 bool strong_probable_prime_base2(const Mont& m);

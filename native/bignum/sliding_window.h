@@ -5,8 +5,24 @@
 
 namespace powprime::bignum {
 
-// Window width for an exponent of `bits` bits.
-inline int window_bits(int bits) { return bits > 1536 ? 6 : bits > 512 ? 5 : bits > 128 ? 4 : bits > 32 ? 3 : 1; }
+// Window width for an exponent of `bits` bits: the first row with
+// bits > above. A width-w walk costs 2^(w−1) − 1 products for its table of odd
+// powers plus about bits/(w + 1) window products; that cost model is lowest
+// from 24/80/240/672 bits on (OpenSSL's BN_window_bits_for_exponent_size).
+// These rows sit about twice higher; how they were chosen was not recorded,
+// so re-time the exponentiations (`powprime bench --suite prime`) before
+// changing a row. Any width gives the same result. Mirrored by windowBits in src/prime/tuning.ts; the addon
+// exports it so a test holds the two equal.
+struct WindowRow {
+  int above;
+  int width;
+};
+inline constexpr WindowRow kWindowRows[] = {{1536, 6}, {512, 5}, {128, 4}, {32, 3}, {0, 1}};
+inline int window_bits(int bits) {
+  for (const WindowRow& row : kWindowRows)
+    if (bits > row.above) return row.width;
+  return 1;
+}
 
 // Calls start(k) once for the leading window (acc := odd power number k,
 // i.e. base^(2k+1)), then square() and multiply(k) as the walk requires.

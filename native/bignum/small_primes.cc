@@ -17,7 +17,7 @@ std::vector<uint32_t> odd_primes_below(uint32_t limit, uint32_t from) {
 }  // namespace
 
 const std::vector<uint32_t>& trial_primes() {
-  static const std::vector<uint32_t> p = odd_primes_below(1000, 3);
+  static const std::vector<uint32_t> p = odd_primes_below(kTrialPrimesBelow, 3);
   return p;
 }
 

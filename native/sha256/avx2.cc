@@ -47,26 +47,6 @@ POWPRIME_AVX2 inline void rounds(State& s, const V* w, int from) {
   s = {a, b, c, d, e, f, g, h};
 }
 
-POWPRIME_AVX2 void compress(uint32_t state[8], const uint8_t* blocks, size_t nblocks) {
-  // One message in all eight lanes: only used to check this kernel's rounds
-  // against the test vectors; hashing itself goes to SHA-NI or scalar.
-  for (size_t n = 0; n < nblocks; n++, blocks += 64) {
-    V w[64];
-    for (int t = 0; t < 16; t++) w[t] = _mm256_set1_epi32(int(load_be32(blocks + 4 * t)));
-    for (int t = 16; t < 64; t++) w[t] = add(add(ssig1(w[t - 2]), w[t - 7]), add(ssig0(w[t - 15]), w[t - 16]));
-    State s = broadcast(state);
-    rounds(s, w, 0);
-    state[0] += uint32_t(_mm256_extract_epi32(s.a, 0));
-    state[1] += uint32_t(_mm256_extract_epi32(s.b, 0));
-    state[2] += uint32_t(_mm256_extract_epi32(s.c, 0));
-    state[3] += uint32_t(_mm256_extract_epi32(s.d, 0));
-    state[4] += uint32_t(_mm256_extract_epi32(s.e, 0));
-    state[5] += uint32_t(_mm256_extract_epi32(s.f, 0));
-    state[6] += uint32_t(_mm256_extract_epi32(s.g, 0));
-    state[7] += uint32_t(_mm256_extract_epi32(s.h, 0));
-  }
-}
-
 POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast,
                                    const uint32_t* table, uint32_t from, uint32_t to,
                                    uint32_t mask0) {
@@ -113,16 +93,16 @@ POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16]
   return -1;
 }
 
-const Kernel kAvx2 = {"avx2", "avx2 x8", compress, search_group};
+const PowGroupSearcher kAvx2Searcher = {"avx2", "avx2 x8", search_group};
 
 }  // namespace
 
-const Kernel* avx2_kernel() { return &kAvx2; }
+const PowGroupSearcher* avx2_searcher() { return &kAvx2Searcher; }
 
 }  // namespace powprime::sha256
 
 #else
 namespace powprime::sha256 {
-const Kernel* avx2_kernel() { return nullptr; }
+const PowGroupSearcher* avx2_searcher() { return nullptr; }
 }  // namespace powprime::sha256
 #endif

@@ -1,5 +1,6 @@
 #include "dispatch.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "../cpu_features.h"
@@ -7,19 +8,21 @@
 
 namespace powprime::sha256 {
 
-void hash(const Kernel& kernel, const uint8_t* data, size_t len, uint8_t out[32]) {
+void hash(const BlockHasher& hasher, const uint8_t* data, size_t len, uint8_t out[32]) {
   uint32_t h[8];
   std::memcpy(h, IV, sizeof h);
   const size_t whole = len / 64;
-  kernel.compress(h, data, whole);
+  hasher.compress(h, data, whole);
   uint8_t tail[128] = {};
   const size_t rest = len - whole * 64;
-  std::memcpy(tail, data + whole * 64, rest);
+  // An empty message may come with data == nullptr, and memcpy from null is
+  // undefined even for zero bytes.
+  if (rest) std::memcpy(tail, data + whole * 64, rest);
   tail[rest] = 0x80;
   const size_t tail_blocks = rest + 9 <= 64 ? 1 : 2;
   const uint64_t bits = uint64_t(len) * 8;
   for (int i = 0; i < 8; i++) tail[tail_blocks * 64 - 1 - i] = uint8_t(bits >> (8 * i));
-  kernel.compress(h, tail, tail_blocks);
+  hasher.compress(h, tail, tail_blocks);
   for (int i = 0; i < 8; i++) store_be32(out + 4 * i, h[i]);
 }
 
@@ -30,12 +33,15 @@ const uint8_t kAbcDigest[32] = {0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 
                                 0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
                                 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
 
-bool self_test(const Kernel& k) {
+bool hasher_self_test(const BlockHasher& k) {
   uint8_t out[32];
   hash(k, reinterpret_cast<const uint8_t*>("abc"), 3, out);
-  if (std::memcmp(out, kAbcDigest, 32) != 0) return false;
-  // The group search must find the same candidates as the scalar one, on
-  // both group shapes and on ranges that do not fill whole lane batches.
+  return std::memcmp(out, kAbcDigest, 32) == 0;
+}
+
+// The group search must find the same candidates as the scalar one, on both
+// group shapes and on ranges that do not fill whole lane batches.
+bool searcher_self_test(const PowGroupSearcher& k) {
   for (uint32_t end : {52u, 55u}) {
     PowJob job{};
     std::memcpy(job.mid, IV, sizeof job.mid);
@@ -47,36 +53,40 @@ bool self_test(const Kernel& k) {
     job.digits_count = 12;
     job.difficulty = 2;
     for (uint64_t start : {0ull, 3ull, 9997ull, 123457ull}) {
-      if (pow_search(k, job, start, start + 5003) != pow_search(kScalar, job, start, start + 5003))
+      if (pow_search(k, job, start, start + 5003) != pow_search(kScalarSearcher, job, start, start + 5003))
         return false;
     }
   }
   return true;
 }
 
+template <class Slot>
+void admit(const Slot* kernel, bool runs, const char* missing, bool (*self_test)(const Slot&),
+           std::vector<const Slot*>& usable, std::vector<std::string>& refused) {
+  if (!kernel) return;
+  if (!runs)
+    refused.push_back(std::string(kernel->id) + ": " + missing);
+  else if (!self_test(*kernel))
+    refused.push_back(std::string(kernel->id) + ": self-test failed");
+  else
+    usable.push_back(kernel);
+}
+
 struct Registry {
-  std::vector<const Kernel*> usable;
+  std::vector<const BlockHasher*> hashers;
+  std::vector<const PowGroupSearcher*> searchers;
   std::vector<std::string> refused;
   Registry() {
     const CpuFeatures& cpu = cpu_features();
-    const struct {
-      const Kernel* kernel;
-      bool runs;
-      const char* missing;
-    } candidates[] = {
-        {shani_kernel(), cpu.sha_ni, "CPU lacks SHA-NI"},
-        {avx2_kernel(), cpu.avx2, "CPU lacks AVX2"},
-    };
-    for (const auto& c : candidates) {
-      if (!c.kernel) continue;
-      if (!c.runs)
-        refused.push_back(std::string(c.kernel->id) + ": " + c.missing);
-      else if (!self_test(*c.kernel))
-        refused.push_back(std::string(c.kernel->id) + ": self-test failed");
-      else
-        usable.push_back(c.kernel);
-    }
-    usable.push_back(&kScalar);
+    admit(shani_hasher(), cpu.sha_ni, "CPU lacks SHA-NI", hasher_self_test, hashers, refused);
+    hashers.push_back(&kScalarHasher);
+    // A searcher refused for the same reason as its hasher is reported once.
+    std::vector<std::string> searcher_refused;
+    admit(shani_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
+    admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
+    searchers.push_back(&kScalarSearcher);
+    for (const std::string& r : searcher_refused)
+      if (std::find(refused.begin(), refused.end(), r) == refused.end()) refused.push_back(r);
   }
 };
 
@@ -87,18 +97,20 @@ const Registry& registry() {
 
 }  // namespace
 
-const std::vector<const Kernel*>& usable_kernels() { return registry().usable; }
+const std::vector<const BlockHasher*>& usable_hashers() { return registry().hashers; }
+const std::vector<const PowGroupSearcher*>& usable_searchers() { return registry().searchers; }
 const std::vector<std::string>& refused_kernels() { return registry().refused; }
-const Kernel& best_kernel() { return *registry().usable.front(); }
+const BlockHasher& best_hasher() { return *registry().hashers.front(); }
+const PowGroupSearcher& best_searcher() { return *registry().searchers.front(); }
 
-const Kernel& best_hasher() {
-  for (const Kernel* k : registry().usable)
-    if (k != avx2_kernel()) return *k;
-  return kScalar;
+const BlockHasher* hasher_by_name(const std::string& name) {
+  for (const BlockHasher* k : registry().hashers)
+    if (name == k->id) return k;
+  return nullptr;
 }
 
-const Kernel* kernel_by_name(const std::string& name) {
-  for (const Kernel* k : registry().usable)
+const PowGroupSearcher* searcher_by_name(const std::string& name) {
+  for (const PowGroupSearcher* k : registry().searchers)
     if (name == k->id) return k;
   return nullptr;
 }

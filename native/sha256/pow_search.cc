@@ -6,11 +6,7 @@
 namespace powprime::sha256 {
 namespace {
 
-// Fast-word values for candidate t of a group: t as 4 digits, or as 3 digits
-// followed by the 0x80 padding byte. Built once, shared by every search.
-struct FastTables {
-  uint32_t four[10000];
-  uint32_t three[1000];
+struct FastTables : PowFastWords {
   FastTables() {
     for (uint32_t t = 0; t < 10000; t++)
       four[t] = (uint32_t('0' + t / 1000) << 24) | (uint32_t('0' + t / 100 % 10) << 16) |
@@ -38,7 +34,9 @@ uint32_t pow_group_size(uint32_t digits_end) { return digits_end % 4 == 0 ? 1000
 
 }  // namespace
 
-int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, uint64_t k_end) {
+const PowFastWords& pow_fast_words() { return tables(); }
+
+int64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t k_start, uint64_t k_end) {
   const uint32_t group = pow_group_size(job.digits_end);
   const uint32_t* table = group == 10000 ? tables().four : tables().three;
   const int fast = int((job.digits_end - 1) / 4);
@@ -58,7 +56,7 @@ int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, ui
     uint32_t from = uint32_t(k - base);
     const uint32_t to = uint32_t(std::min<uint64_t>(k_end - base, group));
     while (from < to) {
-      const int64_t t = kernel.search_group(job.mid, w, fast, table, from, to, mask0);
+      const int64_t t = searcher.search_group(job.mid, w, fast, table, from, to, mask0);
       if (t < 0) break;
       // The kernel only looked at the first digest word; beyond 8 characters
       // the rest is checked here on the rare candidate that gets this far.
@@ -67,7 +65,7 @@ int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, ui
       w[fast] = table[t];
       uint8_t full[64];
       for (int i = 0; i < 16; i++) store_be32(full + 4 * i, w[i]);
-      kScalar.compress(h, full, 1);
+      kScalarHasher.compress(h, full, 1);
       if (meets(h, job.difficulty)) return int64_t(base + uint64_t(t));
       from = uint32_t(t) + 1;
     }

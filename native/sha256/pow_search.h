@@ -15,9 +15,18 @@ struct PowJob {
   uint32_t difficulty;    // leading '0' hex characters required, 0..64
 };
 
+// Fast-word values for candidate t of a group: t as 4 digits, or as 3 digits
+// followed by the 0x80 padding byte. Built once, shared by every search;
+// mirrored by FOUR and THREE in src/pow/kernel.ts.
+struct PowFastWords {
+  uint32_t four[10000];
+  uint32_t three[1000];
+};
+const PowFastWords& pow_fast_words();
+
 // Lowest k in [k_start, k_end) whose candidate meets the difficulty, or -1.
 // The caller keeps the range inside one window of 10^digits_count, since
 // higher digits of k are part of mid.
-int64_t pow_search(const Kernel& kernel, const PowJob& job, uint64_t k_start, uint64_t k_end);
+int64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t k_start, uint64_t k_end);
 
 }  // namespace powprime::sha256

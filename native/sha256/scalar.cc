@@ -67,6 +67,7 @@ static int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int f
   return -1;
 }
 
-const Kernel kScalar = {"scalar", "scalar", compress, search_group};
+const BlockHasher kScalarHasher = {"scalar", compress};
+const PowGroupSearcher kScalarSearcher = {"scalar", "scalar", search_group};
 
 }  // namespace powprime::sha256

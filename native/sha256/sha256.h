@@ -1,5 +1,5 @@
 // SHA-256 building blocks shared by every kernel: constants, the scalar
-// compression function and the kernel table used by the proof-of-work search.
+// rounds, and the two kinds of kernel slot.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -24,24 +24,36 @@ void scalar_rounds(uint32_t s[8], const uint32_t w[64], int from, int to);
 // Expands w[0..15] into w[16..63].
 void expand_schedule(uint32_t w[64]);
 
-// A kernel hashes whole 64-byte blocks, and searches one proof-of-work group.
-struct Kernel {
+// Two slots, as Bitcoin Core's sha256.cpp keeps its one-message Transform
+// apart from its many-lane TransformD64: an instruction set fills the slots
+// it is good at. AVX2 only pays off with eight candidates in its lanes, so it
+// has a group search and no message hasher.
+
+// Hashes a message: state = compress(state, block) for each of nblocks
+// consecutive 64-byte blocks.
+struct BlockHasher {
+  const char* id;  // "sha-ni", "scalar": how callers pick one
+  void (*compress)(uint32_t state[8], const uint8_t* blocks, size_t nblocks);
+};
+
+// Searches one proof-of-work group: its candidates differ only in message
+// word `fast` (index j of w[16]), whose value for candidate t is table[t].
+// Returns the lowest t in [from, to) whose first digest word
+// h0 = compress(mid, w)[0] has (h0 & mask0) == 0, or -1. `mid` is the state
+// before this block.
+struct PowGroupSearcher {
   const char* id;    // "sha-ni", "avx2", "scalar": how callers pick one
   const char* name;  // what backendInfo() reports, with the lane count: "sha-ni x2"
-  // state = compress(state, block) for each of nblocks consecutive blocks.
-  void (*compress)(uint32_t state[8], const uint8_t* blocks, size_t nblocks);
-  // One group of candidates differs only in message word `fast` (index j of
-  // w[16]); its value for candidate t is table[t]. Returns the lowest t in
-  // [from, to) whose first digest word h0 = compress(mid, w)[0] has
-  // (h0 & mask0) == 0, or -1. `mid` is the state before this block.
   int64_t (*search_group)(const uint32_t mid[8], const uint32_t w[16], int fast,
                           const uint32_t* table, uint32_t from, uint32_t to, uint32_t mask0);
 };
 
-extern const Kernel kScalar;
+extern const BlockHasher kScalarHasher;
+extern const PowGroupSearcher kScalarSearcher;
 // Null when the compiler could not build them; availability on this CPU is
 // decided at run time by dispatch.cc.
-const Kernel* shani_kernel();
-const Kernel* avx2_kernel();
+const BlockHasher* shani_hasher();
+const PowGroupSearcher* shani_searcher();
+const PowGroupSearcher* avx2_searcher();
 
 }  // namespace powprime::sha256

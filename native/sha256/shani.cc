@@ -132,16 +132,19 @@ POWPRIME_SHANI int64_t search_group(const uint32_t mid[8], const uint32_t w16[16
   return -1;
 }
 
-const Kernel kShani = {"sha-ni", kName, compress, search_group};
+const BlockHasher kShaniHasher = {"sha-ni", compress};
+const PowGroupSearcher kShaniSearcher = {"sha-ni", kName, search_group};
 
 }  // namespace
 
-const Kernel* shani_kernel() { return &kShani; }
+const BlockHasher* shani_hasher() { return &kShaniHasher; }
+const PowGroupSearcher* shani_searcher() { return &kShaniSearcher; }
 
 }  // namespace powprime::sha256
 
 #else
 namespace powprime::sha256 {
-const Kernel* shani_kernel() { return nullptr; }
+const BlockHasher* shani_hasher() { return nullptr; }
+const PowGroupSearcher* shani_searcher() { return nullptr; }
 }  // namespace powprime::sha256
 #endif

@@ -10,9 +10,10 @@
 import { K, expandSchedule, rounds } from './sha256.ts';
 import type { PowTarget } from './target.ts';
 
-// Fast-word values for candidate t of a group: 4 digits, or 3 digits then 0x80.
-const FOUR = new Int32Array(10000);
-const THREE = new Int32Array(1000);
+// Fast-word values for candidate t of a group: 4 digits, or 3 digits then 0x80
+// (the twin of native/sha256/pow_search.h's PowFastWords).
+export const FOUR = new Int32Array(10000);
+export const THREE = new Int32Array(1000);
 for (let t = 0; t < 10000; t++) {
   FOUR[t] = ((48 + ((t / 1000) | 0)) << 24) | ((48 + (((t / 100) | 0) % 10)) << 16) | ((48 + (((t / 10) | 0) % 10)) << 8) | (48 + (t % 10));
 }

@@ -1,4 +1,5 @@
 /** bigint helpers for the TS prime backend. */
+import { windowBits } from './tuning.ts';
 
 export function bitLength(n: bigint): number {
   return n === 0n ? 0 : n.toString(2).length;
@@ -21,7 +22,7 @@ export function modPow(base: bigint, e: bigint, m: bigint): bigint {
   const bits = e.toString(2);
   const nb = bits.length;
   if (e === 0n) return 1n;
-  const w = nb > 1536 ? 6 : nb > 512 ? 5 : nb > 128 ? 4 : nb > 32 ? 3 : 1;
+  const w = windowBits(nb);
   const b = ((base % m) + m) % m;
   const table: bigint[] = [b];
   const sq = (b * b) % m;

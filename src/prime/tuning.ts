@@ -5,13 +5,16 @@
  */
 import type { Backend } from '../backend.ts';
 
+/** The deepest sieve: the native core builds its sieve primes up to here (kSieveLimit). */
+export const SIEVE_LIMIT_MAX = 1 << 23;
+
 /**
  * Sieve primes up to about 2048·bits, up to 2^23: deeper pays while the sieve
  * work a prime adds stays below the Fermat tests it saves. Always below
  * q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
 export function sieveLimit(bits: number): number {
-  const depth = Math.min(Math.max(bits * 2048, 1 << 12), 1 << 23);
+  const depth = Math.min(Math.max(bits * 2048, 1 << 12), SIEVE_LIMIT_MAX);
   return Math.min(depth, 2 ** (bits - 3));
 }
 
@@ -22,4 +25,13 @@ export function sieveLimit(bits: number): number {
 export function sliceLength(bits: number, backend: Backend): number {
   const native = Math.min(Math.max(2 ** Math.floor(Math.log2(2 ** 33 / (bits * bits))), 64), 65536);
   return backend === 'native' ? native : Math.max(native / 16, 16);
+}
+
+/**
+ * Sliding-window width for an exponent of `bits` bits, the same rows as
+ * native/bignum/sliding_window.h (kWindowRows; see there how they relate to
+ * the textbook cost model). Only speed depends on it, never a result.
+ */
+export function windowBits(bits: number): number {
+  return bits > 1536 ? 6 : bits > 512 ? 5 : bits > 128 ? 4 : bits > 32 ? 3 : 1;
 }
