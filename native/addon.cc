@@ -95,6 +95,7 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   feats.Set("bmi2", cpu.bmi2);
   feats.Set("adx", cpu.adx);
   feats.Set("avx512ifma", cpu.avx512ifma);
+  feats.Set("armSha2", cpu.arm_sha2);
   out.Set("cpu", feats);
   out.Set("bignum", bignum::bignum_kernel_name(bignum::bignum_kernel()));
   return out;

@@ -40,6 +40,37 @@ const CpuFeatures& cpu_features() {
 
 }  // namespace powprime
 
+#elif defined(__aarch64__) && (defined(__linux__) || defined(__APPLE__))
+#if defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1 << 6)
+#endif
+#else
+#include <sys/sysctl.h>
+#endif
+
+namespace powprime {
+
+static CpuFeatures detect() {
+  CpuFeatures f;
+#if defined(__linux__)
+  f.arm_sha2 = getauxval(AT_HWCAP) & HWCAP_SHA2;
+#else
+  int has = 0;
+  size_t len = sizeof has;
+  f.arm_sha2 = sysctlbyname("hw.optional.arm.FEAT_SHA256", &has, &len, nullptr, 0) == 0 && has;
+#endif
+  return f;
+}
+
+const CpuFeatures& cpu_features() {
+  static const CpuFeatures f = detect();
+  return f;
+}
+
+}  // namespace powprime
+
 #else
 namespace powprime {
 const CpuFeatures& cpu_features() {

@@ -19,7 +19,7 @@ export interface NativeBackendInfo {
   hashers: string[];
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
-  cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512ifma: boolean };
+  cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512ifma: boolean; armSha2: boolean };
   /** The bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx" or "portable". */
   bignum: string;
 }

@@ -9,7 +9,7 @@
 #include <arm_neon.h>
 
 // Per-function target (GCC spells SHA-2 as part of "+crypto"): the rest of the addon stays plain ARMv8-A and this
-// file's code runs only where the CPU reports SHA-2 (see cpu_features.cc).
+// file's code runs only where the CPU reports SHA-2 (cpu_features.cc asks the OS).
 #define POWPRIME_ARMSHA __attribute__((target("+crypto")))
 
 namespace powprime::sha256 {
@@ -106,16 +106,19 @@ POWPRIME_ARMSHA int64_t search_group(const uint32_t mid[8], const uint32_t w16[1
   return -1;
 }
 
-const Kernel kArmv8 = {"armv8-sha2", kName, compress, search_group};
+const BlockHasher kArmv8Hasher = {"armv8-sha2", compress};
+const PowGroupSearcher kArmv8Searcher = {"armv8-sha2", kName, search_group};
 
 }  // namespace
 
-const Kernel* armv8_kernel() { return &kArmv8; }
+const BlockHasher* armv8_hasher() { return &kArmv8Hasher; }
+const PowGroupSearcher* armv8_searcher() { return &kArmv8Searcher; }
 
 }  // namespace powprime::sha256
 
 #else
 namespace powprime::sha256 {
-const Kernel* armv8_kernel() { return nullptr; }
+const BlockHasher* armv8_hasher() { return nullptr; }
+const PowGroupSearcher* armv8_searcher() { return nullptr; }
 }  // namespace powprime::sha256
 #endif

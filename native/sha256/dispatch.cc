@@ -79,11 +79,13 @@ struct Registry {
   Registry() {
     const CpuFeatures& cpu = cpu_features();
     admit(shani_hasher(), cpu.sha_ni, "CPU lacks SHA-NI", hasher_self_test, hashers, refused);
+    admit(armv8_hasher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", hasher_self_test, hashers, refused);
     hashers.push_back(&kScalarHasher);
     // A searcher refused for the same reason as its hasher is reported once.
     std::vector<std::string> searcher_refused;
     admit(shani_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
     admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
+    admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers, searcher_refused);
     searchers.push_back(&kScalarSearcher);
     for (const std::string& r : searcher_refused)
       if (std::find(refused.begin(), refused.end(), r) == refused.end()) refused.push_back(r);

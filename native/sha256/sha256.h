@@ -55,5 +55,7 @@ extern const PowGroupSearcher kScalarSearcher;
 const BlockHasher* shani_hasher();
 const PowGroupSearcher* shani_searcher();
 const PowGroupSearcher* avx2_searcher();
+const BlockHasher* armv8_hasher();
+const PowGroupSearcher* armv8_searcher();
 
 }  // namespace powprime::sha256
