@@ -48,6 +48,14 @@ const env = {
   ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1',
   UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
 };
+// The suites skip their native tests when the addon does not load, so make
+// sure this one does before trusting a clean run.
+const probe = spawnSync(process.execPath, ['-e', 'process.stdout.write(require(process.env.POWPRIME_ADDON_PATH).version)'], {
+  env,
+  encoding: 'utf8',
+});
+if (probe.status !== 0) die(`the sanitizer build does not load: ${(probe.stderr || '').trim().split('\n')[0]}`);
+
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const child = spawn(process.execPath, [vitest, 'run', ...suites], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 const reports = /ERROR: AddressSanitizer|runtime error:|ERROR: UndefinedBehaviorSanitizer/;
