@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AdClient, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
-import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
 type Common = ServiceFlags;
 
 function makeClient(o: Common): AdClient {
-  return new AdClient({ baseUrl: baseUrlFrom(o, 'POWPRIME_ADS_URL'), ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
+  return new AdClient(clientOptions(o, 'POWPRIME_ADS_URL'));
 }
 
 function show(client: AdClient, ad: Ad, json?: boolean): string {

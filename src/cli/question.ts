@@ -9,31 +9,14 @@ import { QuestionPipeline } from '../clients/question/pipeline.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
 import { StatusLine } from './status.ts';
-import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { clientOptions, countdown, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
 interface Common extends ServiceFlags {
   homepageUrl?: string;
 }
 
 function makeClient(o: Common, status: StatusLine): QuestionClient {
-  return new QuestionClient({
-    baseUrl: baseUrlFrom(o, 'POWPRIME_QUESTION_URL'),
-    ...(o.homepageUrl ? { homepageUrl: o.homepageUrl } : {}),
-    ...(o.stateDir ? { stateDir: o.stateDir } : {}),
-    ...(o.limits === false ? { limits: 'off' as const } : {}),
-    onWait: (until, route) => countdown(status, until, route),
-  });
-}
-
-/** A countdown to the next rate-limit slot, on a terminal only. */
-function countdown(status: StatusLine, until: number, route: string): void {
-  const tick = (): void => {
-    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-    status.update(`waiting for the ${route} rate limit: ${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s`);
-    if (left > 0) setTimeout(tick, 1000).unref();
-    else status.clear();
-  };
-  tick();
+  return new QuestionClient({ ...clientOptions(o, 'POWPRIME_QUESTION_URL', status), ...(o.homepageUrl ? { homepageUrl: o.homepageUrl } : {}) });
 }
 
 function printThread(t: Thread | ThreadItem): string {

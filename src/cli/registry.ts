@@ -5,13 +5,12 @@ import { Registrar } from '../clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
-import { baseUrlFrom, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
 type RegistryCommon = ServiceFlags;
 
 export function makeRegistrar(o: ServiceFlags): Registrar {
-  const baseUrl = baseUrlFrom(o, 'POWPRIME_REGISTRY_URL');
-  const client = new PrimeRegistryClient({ baseUrl, ...(o.stateDir ? { stateDir: o.stateDir } : {}), ...(o.limits === false ? { limits: 'off' as const } : {}) });
+  const client = new PrimeRegistryClient(clientOptions(o, 'POWPRIME_REGISTRY_URL'));
   return new Registrar(client, new Keystore(path.join(client.stateDir, 'keys.json')));
 }
 

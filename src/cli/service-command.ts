@@ -1,21 +1,57 @@
-/** What the question, registry and ads commands share: their flags and how actions get them. */
+/** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
 import type { Command } from 'commander';
+import type { ServiceClientOptions } from '../clients/http/service-client.ts';
+import { parseIntArg } from './args.ts';
+import { StatusLine } from './status.ts';
 
 export interface ServiceFlags {
   baseUrl?: string;
   stateDir?: string;
   /** commander's --no-limits: false when given. */
   limits?: boolean;
+  maxWait?: string;
   json?: boolean;
 }
 
-/** Adds --base-url, --state-dir, --no-limits and --json. */
+/** Adds --base-url, --state-dir, --no-limits, --max-wait and --json. */
 export function serviceFlags(c: Command, service: string, envVar: string): Command {
   return c
     .option('--base-url <url>', `${service} address (or ${envVar})`)
     .option('--state-dir <dir>', `rate-limit state, cookies and caches (default: ~/.local/state/powprime/${service})`)
     .option('--no-limits', 'skip the client-side rate limits (only for a local server)')
+    .option('--max-wait <seconds>', 'fail (exit 1) instead of waiting longer than this for a rate limit or a ban')
     .option('--json', 'machine-readable output');
+}
+
+/**
+ * The client options every service command shares. A wait for a rate-limit
+ * slot or a ban is announced in one stderr line (terminal or not: a silent
+ * hour looks like a hang), with a countdown on a terminal.
+ */
+export function clientOptions(o: ServiceFlags, envVar: string, status = new StatusLine()): Pick<ServiceClientOptions, 'baseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait'> {
+  const maxWait = o.maxWait === undefined ? undefined : parseIntArg('--max-wait', o.maxWait, 0, 365 * 86_400);
+  return {
+    baseUrl: baseUrlFrom(o, envVar),
+    ...(o.stateDir ? { stateDir: o.stateDir } : {}),
+    ...(o.limits === false ? { limits: 'off' as const } : {}),
+    ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
+    onWait: (until, route, reason) => {
+      status.clear();
+      process.stderr.write(`powprime: ${route} waits ${Math.ceil((until - Date.now()) / 1000)} s: ${reason}\n`);
+      countdown(status, until, route);
+    },
+  };
+}
+
+/** A countdown to the next slot, on a terminal only. */
+export function countdown(status: StatusLine, until: number, route: string): void {
+  const tick = (): void => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    status.update(`${route} goes out in ${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s`);
+    if (left > 0) setTimeout(tick, 1000).unref();
+    else status.clear();
+  };
+  tick();
 }
 
 /** --base-url, else the environment variable; the services' addresses are not built in. */

@@ -96,7 +96,7 @@ export class RateLimitWaitError extends PowprimeError {
     readonly retryAt: number,
     reason: string,
   ) {
-    super(`${route}: ${reason}; next slot at ${new Date(retryAt).toISOString()}`);
+    super(`${route} would have to wait: ${reason}`);
   }
 }
 

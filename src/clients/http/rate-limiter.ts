@@ -28,14 +28,16 @@ export const DEFAULT_BAN_MS = 60 * MINUTE;
 interface State {
   calls: Record<string, number[]>;
   bannedUntil: number;
+  /** The route whose 429 started the ban (the whole host is banned, whatever route waits). */
+  bannedBy?: string;
 }
 
 export interface AcquireOptions {
   signal?: AbortSignal;
   /** Longest wait accepted before RateLimitWaitError (default: no bound). */
   maxWaitMs?: number;
-  /** Told before each wait, with the time the call will go out. */
-  onWait?: (until: number, route: string) => void;
+  /** Told before each wait: when the call will go out, and why it waits. */
+  onWait?: (until: number, route: string, reason: string) => void;
 }
 
 export class RateLimiter {
@@ -59,10 +61,6 @@ export class RateLimiter {
     }
   }
 
-  get bannedUntil(): number {
-    return this.state.bannedUntil;
-  }
-
   /** When `route` may next be called (ms since the epoch; now if at once). */
   nextSlot(route: string): number {
     const now = this.clock.now();
@@ -75,6 +73,16 @@ export class RateLimiter {
     return at;
   }
 
+  /** Why `route` cannot go out now: the host ban (and which route earned it), or which of its own limits. */
+  waitReason(route: string): string {
+    const at = this.nextSlot(route);
+    if (at === this.state.bannedUntil && at > this.clock.now()) {
+      return `the host is banned until ${new Date(at).toISOString()} after a 429 on ${this.state.bannedBy ?? 'an earlier call'}`;
+    }
+    const w = this.limits === 'off' ? undefined : (this.limits[route] ?? []).find((x) => (this.state.calls[route] ?? []).length >= x.limit);
+    return `the ${route} limit${w ? ` of ${w.limit} per ${formatPeriod(w.periodMs)}` : ''} is used up until ${new Date(at).toISOString()}`;
+  }
+
   /** Waits for a slot of `route`, then records the call (saved before returning). */
   async acquire(route: string, opts: AcquireOptions = {}): Promise<void> {
     for (;;) {
@@ -82,10 +90,9 @@ export class RateLimiter {
       const wait = at - this.clock.now();
       if (wait <= 0) break;
       if (opts.maxWaitMs !== undefined && wait > opts.maxWaitMs) {
-        const why = at === this.state.bannedUntil ? 'the host is banned (429)' : 'the rate limit is used up';
-        throw new RateLimitWaitError(route, at, why);
+        throw new RateLimitWaitError(route, at, `${this.waitReason(route)}, longer than the ${Math.round(opts.maxWaitMs / 1000)} s allowed`);
       }
-      opts.onWait?.(at, route);
+      opts.onWait?.(at, route, this.waitReason(route));
       await this.clock.sleep(wait, opts.signal);
     }
     const now = this.clock.now();
@@ -96,10 +103,11 @@ export class RateLimiter {
     this.save();
   }
 
-  /** After a 429: nothing goes to the host before `until`. */
-  ban(until: number): void {
+  /** After a 429 on `route`: nothing goes to the host before `until`. */
+  ban(until: number, route: string): void {
     if (until > this.state.bannedUntil) {
       this.state.bannedUntil = until;
+      this.state.bannedBy = route;
       this.save();
     }
   }
@@ -118,4 +126,11 @@ export function banUntil(retryAfter: string | string[] | undefined, now: number)
     if (!Number.isNaN(date)) return Math.max(date, now);
   }
   return now + DEFAULT_BAN_MS;
+}
+
+function formatPeriod(ms: number): string {
+  if (ms % DAY === 0) return ms === DAY ? 'day' : `${ms / DAY} days`;
+  if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
+  if (ms % MINUTE === 0) return ms === MINUTE ? 'minute' : `${ms / MINUTE} minutes`;
+  return ms === 1000 ? 'second' : `${ms / 1000} s`;
 }

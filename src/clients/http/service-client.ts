@@ -37,7 +37,7 @@ export interface ServiceClientOptions {
   /** First backoff between attempts, doubled each time (default 2 s). */
   backoffMs?: number;
   /** Told whenever a call waits for the limiter. */
-  onWait?: (until: number, route: string) => void;
+  onWait?: (until: number, route: string, reason: string) => void;
   signal?: AbortSignal;
 }
 
@@ -163,7 +163,7 @@ export class ServiceClient {
     const msg = this.serviceMessage(res);
     if (res.status === 429) {
       const until = banUntil(res.headers['retry-after'], this.clock.now());
-      this.limiter.ban(until);
+      this.limiter.ban(until, route);
       return new RateLimitedError(this.service, route, msg, until);
     }
     if (res.status === 400) return new BadRequestError(this.service, route, 400, msg);
