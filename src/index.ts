@@ -39,6 +39,7 @@ export {
   RateLimitedError,
   ServerError,
   ServiceError,
+  StateFileCorruptError,
   RequestTimeoutError,
   UnauthorizedError,
 } from './clients/errors.ts';

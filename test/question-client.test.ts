@@ -330,10 +330,21 @@ describe('question client argument checks', () => {
   });
 
   it('file names from the server cannot leave the cache folder', () => {
-    expect(sanitizeFilename('../../etc/passwd')).toBe('passwd');
-    expect(sanitizeFilename('..')).toBe('_');
-    expect(sanitizeFilename('a\\b\\c.txt')).toBe('c.txt');
-    expect(sanitizeFilename('.hidden')).toBe('_hidden');
-    expect(sanitizeFilename('')).toBe('_');
+    expect(sanitizeFilename('notes.txt')).toBe('notes.txt');
+    expect(sanitizeFilename('../../etc/passwd')).toMatch(/^passwd~[0-9a-f]{12}$/);
+    expect(sanitizeFilename('..')).toMatch(/^_~[0-9a-f]{12}$/);
+    expect(sanitizeFilename('a\\b\\c.txt')).toMatch(/^c~[0-9a-f]{12}\.txt$/);
+    expect(sanitizeFilename('.hidden')).toMatch(/^_hidden~/);
+    expect(sanitizeFilename('')).toMatch(/^_~/);
+    // Names that clean up alike stay apart; long names fit a file system's 255 bytes.
+    expect(sanitizeFilename('x?y')).not.toBe(sanitizeFilename('x_y'));
+    expect(sanitizeFilename('a/x')).not.toBe(sanitizeFilename('x'));
+    for (const long of ['é'.repeat(300), 'a'.repeat(400) + '.pdf', '😀'.repeat(120)]) {
+      const s = sanitizeFilename(long);
+      expect(Buffer.byteLength(s)).toBeLessThanOrEqual(200);
+      expect(s).not.toMatch(/\uFFFD/);
+    }
+    expect(sanitizeFilename('a'.repeat(400) + '.pdf')).toMatch(/\.pdf$/);
+    expect(() => sanitizeFilename(undefined as never)).toThrow(TypeError);
   });
 });

@@ -38,7 +38,7 @@ describe('QuestionPipeline against the local server', () => {
     expect(day1.queued).toBe(40 - day1.awaiting - day1.answered);
     expect(fake.question.limits.refusals).toEqual([]);
     await pipeline.run();
-    expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, answered: 40, dropped: 0 });
+    expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 40, dropped: 0 });
     expect(new Set(answered).size).toBe(40);
     expect(fake.question.limits.refusals).toEqual([]);
     expect(clock.now() - start).toBeGreaterThan(2 * DAY);
@@ -64,7 +64,7 @@ describe('QuestionPipeline against the local server', () => {
     for (let i = 0; i < 10; i++) second.enqueue(`restart question ${i}`); // already known: not queued twice
     expect(second.status().queued).toBe(7);
     await second.run();
-    expect(second.status()).toEqual({ queued: 0, awaiting: 0, answered: 10, dropped: 0 });
+    expect(second.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 10, dropped: 0 });
     expect(fake.requests.filter((r) => r === 'POST /gpt/api/query')).toHaveLength(10);
     expect(fake.question.limits.refusals).toEqual([]);
   });
@@ -82,7 +82,7 @@ describe('QuestionPipeline against the local server', () => {
     pipeline.on('failed', (e) => failures.push(e));
     pipeline.enqueue('doomed');
     await pipeline.run({ until: clock.now() + HOUR });
-    expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, answered: 0, dropped: 1 });
+    expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 0, dropped: 1 });
     expect(pipeline.dropped[0]!.reason).toMatch(/not posted after 3 attempts/);
     expect(failures).toHaveLength(3);
   });

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -6,6 +6,8 @@ import { attributionText } from '../clients/question/attribution.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { QuestionClient, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
 import { QuestionPipeline } from '../clients/question/pipeline.ts';
+import { InterruptedError } from '../errors.ts';
+import { AnswerSink } from './answer-sink.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
 import { StatusLine } from './status.ts';
@@ -146,28 +148,27 @@ export function registerQuestion(program: Command): void {
         const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; poll: string }>();
         const poll = parseIntArg('--poll', opts.poll, 1, 86_400);
         const prompts = readFileSync(opts.prompts, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
-        const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, answerPollMs: poll * 1000 });
+        const sink = new AnswerSink(client, opts.filesDir, opts.out);
+        const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, answerPollMs: poll * 1000, deliver: sink.deliver });
         prompts.forEach((p, i) => pipeline.enqueue(p, `${path.resolve(opts.prompts)}#${i}`));
-        const sink = opts.out ? createWriteStream(opts.out, { flags: 'a' }) : process.stdout;
-        pipeline.on('waiting', ({ until, action }) => countdown(status, until, action === 'post' ? 'query' : 'answers'));
+        pipeline.on('waiting', ({ until, action }) => {
+          if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'answers');
+        });
         pipeline.on('posted', ({ id }) => status.update(`posted ${id}`));
         pipeline.on('failed', (e) => process.stderr.write(`powprime: ${e.message} (will retry)\n`));
         pipeline.on('dropped', (d) => process.stderr.write(`powprime: dropped ${JSON.stringify(d.prompt)}: ${d.reason}\n`));
-        pipeline.on('answered', async ({ key, thread }) => {
-          sink.write(`${JSON.stringify({ key, ...thread })}\n`);
-          for (const f of thread.files ?? []) {
-            const got = await client.file(thread.id, f.filename);
-            const dir = path.join(opts.filesDir, sanitizeFilename(thread.id));
-            mkdirSync(dir, { recursive: true });
-            writeFileSync(path.join(dir, sanitizeFilename(f.filename)), got.content);
-          }
-        });
         const controller = new AbortController();
-        process.once('SIGINT', () => controller.abort());
-        await pipeline.run({ signal: controller.signal });
+        const onSigint = (): void => controller.abort(new InterruptedError());
+        process.once('SIGINT', onSigint);
+        try {
+          await pipeline.run({ signal: controller.signal });
+        } finally {
+          process.off('SIGINT', onSigint);
+          sink.close();
+        }
         const s = pipeline.status();
         process.stderr.write(`${s.answered} answered, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${controller.signal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
-        if (opts.out) (sink as ReturnType<typeof createWriteStream>).end();
+        if (controller.signal.aborted) throw controller.signal.reason;
       }),
     );
 }

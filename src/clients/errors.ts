@@ -108,3 +108,14 @@ export class ChallengeExpiredError extends PowprimeError {
     super(`${route}: every challenge expired before its solution was ready`);
   }
 }
+
+/** A state file that must not be rebuilt (the registry keystore) is not valid JSON; nothing was changed. */
+export class StateFileCorruptError extends PowprimeError {
+  readonly code = 'ERR_STATE_CORRUPT';
+  constructor(
+    readonly file: string,
+    cause?: unknown,
+  ) {
+    super(`${file} is not valid JSON; it holds keys, so powprime will not replace it: restore it from a backup or repair it`, { cause });
+  }
+}

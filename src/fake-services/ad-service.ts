@@ -44,7 +44,11 @@ export interface FakeAd {
 }
 
 export class FakeAdService {
-  readonly limits = new ServerLimits(SERVER_LIMITS, 50 * MINUTE, false);
+  readonly limits: ServerLimits;
+
+  constructor(opts: { unlimited?: boolean; retryAfter?: boolean } = {}) {
+    this.limits = new ServerLimits(opts.unlimited ? {} : SERVER_LIMITS, 50 * MINUTE, opts.retryAfter ?? false);
+  }
   readonly ads: FakeAd[] = [
     { alt: 'Primes for all', author: 'Ada', bias: 1, contact: 'tok-a', filename: 'ada.png', license: 'CC-BY-4.0', timestamp: 1700000000.5, bg: '#112233', fg: '#fff' },
     { alt: 'Hashes daily', author: 'Bob', bias: 3, contact: 'tok-b', filename: 'bob.png', license: 'CC0-1.0', timestamp: 1710000000, to: 'https://bob.example/' },

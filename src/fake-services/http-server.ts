@@ -51,7 +51,7 @@ function write(res: ServerResponse, r: FakeResponse): void {
   res.end(payload);
 }
 
-export async function startServer(handlers: FakeHandler[], clock: Clock, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+export async function startServer(handlers: FakeHandler[], clock: Clock, port = 0, host = '127.0.0.1', onRequest?: (line: string) => void): Promise<RunningServer> {
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -62,16 +62,23 @@ export async function startServer(handlers: FakeHandler[], clock: Clock, port = 
         body,
         address: req.socket.remoteAddress ?? '',
       };
-      for (const h of handlers) {
-        const r = await h(fr, clock);
-        if (r) return write(res, r);
-      }
-      write(res, { status: 404, body: { error: 'no such route' } });
+      let r: FakeResponse | null = null;
+      for (const h of handlers) if (!r) r = await h(fr, clock);
+      r ??= { status: 404, body: { error: 'no such route' } };
+      onRequest?.(`${fr.method} ${fr.url.pathname} → ${r.status}`);
+      write(res, r);
     } catch (err) {
       write(res, { status: 500, body: { error: `fake service failed: ${(err as Error).message}` } });
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // A taken port is an error for the caller (with its code), not a crash of the process.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const addr = server.address() as AddressInfo;
   return {
     url: new URL(`http://${host}:${addr.port}`),

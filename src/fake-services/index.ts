@@ -11,6 +11,12 @@ export interface FakeServicesOptions {
   clock?: Clock;
   question?: FakeQuestionOptions;
   registry?: FakeRegistryOptions;
+  /** Every service without rate limits (for offline work with clients run with --no-limits). */
+  unlimited?: boolean;
+  /** 429s carry Retry-After (in seconds until the ban ends); the spec does not show it. */
+  retryAfter?: boolean;
+  /** Called once per request with "METHOD /path → status". */
+  onRequest?: (line: string) => void;
 }
 
 export interface FakeServices extends RunningServer {
@@ -23,9 +29,10 @@ export interface FakeServices extends RunningServer {
 
 export async function startFakeServices(opts: FakeServicesOptions = {}): Promise<FakeServices> {
   const clock = opts.clock ?? realClock;
-  const question = new FakeQuestionService(opts.question);
+  const shared = { ...(opts.unlimited ? { unlimited: true } : {}), ...(opts.retryAfter ? { retryAfter: true } : {}) };
+  const question = new FakeQuestionService({ ...shared, ...opts.question });
   const registry = new FakeRegistryService(opts.registry);
-  const ads = new FakeAdService();
+  const ads = new FakeAdService(shared);
   const requests: string[] = [];
   const running = await startServer(
     [
@@ -40,6 +47,7 @@ export async function startFakeServices(opts: FakeServicesOptions = {}): Promise
     clock,
     opts.port ?? 0,
     opts.host ?? '127.0.0.1',
+    opts.onRequest,
   );
   return { ...running, question, registry, ads, requests };
 }

@@ -7,12 +7,12 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../http/state-file.ts';
+import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
 import { MINUTE, HOUR, type Limits } from '../http/rate-limiter.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
-import { checkArray, checkObject } from '../http/shapes.ts';
+import { checkArray, checkObject, pathSegment } from '../http/shapes.ts';
 
 export interface Ad {
   alt: string;
@@ -96,10 +96,8 @@ export class AdClient extends ServiceClient {
 
   private stored<T>(name: string, fetcher: () => Promise<T>): Promise<T> {
     const file = path.join(this.stateDir, `${name}.json`);
-    if (existsSync(file)) {
-      const s = JSON.parse(readFileSync(file, 'utf8')) as { at: number; value: T };
-      if (this.clock.now() - s.at < this.indexMaxAgeMs) return Promise.resolve(s.value);
-    }
+    const s = readJsonState(file, 'set-aside') as { at: number; value: T } | undefined;
+    if (s && this.clock.now() - s.at < this.indexMaxAgeMs) return Promise.resolve(s.value);
     return fetcher().then((value) => {
       writeFileAtomic(file, JSON.stringify({ at: this.clock.now(), value }), 0o644);
       return value;
@@ -143,7 +141,7 @@ export class AdClient extends ServiceClient {
   }
 
   imageUrl(ad: Pick<Ad, 'filename'>): URL {
-    return this.url(`/ads/img/${encodeURIComponent(ad.filename)}`);
+    return this.url(`/ads/img/${pathSegment('ad.filename', ad.filename)}`);
   }
 
   /** The contact page's address, built now from the token: never store it. */
@@ -156,7 +154,7 @@ export class AdClient extends ServiceClient {
     const dir = path.join(this.stateDir, 'images');
     const local = path.join(dir, sanitizeFilename(ad.filename));
     if (existsSync(local)) return { path: local, content: readFileSync(local), fromCache: true };
-    const res = await this.call({ route: 'image', method: 'GET', path: `/ads/img/${encodeURIComponent(ad.filename)}` });
+    const res = await this.call({ route: 'image', method: 'GET', path: `/ads/img/${pathSegment('ad.filename', ad.filename)}` });
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(local, res.body, 0o644);
     return { path: local, content: res.body, fromCache: false };

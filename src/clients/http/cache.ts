@@ -5,11 +5,10 @@
  * slot is spent. Entries live in memory and, with a folder, on disk.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import CachePolicy from 'http-cache-semantics';
 import type { Clock } from '../clock.ts';
-import { writeFileAtomic } from './state-file.ts';
+import { writeFileAtomic, readJsonState } from './state-file.ts';
 import type { HttpResponse } from './transport.ts';
 
 export interface CacheRequest {
@@ -65,6 +64,16 @@ export class ResponseCache {
     return { status: entry.status, headers: entry.headers, body: Buffer.from(entry.body, 'base64') };
   }
 
+  /**
+   * How long a private cache may keep `res` by its own headers (0: not at all),
+   * or null when it carries no caching headers at all (the caller's default applies).
+   */
+  freshFor(req: CacheRequest, res: HttpResponse): number | null {
+    if (res.headers['cache-control'] === undefined && res.headers.expires === undefined) return null;
+    const policy = new this.Policy(asPolicyRequest(req), { status: res.status, headers: res.headers as CachePolicy.Headers }, { shared: false });
+    return policy.storable() ? Math.max(0, policy.timeToLive()) : 0;
+  }
+
   /** Stores a response if its headers allow a private cache to. */
   put(req: CacheRequest, res: HttpResponse): void {
     const policy = new this.Policy(asPolicyRequest(req), { status: res.status, headers: res.headers as CachePolicy.Headers }, { shared: false });
@@ -78,14 +87,8 @@ export class ResponseCache {
   private load(k: string): Entry | undefined {
     if (!this.dir) return undefined;
     const file = path.join(this.dir, `${k}.json`);
-    if (!existsSync(file)) return undefined;
-    try {
-      const entry = JSON.parse(readFileSync(file, 'utf8')) as Entry;
-      this.memory.set(k, entry);
-      return entry;
-    } catch {
-      rmSync(file, { force: true });
-      return undefined;
-    }
+    const entry = readJsonState(file, 'set-aside') as Entry | undefined;
+    if (entry) this.memory.set(k, entry);
+    return entry;
   }
 }

@@ -4,9 +4,8 @@
  * Secure, and the local test server speaks plain http on loopback: this jar
  * treats loopback as secure, as browsers do. Optionally saved to a file.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import type { Clock } from '../clock.ts';
-import { writeFileAtomic } from './state-file.ts';
+import { writeFileAtomic, readJsonState } from './state-file.ts';
 import { isLoopback } from './transport.ts';
 
 interface Cookie {
@@ -26,13 +25,8 @@ export class CookieJar {
     private readonly clock: Clock,
     private readonly file?: string,
   ) {
-    if (file && existsSync(file)) {
-      try {
-        this.cookies = JSON.parse(readFileSync(file, 'utf8')) as Cookie[];
-      } catch {
-        this.cookies = []; // an unreadable jar only costs a new session
-      }
-    }
+    // A corrupt jar only costs a new session.
+    if (file) this.cookies = (readJsonState(file, 'set-aside') as Cookie[] | undefined) ?? [];
   }
 
   /** Records the Set-Cookie headers of a response from `url`. */

@@ -6,9 +6,8 @@
  * same budget twice, and a 429 bans the whole host until its Retry-After (or
  * the spec's 40–60 minutes: 60 are assumed).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import type { Clock } from '../clock.ts';
-import { writeFileAtomic } from './state-file.ts';
+import { writeFileAtomic, readJsonState } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
 
 export interface Window {
@@ -50,15 +49,7 @@ export class RateLimiter {
     /** Periods are stretched by this factor. */
     private readonly safety = 1.1,
   ) {
-    if (file && existsSync(file)) {
-      try {
-        this.state = { calls: {}, bannedUntil: 0, ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<State>) };
-      } catch {
-        // A damaged record errs on the careful side: assume every window was just used up.
-        const now = clock.now();
-        this.state = { calls: {}, bannedUntil: now + DEFAULT_BAN_MS };
-      }
-    }
+    if (file) this.state = { calls: {}, bannedUntil: 0, ...(readJsonState(file, 'set-aside') as Partial<State> | undefined) };
   }
 
   /** When `route` may next be called (ms since the epoch; now if at once). */

@@ -24,3 +24,13 @@ export function checkArray(route: string, v: unknown): unknown[] {
   if (!Array.isArray(v)) throw new ProtocolError(route, `expected an array, got ${JSON.stringify(v)?.slice(0, 80)}`);
   return v;
 }
+
+/**
+ * A value placed in a URL path segment. "." and ".." are refused: the URL
+ * parser would resolve them and the request would reach another route.
+ */
+export function pathSegment(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+  if (value === '.' || value === '..') throw new RangeError(`${name} cannot be "${value}": it would name another route`);
+  return encodeURIComponent(value);
+}

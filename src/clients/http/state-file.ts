@@ -1,9 +1,12 @@
 /**
- * Whole-file writes that a crash cannot leave half done: write a temporary
- * file beside the target, fsync it, rename it over the target, fsync the folder.
+ * The clients' state files: whole-file writes that a crash cannot leave half
+ * done (write a temporary file beside the target, fsync it, rename it over
+ * the target, fsync the folder), and reads with an explicit policy for a
+ * corrupt file.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { StateFileCorruptError } from '../errors.ts';
 
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
@@ -26,5 +29,36 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     }
   } catch {
     // Some file systems refuse fsync on a folder; the rename is still atomic.
+  }
+}
+
+/**
+ * What to do with a state file that exists but is not valid JSON (a disk
+ * fault, a hand edit): the one policy for every state file, chosen per file.
+ * - 'set-aside': rename it to `<name>.corrupt-<ms>` (kept for inspection),
+ *   warn once, and start from empty state. For state whose loss costs only
+ *   time or a little budget: limiter records, cookies, caches, queues.
+ * - 'refuse': throw StateFileCorruptError and touch nothing. For state that
+ *   cannot be rebuilt: the registry keystore, which holds private keys.
+ */
+export type CorruptPolicy = 'set-aside' | 'refuse';
+
+/** The parsed JSON of `file`, or undefined when it does not exist (or was set aside). */
+export function readJsonState(file: string, policy: CorruptPolicy): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    if (policy === 'refuse') throw new StateFileCorruptError(file, err);
+    const aside = `${file}.corrupt-${Date.now()}`;
+    renameSync(file, aside);
+    process.emitWarning(`${file} was not valid JSON; moved to ${aside}, starting afresh`, { code: 'POWPRIME_STATE_CORRUPT' });
+    return undefined;
   }
 }

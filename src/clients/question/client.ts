@@ -3,18 +3,18 @@
  * the spec's limits, on-disk file cache, and the attribution its spec
  * requires on everything delivered.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
-import { writeFileAtomic } from '../http/state-file.ts';
-import { sanitizeFilename } from '../http/file-names.ts';
+import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
 import { ChallengeExpiredError, ProtocolError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './routes.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
-import { checkArray, checkObject } from '../http/shapes.ts';
+import { checkArray, checkObject, pathSegment } from '../http/shapes.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -175,7 +175,7 @@ export class QuestionClient extends ServiceClient {
   async answer(id: string): Promise<Thread | null> {
     if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
     const route = 'GET /gpt/api/answer';
-    const res = await this.call({ route: 'answer', method: 'GET', path: `/gpt/api/answer/${encodeURIComponent(id)}`, cache: true, accept: [404] });
+    const res = await this.call({ route: 'answer', method: 'GET', path: `/gpt/api/answer/${pathSegment('id', id)}`, cache: true, accept: [404] });
     if (res.status === 404) return null;
     return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
   }
@@ -223,24 +223,23 @@ export class QuestionClient extends ServiceClient {
 
   /** A file of a question, served from the disk cache when it is there and fresh. */
   async file(id: string, filename: string): Promise<DeliveredFile> {
-    if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
-    if (typeof filename !== 'string' || filename === '') throw new TypeError('filename must be a non-empty string');
-    const dir = path.join(this.stateDir, 'files', sanitizeFilename(id));
-    const local = path.join(dir, sanitizeFilename(filename));
-    const meta = `${local}.meta.json`;
-    if (existsSync(local) && existsSync(meta)) {
-      const m = JSON.parse(readFileSync(meta, 'utf8')) as { expires: number; mimetype: string | null };
-      if (m.expires > this.clock.now()) {
-        return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
-      }
+    const urlPath = `/gpt/answer/${pathSegment('id', id)}/file/${pathSegment('filename', filename)}`;
+    // Named by a hash of (id, filename): server names can neither collide
+    // once sanitized nor land on the metadata file of another entry.
+    const key = createHash('sha256').update(`${id}\n${filename}`).digest('hex').slice(0, 32);
+    const dir = path.join(this.stateDir, 'files');
+    const local = path.join(dir, `${key}.body`);
+    const meta = path.join(dir, `${key}.meta.json`);
+    const m = existsSync(local) ? (readJsonState(meta, 'set-aside') as { expires: number; mimetype: string | null } | undefined) : undefined;
+    if (m && m.expires > this.clock.now()) {
+      return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
     }
-    const res = await this.call({ route: 'file', method: 'GET', path: `/gpt/answer/${encodeURIComponent(id)}/file/${encodeURIComponent(filename)}` });
-    const cc = String(res.headers['cache-control'] ?? '');
-    const maxAge = /max-age=(\d+)/.exec(cc);
-    const noStore = /no-store/.test(cc);
-    const ttl = maxAge ? Math.min(Number(maxAge[1]) * 1000, this.fileMaxAgeMs) : this.fileMaxAgeMs;
+    const res = await this.call({ route: 'file', method: 'GET', path: urlPath });
+    // The response's own caching headers (http-cache-semantics), capped; none at all: the default.
+    const allowed = this.cache.freshFor({ method: 'GET', url: new URL(urlPath, this.baseUrl) }, res);
+    const ttl = Math.min(allowed ?? this.fileMaxAgeMs, this.fileMaxAgeMs);
     const mimetype = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
-    if (!noStore && ttl > 0) {
+    if (ttl > 0) {
       mkdirSync(dir, { recursive: true });
       writeFileAtomic(local, res.body, 0o644);
       writeFileAtomic(meta, JSON.stringify({ expires: this.clock.now() + ttl, mimetype }), 0o644);

@@ -9,9 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../http/state-file.ts';
+import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { BadRequestError, RateLimitedError } from '../errors.ts';
 import type { QuestionClient, ThreadItem } from './client.ts';
 import { DAY, MINUTE } from '../http/rate-limiter.ts';
@@ -36,6 +35,20 @@ export interface AwaitingItem {
   notBefore: number;
 }
 
+/** An answer received but not yet delivered (its line written, its files saved); kept until it is. */
+export interface DeliveringItem {
+  key: string;
+  prompt: string;
+  id: string;
+  thread: ThreadItem;
+  failures: number;
+  lastError?: string;
+  notBefore: number;
+}
+
+/** What the caller does with an answer; it must be idempotent: after a crash it runs again. */
+export type Deliver = (answer: { key: string; prompt: string; thread: ThreadItem; lastAttempt: boolean }) => Promise<void> | void;
+
 export interface DroppedItem {
   key: string;
   prompt: string;
@@ -47,6 +60,7 @@ export interface DroppedItem {
 interface State {
   prompts: PromptItem[];
   awaiting: AwaitingItem[];
+  delivering: DeliveringItem[];
   answered: { key: string; id: string; at: number }[];
   dropped: DroppedItem[];
 }
@@ -63,35 +77,49 @@ export interface PipelineOptions {
   answerPollMs?: number;
   /** An unanswered question is dropped after this long (default 7 days). */
   giveUpAfterMs?: number;
+  /**
+   * Delivers an answer (writes it, fetches its files). An answer counts as
+   * answered only once this resolves; until then it is kept in the state
+   * file and delivered again after a crash. A rejection is retried with
+   * backoff; the last attempt is flagged so the caller can record what is
+   * still missing instead of failing again.
+   */
+  deliver?: Deliver;
 }
 
 export interface PipelineEvents {
   posted: [{ key: string; prompt: string; id: string }];
   answered: [{ key: string; prompt: string; thread: ThreadItem }];
   dropped: [DroppedItem];
-  waiting: [{ until: number; action: 'post' | 'check' }];
+  waiting: [{ until: number; action: 'post' | 'check' | 'deliver' }];
   failed: [Error];
 }
 
 export class QuestionPipeline extends EventEmitter<PipelineEvents> {
-  private state: State = { prompts: [], awaiting: [], answered: [], dropped: [] };
+  private state: State = { prompts: [], awaiting: [], delivering: [], answered: [], dropped: [] };
   private readonly file: string;
   private readonly client: QuestionClient;
   private readonly maxFailures: number;
   private readonly backoffMs: number;
   private readonly pollMs: number;
   private readonly giveUpMs: number;
+  private readonly deliver: Deliver | undefined;
 
   constructor(opts: PipelineOptions) {
     super();
+    if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {client, stateDir}');
+    if (typeof opts.stateDir !== 'string' || opts.stateDir === '') throw new TypeError('stateDir must be a folder path');
+    if (opts.deliver !== undefined && typeof opts.deliver !== 'function') throw new TypeError('deliver must be a function');
+    this.deliver = opts.deliver;
     this.client = opts.client;
     this.file = path.join(opts.stateDir, 'pipeline.json');
     this.maxFailures = opts.maxFailures ?? 5;
     this.backoffMs = opts.backoffMs ?? MINUTE;
     this.pollMs = opts.answerPollMs ?? 1.1 * MINUTE;
     this.giveUpMs = opts.giveUpAfterMs ?? 7 * DAY;
-    if (existsSync(this.file)) {
-      this.state = JSON.parse(readFileSync(this.file, 'utf8')) as State;
+    const saved = readJsonState(this.file, 'set-aside') as Partial<State> | undefined;
+    if (saved) {
+      this.state = { ...this.state, ...saved };
       for (const p of this.state.prompts) {
         if (p.posting) {
           p.posting = false;
@@ -112,7 +140,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   enqueue(prompt: string, key?: string): string {
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError('prompt must be a non-empty string');
     const k = key ?? createHash('sha256').update(prompt).digest('hex').slice(0, 16);
-    const known = [...this.state.prompts, ...this.state.awaiting, ...this.state.answered, ...this.state.dropped].some((i) => i.key === k);
+    const known = [...this.state.prompts, ...this.state.awaiting, ...this.state.delivering, ...this.state.answered, ...this.state.dropped].some((i) => i.key === k);
     if (!known) {
       this.state.prompts.push({ key: k, prompt, failures: 0, notBefore: 0 });
       this.save();
@@ -120,8 +148,9 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     return k;
   }
 
-  status(): { queued: number; awaiting: number; answered: number; dropped: number } {
-    return { queued: this.state.prompts.length, awaiting: this.state.awaiting.length, answered: this.state.answered.length, dropped: this.state.dropped.length };
+  status(): { queued: number; awaiting: number; delivering: number; answered: number; dropped: number } {
+    const s = this.state;
+    return { queued: s.prompts.length, awaiting: s.awaiting.length, delivering: s.delivering.length, answered: s.answered.length, dropped: s.dropped.length };
   }
 
   get dropped(): readonly DroppedItem[] {
@@ -130,14 +159,17 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
 
   /** True when nothing is queued or awaiting an answer. */
   get idle(): boolean {
-    return this.state.prompts.length === 0 && this.state.awaiting.length === 0;
+    return this.state.prompts.length === 0 && this.state.awaiting.length === 0 && this.state.delivering.length === 0;
   }
 
   /** When each kind of action can next go out. */
-  private next(): { action: 'post' | 'check'; at: number } | null {
+  private next(): { action: 'post' | 'check' | 'deliver'; at: number } | null {
     const c = this.client;
     const now = c.clock.now();
-    const options: { action: 'post' | 'check'; at: number }[] = [];
+    const options: { action: 'post' | 'check' | 'deliver'; at: number }[] = [];
+    if (this.state.delivering.length) {
+      options.push({ action: 'deliver', at: Math.max(now, Math.min(...this.state.delivering.map((d) => d.notBefore))) });
+    }
     if (this.state.prompts.length) {
       const due = Math.min(...this.state.prompts.map((p) => p.notBefore));
       options.push({ action: 'post', at: Math.max(now, due, c.nextSlot('config'), c.nextSlot('query')) });
@@ -170,7 +202,8 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         }
       }
       if (n.action === 'post') await this.postOne();
-      else await this.checkAnswers();
+      else if (n.action === 'check') await this.checkAnswers();
+      else await this.deliverDue();
     }
   }
 
@@ -222,9 +255,9 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         const item = batch.find((a) => a.id === (r as { id?: string }).id);
         if (!item) continue;
         if ('answer' in r) {
+          // Kept, with the answer itself, until delivered: a crash from here on loses nothing.
           this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
-          this.state.answered.push({ key: item.key, id: item.id, at: t });
-          this.emit('answered', { key: item.key, prompt: item.prompt, thread: r });
+          this.state.delivering.push({ key: item.key, prompt: item.prompt, id: item.id, thread: r, failures: 0, notBefore: t });
         } else if (t - item.postedAt > this.giveUpMs) {
           this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
           this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `no answer after ${Math.round(this.giveUpMs / DAY)} days`, at: t });
@@ -242,6 +275,28 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       }
       this.save();
       if (!(err instanceof RateLimitedError)) this.emit('failed', err as Error);
+    }
+  }
+
+  /** Delivers every answer whose (re)try is due, oldest first. */
+  private async deliverDue(): Promise<void> {
+    const now = this.client.clock.now();
+    for (const item of this.state.delivering.filter((d) => d.notBefore <= now)) {
+      try {
+        await this.deliver?.({ key: item.key, prompt: item.prompt, thread: item.thread, lastAttempt: item.failures + 1 >= this.maxFailures });
+      } catch (err) {
+        if (this.fail(item, err)) {
+          this.state.delivering = this.state.delivering.filter((d) => d !== item);
+          this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `answer not delivered after ${item.failures} attempts: ${item.lastError}`, at: this.client.clock.now() });
+        }
+        this.save();
+        this.emit('failed', err as Error);
+        continue;
+      }
+      this.state.delivering = this.state.delivering.filter((d) => d !== item);
+      this.state.answered.push({ key: item.key, id: item.id, at: this.client.clock.now() });
+      this.save();
+      this.emit('answered', { key: item.key, prompt: item.prompt, thread: item.thread });
     }
   }
 }

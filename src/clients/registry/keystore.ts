@@ -5,8 +5,8 @@
  * ident), `registered-elsewhere`, or — when a crash left `sending` and the
  * registry turns out to hold the prime — `key-lost`. Keys are never logged.
  */
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../http/state-file.ts';
+import { chmodSync } from 'node:fs';
+import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 
 export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
 
@@ -31,8 +31,9 @@ export class Keystore {
   private entries = new Map<string, LedgerEntry>();
 
   constructor(readonly file: string) {
-    if (existsSync(file)) {
-      const list = JSON.parse(readFileSync(file, 'utf8')) as LedgerEntry[];
+    // Keys cannot be rebuilt: a corrupt keystore is an error, never replaced.
+    const list = readJsonState(file, 'refuse') as LedgerEntry[] | undefined;
+    if (list) {
       for (const e of list) this.entries.set(e.prime, e);
       chmodSync(file, 0o600);
     }

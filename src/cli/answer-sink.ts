@@ -1,0 +1,67 @@
+/**
+ * Where `question run` delivers answers, idempotently (the pipeline delivers
+ * again whatever a crash interrupted): each attached file is fetched and
+ * written atomically unless it is already there, then the answer's line is
+ * appended and synced unless a line with its key is already in the file.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { sanitizeFilename } from '../clients/http/file-names.ts';
+import { writeFileAtomic } from '../clients/http/state-file.ts';
+import type { QuestionClient, ThreadItem } from '../clients/question/client.ts';
+import type { Deliver } from '../clients/question/pipeline.ts';
+import { JsonlAppender, readJsonl } from './jsonl-file.ts';
+
+export type AnswerLine = ThreadItem & {
+  key: string;
+  /** Files that could not be fetched after every retry, with why. */
+  missingFiles?: { filename: string; reason: string }[];
+};
+
+const isAnswerLine = (x: unknown): x is AnswerLine => typeof x === 'object' && x !== null && typeof (x as { key?: unknown }).key === 'string';
+
+export class AnswerSink {
+  private readonly written = new Set<string>();
+  private readonly out: JsonlAppender<AnswerLine> | null;
+
+  constructor(
+    private readonly client: QuestionClient,
+    private readonly filesDir: string,
+    outFile?: string,
+  ) {
+    if (outFile === undefined) {
+      this.out = null;
+      return;
+    }
+    const existing = readJsonl(outFile, isAnswerLine, 'an answer');
+    for (const l of existing.lines) this.written.add(l.key);
+    this.out = new JsonlAppender<AnswerLine>(outFile, existing);
+  }
+
+  readonly deliver: Deliver = async ({ key, thread, lastAttempt }) => {
+    const missing: { filename: string; reason: string }[] = [];
+    const dir = path.join(this.filesDir, sanitizeFilename(thread.id));
+    for (const f of thread.files ?? []) {
+      const target = path.join(dir, sanitizeFilename(f.filename));
+      if (existsSync(target)) continue; // written whole by an earlier attempt
+      try {
+        const got = await this.client.file(thread.id, f.filename);
+        mkdirSync(dir, { recursive: true });
+        writeFileAtomic(target, got.content, 0o644);
+      } catch (err) {
+        // Retried with backoff by the pipeline; on the last attempt the answer goes out without it, saying so.
+        if (!lastAttempt) throw err;
+        missing.push({ filename: f.filename, reason: (err as Error).message });
+      }
+    }
+    if (this.written.has(key)) return;
+    const line: AnswerLine = { key, ...thread, ...(missing.length ? { missingFiles: missing } : {}) };
+    if (this.out) this.out.append(line);
+    else process.stdout.write(`${JSON.stringify(line)}\n`);
+    this.written.add(key);
+  };
+
+  close(): void {
+    this.out?.close();
+  }
+}
