@@ -1,0 +1,65 @@
+// One policy for a corrupt state file: the clients' limiter record, cookie
+// jar, HTTP cache entries and pipeline queues are set aside (kept as
+// <name>.corrupt-<ms>) with a warning and start afresh; the registry keystore,
+// which holds keys, is refused with StateFileCorruptError and left untouched.
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../src/clients/clock.ts';
+import { CookieJar } from '../src/clients/http/cookie-jar.ts';
+import { RateLimiter } from '../src/clients/http/rate-limiter.ts';
+import { ResponseCache } from '../src/clients/http/cache.ts';
+import { Keystore, QuestionClient, QuestionPipeline, StateFileCorruptError } from '../src/index.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const GARBAGE = '{"calls": {"x": [1, 2'; // a write cut short
+
+afterEach(() => vi.restoreAllMocks());
+
+function setAside(dir: string, name: string): string[] {
+  return readdirSync(dir).filter((f) => f.startsWith(`${name}.corrupt-`));
+}
+
+describe('set aside and start afresh', () => {
+  it.each([
+    ['rate-limiter record', (dir: string) => new RateLimiter({ stats: [{ limit: 1, periodMs: 60_000 }] }, new ManualClock(), path.join(dir, 'limits.json')).nextSlot('stats'), 'limits.json'],
+    ['cookie jar', (dir: string) => new CookieJar(new ManualClock(), path.join(dir, 'cookies.json')).header(new URL('http://127.0.0.1/')), 'cookies.json'],
+    [
+      'pipeline queues',
+      (dir: string) => new QuestionPipeline({ client: new QuestionClient({ baseUrl: 'http://127.0.0.1:9', stateDir: dir }), stateDir: dir }).status(),
+      'pipeline.json',
+    ],
+  ] as const)('%s', (_what, open, name) => {
+    const dir = tempDir('powprime-state-');
+    writeFileSync(path.join(dir, name), GARBAGE);
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    expect(() => open(dir)).not.toThrow();
+    expect(setAside(dir, name)).toHaveLength(1);
+    expect(readFileSync(path.join(dir, setAside(dir, name)[0]!), 'utf8')).toBe(GARBAGE);
+    expect(existsSync(path.join(dir, name))).toBe(false);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/not valid JSON; moved to .*corrupt/);
+  });
+
+  it('an HTTP cache entry: a miss, the bad entry set aside', () => {
+    const dir = tempDir('powprime-state-');
+    const cache = new ResponseCache(new ManualClock(), dir);
+    const req = { method: 'GET' as const, url: new URL('http://127.0.0.1/x') };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${cache.key(req)}.json`), GARBAGE);
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    expect(cache.get(req)).toBeNull();
+    expect(setAside(dir, `${cache.key(req)}.json`)).toHaveLength(1);
+  });
+});
+
+describe('the keystore is never replaced', () => {
+  it('a corrupt keys.json is StateFileCorruptError and stays as it was', () => {
+    const dir = tempDir('powprime-state-');
+    const file = path.join(dir, 'keys.json');
+    writeFileSync(file, GARBAGE);
+    expect(() => new Keystore(file)).toThrow(StateFileCorruptError);
+    expect(() => new Keystore(file)).toThrow(/holds keys/);
+    expect(readFileSync(file, 'utf8')).toBe(GARBAGE);
+    expect(readdirSync(dir)).toEqual(['keys.json']);
+  });
+});
