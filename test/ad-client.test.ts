@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdClient } from '../src/clients/ads/client.ts';
 import { ManualClock } from '../src/clients/clock.ts';
@@ -8,6 +5,7 @@ import { ProtocolError } from '../src/clients/errors.ts';
 import { HOUR } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { rng } from './helpers/oracles.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -18,7 +16,7 @@ async function setup(random?: () => number) {
   const clock = new ManualClock();
   const fake = await startFakeServices({ clock });
   running.push(fake);
-  const client = new AdClient({ baseUrl: fake.url, stateDir: mkdtempSync(path.join(tmpdir(), 'powprime-ads-')), clock, ...(random ? { random } : {}) });
+  const client = new AdClient({ baseUrl: fake.url, stateDir: tempDir('powprime-ads-'), clock, ...(random ? { random } : {}) });
   return { clock, fake, client };
 }
 

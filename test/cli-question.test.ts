@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 let fake: FakeServices;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-cliq-'));
+const tmp = (): string => tempDir('powprime-cliq-');
 
 const cli = runCli;
 

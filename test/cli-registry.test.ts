@@ -1,17 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 let fake: FakeServices;
 beforeAll(async () => {
   fake = await startFakeServices();
 });
 afterAll(() => fake.close());
-const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-clir-'));
+const tmp = (): string => tempDir('powprime-clir-');
 
 const cli = runCli;
 
@@ -38,6 +38,18 @@ describe('powprime registry and ads', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/21 is not a safe prime \(checked locally\); it was not sent/);
     expect(fake.registry.added.filter((x) => x === BigInt(p))).toHaveLength(1);
+  });
+
+  it('--keystore puts the keys where the user says, not in the state folder', async () => {
+    const state = tmp();
+    const keystore = path.join(tmp(), 'my-keys.json');
+    const found = await cli('search', '--bits', '128', '--count', '1', '--seed', '5');
+    const p = JSON.parse(found.stdout).prime as string;
+    const add = await cli('registry', 'add', p, '--json', '--base-url', fake.url.href, '--state-dir', state, '--no-limits', '--keystore', keystore);
+    expect(add.status, add.stderr).toBe(0);
+    const stored = JSON.parse(readFileSync(keystore, 'utf8')) as { prime: string; key?: string }[];
+    expect(stored.find((e) => e.prime === p)?.key).toEqual(expect.any(String));
+    expect(existsSync(path.join(state, 'keys.json'))).toBe(false);
   });
 
   it('ads random, all, pick, leaderboard, image', async () => {

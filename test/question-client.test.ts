@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clients/clock.ts';
@@ -14,12 +11,13 @@ import { startFakeServices } from '../src/fake-services/index.ts';
 import type { FakeQuestionOptions } from '../src/fake-services/question-service.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { nodeSha256Hex } from './helpers/oracles.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.close();
 });
-const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-q-'));
+const tmp = (): string => tempDir('powprime-q-');
 
 async function setup(question: FakeQuestionOptions = {}) {
   const clock = new ManualClock();

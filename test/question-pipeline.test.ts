@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clients/clock.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
@@ -8,12 +5,13 @@ import { QuestionClient } from '../src/clients/question/client.ts';
 import { QuestionPipeline } from '../src/clients/question/pipeline.ts';
 import { DAY, HOUR } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.close();
 });
-const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-pipe-'));
+const tmp = (): string => tempDir('powprime-pipe-');
 
 describe('QuestionPipeline against the local server', () => {
   it('a simulated day with 40 prompts: 16 posted (the daily limit), zero 429s; all answered by day three', async () => {

@@ -1,5 +1,4 @@
-import { statSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { b85decode } from '../src/clients/registry/base85.ts';
@@ -12,12 +11,13 @@ import { startFakeServices } from '../src/fake-services/index.ts';
 import type { FakeRegistryOptions } from '../src/fake-services/registry-service.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.close();
 });
-const tmp = (): string => mkdtempSync(path.join(tmpdir(), 'powprime-reg-'));
+const tmp = (): string => tempDir('powprime-reg-');
 
 async function setup(registry: FakeRegistryOptions = {}, clientOpts: Partial<ConstructorParameters<typeof PrimeRegistryClient>[0]> = {}) {
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 7));

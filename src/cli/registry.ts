@@ -7,11 +7,14 @@ import { parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
-type RegistryCommon = ServiceFlags;
+type RegistryCommon = ServiceFlags & { keystore?: string };
 
-export function makeRegistrar(o: ServiceFlags): Registrar {
+/** The keystore's option: it holds the primes' private keys, so it is named apart from state and caches. */
+export const KEYSTORE_OPTION = ['--keystore <file>', 'the keys of registered primes (default: <state-dir>/keys.json); back it up'] as const;
+
+export function makeRegistrar(o: RegistryCommon): Registrar {
   const client = new PrimeRegistryClient(clientOptions(o, 'POWPRIME_REGISTRY_URL'));
-  return new Registrar(client, new Keystore(path.join(client.stateDir, 'keys.json')));
+  return new Registrar(client, new Keystore(o.keystore ?? path.join(client.stateDir, 'keys.json')));
 }
 
 export function parsePrimeArg(text: string): bigint {
@@ -26,7 +29,7 @@ const out = (o: RegistryCommon, human: string, json: unknown): void => {
 
 export function registerRegistry(program: Command): void {
   const r = program.command('registry').description('the prime registry: register safe primes and keep their keys');
-  const common = (c: Command): Command => serviceFlags(c, 'registry', 'POWPRIME_REGISTRY_URL');
+  const common = (c: Command): Command => serviceFlags(c, 'registry', 'POWPRIME_REGISTRY_URL').option(...KEYSTORE_OPTION);
   const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) => withCommand<RegistryCommon>((cmd, o) => fn(makeRegistrar(o), o, cmd));
 
   common(r.command('totp'))

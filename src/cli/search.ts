@@ -6,7 +6,7 @@ import { checkOneOf } from '../validate.ts';
 import { InterruptedError } from '../errors.ts';
 import { parseIntArg } from './args.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
-import { makeRegistrar } from './registry.ts';
+import { KEYSTORE_OPTION, makeRegistrar } from './registry.ts';
 import type { Registrar } from '../clients/registry/registrar.ts';
 
 interface SearchOpts {
@@ -20,6 +20,8 @@ interface SearchOpts {
   register?: boolean;
   baseUrl?: string;
   stateDir?: string;
+  keystore?: string;
+  maxWait?: string;
   limits?: boolean;
 }
 
@@ -67,7 +69,9 @@ export function registerSearch(program: Command): void {
     .option('--json', 'with --out: print a JSON summary')
     .option('--register', 'register each prime with the prime registry and keep its keys')
     .option('--base-url <url>', 'with --register: registry address (or POWPRIME_REGISTRY_URL)')
-    .option('--state-dir <dir>', 'with --register: keystore and registry state')
+    .option('--state-dir <dir>', 'with --register: registry client state')
+    .option(KEYSTORE_OPTION[0], `with --register: ${KEYSTORE_OPTION[1]}`)
+    .option('--max-wait <seconds>', 'with --register: fail instead of waiting longer for a rate limit or a ban')
     .option('--no-limits', 'with --register: skip client-side rate limits (only for a local server)')
     .action(async (opts: SearchOpts) => {
       const bits = parseIntArg('--bits', opts.bits, MIN_BITS, MAX_BITS);
