@@ -3,7 +3,7 @@
 // exported functions: only a TypeError or RangeError with a message, never
 // another error, a crash or a hang. Runs are bounded; the seed is random per
 // run unless FUZZ_SEED is set, and fast-check prints it with any failure.
-import { checkPrimeSync, createHash } from 'node:crypto';
+import { checkPrimeSync, createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as api from '../src/index.ts';
@@ -64,6 +64,39 @@ describe.runIf(hasNative)('native modPow', () => {
   });
 });
 
+describe('client primitives against independent implementations', () => {
+  it('base85: decode(encode(x)) = x, 4 bytes to 5 characters, and the characters are the RFC 1924 alphabet', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        const text = api.b85encode(bytes);
+        expect(text).toMatch(/^[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]*$/);
+        expect(text.length).toBe(Math.floor(bytes.length / 4) * 5 + (bytes.length % 4 ? (bytes.length % 4) + 1 : 0));
+        expect(api.b85decode(text)).toEqual(bytes);
+      }),
+    );
+  });
+
+  it('TOTP equals RFC 4226 truncation over node:crypto HMAC-SHA3-512', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 1, max: 10 }),
+        (secret, t0, dt, digits) => {
+          const counter = Math.floor(dt / 256);
+          const msg = Buffer.alloc(8);
+          msg.writeBigUInt64BE(BigInt(counter));
+          const h = createHmac('sha3-512', secret).update(msg).digest();
+          const o = h[h.length - 1]! & 0x0f;
+          const bin = h.readUInt32BE(o) & 0x7fffffff;
+          expect(api.totpCode(secret, { t0, now: t0 + dt, digits })).toBe(String(bin % 10 ** digits).padStart(digits, '0'));
+        },
+      ),
+    );
+  });
+});
+
 /** Messages the engine writes, not us: a sign that an argument went unchecked. */
 const ENGINE_MESSAGE = /Cannot read propert|Cannot convert|is not a function|is not iterable|is not a constructor|Invalid array length|Maximum call stack/;
 
@@ -112,6 +145,16 @@ describe('invalid inputs give only TypeError or RangeError', () => {
     ['searchSafePrimeSlice({bits: 64, seed: 1, index: a, slice: b})', SEARCH, (a, b) => api.searchSafePrimeSlice({ bits: 64, seed: 1n, index: a as never, slice: b as never })],
     ['findSafePrime(a)', SEARCH, (a) => api.findSafePrime(a as never)],
     ['searchSafePrimes(a)', SEARCH, (a) => api.searchSafePrimes(a as never)],
+    ['generateDhParams(a)', SEARCH, (a) => api.generateDhParams(a as never)],
+    ['b85encode(a)', /^bytes /, (a) => api.b85encode(a as never)],
+    ['b85decode(a)', /^(text|base85)/, (a) => api.b85decode(a as never)],
+    ['totpCode(a, b)', /^(secret|opts|t0|now|digits|period) /, (a, b) => api.totpCode(a as never, b as never)],
+    ['totpCounter(a)', /^(opts|t0|now|period) /, (a) => api.totpCounter(a as never)],
+    ['sanitizeFilename(a)', /^name /, (a) => api.sanitizeFilename(a as never)],
+    ['attributionText(a)', /^attribution /, (a) => api.attributionText(a as never)],
+    ['redact(a)', /^entry /, (a) => api.redact(a as never)],
+    ['new QuestionPipeline(a)', /^(options|stateDir|deliver|client) /, (a) => new api.QuestionPipeline(a as never)],
+    ['new QuestionClient(a)', /^(options|baseUrl|limits|homepageUrl|stateDir|timeoutMs|attempts|backoffMs|maxWaitMs)/, (a) => new api.QuestionClient(a as never)],
   ];
   it.each(calls)('%s', async (_name, names, call) => {
     await fc.assert(fc.asyncProperty(garbage, garbage, async (a, b) => onlyArgumentErrors(() => call(a, b), names)), { numRuns: 150 });

@@ -4,9 +4,8 @@ import { AdClient, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
-type Common = ServiceFlags;
 
-function makeClient(o: Common): AdClient {
+function makeClient(o: ServiceFlags): AdClient {
   return new AdClient(clientOptions(o, 'POWPRIME_ADS_URL'));
 }
 
@@ -20,7 +19,7 @@ function show(client: AdClient, ad: Ad, json?: boolean): string {
 export function registerAds(program: Command): void {
   const a = program.command('ads').description('the ad service');
   const common = (c: Command): Command => serviceFlags(c, 'ads', 'POWPRIME_ADS_URL');
-  const act = (fn: (c: AdClient, o: Common, cmd: Command) => Promise<void>) => withCommand<Common>((cmd, o) => fn(makeClient(o), o, cmd));
+  const act = (fn: (c: AdClient, o: ServiceFlags, cmd: Command) => Promise<void>) => withCommand<ServiceFlags>((cmd, o) => fn(makeClient(o), o, cmd));
   common(a.command('random')).description('one ad chosen by the service').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.random(), o.json)}\n`)));
   common(a.command('pick')).description('one ad chosen locally from the cached index, by bias').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.pick(), o.json)}\n`)));
   common(a.command('all'))

@@ -67,10 +67,6 @@ export class CookieJar {
     return matching.length ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
   }
 
-  has(name: string, url: URL): boolean {
-    return this.header(url)?.split('; ').some((p) => p.startsWith(`${name}=`)) ?? false;
-  }
-
   private save(): void {
     if (this.file) writeFileAtomic(this.file, JSON.stringify(this.cookies));
   }

@@ -15,5 +15,8 @@ export interface Attribution {
 
 /** One line for terminals and logs. */
 export function attributionText(a: Attribution): string {
+  if (a === null || typeof a !== 'object' || typeof a.notice !== 'string' || typeof a.homepage !== 'string' || !Array.isArray(a.models)) {
+    throw new TypeError('attribution must be an object {notice, homepage, models}');
+  }
   return `${a.notice} Source: ${a.homepage} — models credited: ${a.models.join(', ') || '(none listed)'}`;
 }

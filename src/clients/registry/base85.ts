@@ -39,7 +39,7 @@ export function b85decode(text: string): Uint8Array {
       if (pos < text.length) {
         const c = text.charCodeAt(pos);
         d = c < 128 ? VALUE[c]! : -1;
-        if (d < 0) throw new RangeError(`bad base85 character ${JSON.stringify(text[pos])} at position ${pos}`);
+        if (d < 0) throw new RangeError(`text has a bad base85 character ${JSON.stringify(text[pos])} at position ${pos}`);
       }
       v = v * 85 + d;
     }

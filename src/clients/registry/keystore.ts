@@ -55,6 +55,7 @@ export class Keystore {
 
 /** An entry without its secrets, for printing. */
 export function redact(e: LedgerEntry): Omit<LedgerEntry, 'key' | 'subkey' | 'totpKey'> & { hasKey: boolean } {
+  if (e === null || typeof e !== 'object' || typeof e.prime !== 'string') throw new TypeError('entry must be a keystore entry {prime, …}');
   const { key, subkey: _s, totpKey: _t, ...rest } = e;
   return { ...rest, hasKey: key !== undefined };
 }

@@ -16,22 +16,28 @@ export interface TotpOptions {
   period?: number;
 }
 
-export function totpCounter(opts: TotpOptions): number {
-  const period = opts.period ?? 256;
-  return Math.floor((opts.now - opts.t0) / period);
-}
-
-export function totpCode(secret: Uint8Array, opts: TotpOptions): string {
-  if (!(secret instanceof Uint8Array)) throw new TypeError('secret must be a Uint8Array');
+/** The checked options: t0 and now finite UNIX seconds, a positive integer period. */
+function checkTotp(opts: TotpOptions): { t0: number; now: number; period: number } {
   if (opts === null || typeof opts !== 'object') throw new TypeError('opts must be {t0, now}');
   for (const k of ['t0', 'now'] as const) {
     if (typeof opts[k] !== 'number' || !Number.isFinite(opts[k])) throw new TypeError(`${k} must be a finite number of UNIX seconds`);
   }
-  const digits = opts.digits ?? 6;
   const period = opts.period ?? 256;
-  if (!Number.isInteger(digits) || digits < 1 || digits > 10) throw new RangeError(`digits must be an integer from 1 to 10 (got ${digits})`);
   if (!Number.isInteger(period) || period < 1) throw new RangeError(`period must be a positive integer (got ${period})`);
-  const counter = totpCounter({ ...opts, period });
+  return { t0: opts.t0, now: opts.now, period };
+}
+
+export function totpCounter(opts: TotpOptions): number {
+  const o = checkTotp(opts);
+  return Math.floor((o.now - o.t0) / o.period);
+}
+
+export function totpCode(secret: Uint8Array, opts: TotpOptions): string {
+  if (!(secret instanceof Uint8Array)) throw new TypeError('secret must be a Uint8Array');
+  checkTotp(opts);
+  const digits = opts.digits ?? 6;
+  if (!Number.isInteger(digits) || digits < 1 || digits > 10) throw new RangeError(`digits must be an integer from 1 to 10 (got ${digits})`);
+  const counter = totpCounter(opts);
   if (counter < 0) throw new RangeError(`now (${opts.now}) is before t0 (${opts.t0})`);
   const msg = new Uint8Array(8);
   new DataView(msg.buffer).setBigUint64(0, BigInt(counter));
