@@ -83,3 +83,26 @@ export class NoSafePrimeError extends PowprimeError {
 export class InternalError extends PowprimeError {
   readonly code = 'ERR_INTERNAL';
 }
+
+/** Redis, where a queue-mode search keeps its jobs, could not be reached. */
+export class QueueUnreachableError extends PowprimeError {
+  readonly code = 'ERR_QUEUE_UNREACHABLE';
+  constructor(
+    readonly target: string,
+    reason: string,
+  ) {
+    super(`cannot reach the queue at ${target}: ${reason}`);
+  }
+}
+
+/** A chunk job of a queue-mode search failed on every attempt; its error is the worker's. */
+export class ChunkFailedError extends PowprimeError {
+  readonly code = 'ERR_CHUNK_FAILED';
+  constructor(
+    readonly jobId: string,
+    readonly attempts: number,
+    readonly reason: string,
+  ) {
+    super(`chunk ${jobId} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`);
+  }
+}

@@ -15,6 +15,8 @@ export {
   NoSafePrimeError,
   PoolClosedError,
   SearchStoppedError,
+  QueueUnreachableError,
+  ChunkFailedError,
 } from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
@@ -22,8 +24,8 @@ export type { PrimeCheckOptions } from './prime/check.ts';
 export { generateDhParams } from './prime/dhparam.ts';
 export type { DhParams } from './prime/dhparam.ts';
 export { dhParamsDer, dhParamsPem } from './prime/dh-pem.ts';
-export { findSafePrime, randomSeed, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
-export type { SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';
+export { findSafePrime, randomSeed, searchSafePrimeRange, searchSafePrimes, searchSafePrimeSlice } from './prime/search.ts';
+export type { RangeOutcome, RangeSearchOptions, SafePrimeProgress, SafePrimeResult, SafePrimeSearchOptions, SliceOptions, SliceOutcome } from './prime/search.ts';
 export { QuestionClient } from './clients/question/client.ts';
 export { sanitizeFilename } from './clients/http/file-names.ts';
 export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, Stats, Thread, ThreadItem } from './clients/question/client.ts';

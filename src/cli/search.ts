@@ -4,7 +4,9 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
 import { checkOneOf } from '../validate.ts';
 import { InterruptedError } from '../errors.ts';
-import { parseIntArg } from './args.ts';
+import { formatRate, parseIntArg } from './args.ts';
+import { parseShard, shardSize } from './shard.ts';
+import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
 import { KEYSTORE_OPTION, makeRegistrar } from './registry.ts';
 import type { Registrar } from '../clients/registry/registrar.ts';
@@ -23,6 +25,11 @@ interface SearchOpts {
   keystore?: string;
   maxWait?: string;
   limits?: boolean;
+  shard?: string;
+  shardCount?: string;
+  queue?: string;
+  queueName: string;
+  chunkLength?: string;
 }
 
 /** Registration of found primes: requirements read once, tallies for the summary. */
@@ -56,6 +63,13 @@ class Registering {
   }
 }
 
+/** The primes one search command produces: the local pool's, or the queue's. */
+interface Found {
+  prime: bigint;
+  index: bigint;
+  elapsedMs: number;
+}
+
 export function registerSearch(program: Command): void {
   program
     .command('search')
@@ -67,6 +81,11 @@ export function registerSearch(program: Command): void {
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--out <file.jsonl>', 'append one JSON line per prime; rerunning resumes where the file ends')
     .option('--json', 'with --out: print a JSON summary')
+    .option('--shard <i/n|auto>', 'run only indexes ≡ i-1 (mod n) of the --count; auto reads a Kubernetes, Slurm or GNU parallel index (needs --seed)')
+    .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')
+    .option('--queue <redis-url>', 'coordinate `powprime worker` processes through Redis instead of searching here')
+    .option('--queue-name <name>', 'with --queue: the queue to use', DEFAULT_QUEUE_NAME)
+    .option('--chunk-length <n>', 'with --queue: candidates per chunk job (default by size: a second or two of one core)')
     .option('--register', 'register each prime with the prime registry and keep its keys')
     .option('--base-url <url>', 'with --register: registry address (or POWPRIME_REGISTRY_URL)')
     .option('--state-dir <dir>', 'with --register: registry client state')
@@ -79,10 +98,19 @@ export function registerSearch(program: Command): void {
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       let seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
+      const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
+      if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
+      if (shard && opts.queue) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
+      const target = opts.queue ? parseQueueTarget(opts.queue, opts.queueName) : null;
+      if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
+      const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(parseIntArg('--chunk-length', opts.chunkLength, 1, 2 ** 40));
+      // This process runs indexes base, base+stride, …: all of them, or one shard's.
+      const base = shard?.k ?? 0;
+      const stride = shard?.n ?? 1;
+      const wanted = shard ? shardSize(shard, count) : count;
 
       // Resume: the file's lines fix the seed and the next index.
       const existing = opts.out ? readExisting(opts.out) : { lines: [], validBytes: 0, totalBytes: 0 };
-      let startIndex = 0;
       if (existing.lines.length) {
         const first = existing.lines[0]!;
         const fileSeed = BigInt(first.seed);
@@ -90,20 +118,24 @@ export function registerSearch(program: Command): void {
         if (seed !== undefined && seed !== fileSeed) throw new RangeError(`--out file was written with seed ${fileSeed}, not ${seed}; use another file`);
         seed = fileSeed;
         existing.lines.forEach((l, i) => {
-          if (l.bits !== bits || l.seed !== first.seed || l.index !== first.index + i) {
-            throw new RangeError(`--out file line ${i + 1} does not continue the run (bits ${l.bits}, seed ${l.seed}, index ${l.index})`);
+          if (l.bits !== bits || l.seed !== first.seed || l.index !== base + i * stride) {
+            throw new RangeError(
+              `--out file line ${i + 1} does not continue this ${shard ? `shard's ` : ''}run (bits ${l.bits}, seed ${l.seed}, index ${l.index}; expected index ${base + i * stride})`,
+            );
           }
         });
-        startIndex = first.index + existing.lines.length;
       }
+      if (shard && seed === undefined) throw new RangeError('--shard needs --seed: every shard must search the same run');
       seed ??= randomSeed();
-      const remaining = count - existing.lines.length;
+      const startIndex = base + existing.lines.length * stride;
+      const remaining = wanted - existing.lines.length;
       const tty = Boolean(process.stderr.isTTY);
       if (opts.out && tty && existing.lines.length) {
-        process.stderr.write(`resuming ${opts.out}: ${existing.lines.length} of ${count} done, seed ${seed}\n`);
+        process.stderr.write(`resuming ${opts.out}: ${existing.lines.length} of ${wanted} done, seed ${seed}\n`);
       } else if (opts.seed === undefined && !existing.lines.length && tty) {
         process.stderr.write(`seed ${seed}\n`);
       }
+      if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes\n`);
       const registering = opts.register ? new Registering(makeRegistrar(opts), bits) : null;
       if (registering) {
         await registering.start();
@@ -117,36 +149,63 @@ export function registerSearch(program: Command): void {
 
       const out = opts.out ? new JsonlAppender(opts.out, existing) : null;
       const controller = new AbortController();
-      const onSigint = (): void => controller.abort(new InterruptedError());
-      process.once('SIGINT', onSigint);
+      // A second Ctrl-C leaves at once (e.g. while Redis does not answer).
+      const onSigint = (): void => {
+        if (controller.signal.aborted) process.exit(130);
+        controller.abort(new InterruptedError());
+      };
+      process.on('SIGINT', onSigint);
       const bar = tty
         ? new SingleBar({
-            format: 'safe primes {bar} {value}/{total} | {rate} | ETA {eta_formatted}',
+            format: target
+              ? 'safe primes {bar} {value}/{total} | {inflight} chunks in flight | {workers} workers | {rate} | ETA {eta_formatted}'
+              : 'safe primes {bar} {value}/{total} | {rate} | ETA {eta_formatted}',
             hideCursor: true,
             stream: process.stderr,
             etaBuffer: 20,
           })
         : null;
-      bar?.start(count, existing.lines.length, { rate: '-' });
+      bar?.start(wanted, existing.lines.length, { rate: '-', inflight: 0, workers: 0 });
       const started = performance.now();
       let found = 0;
+      const emit = async (r: Found): Promise<void> => {
+        const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
+        if (out) out.append(line);
+        else process.stdout.write(`${JSON.stringify(line)}\n`);
+        found++;
+        await registering?.register(r.prime);
+        const perPrime = (performance.now() - started) / found / 1000;
+        bar?.update(existing.lines.length + found, { rate: `${perPrime.toFixed(2)} s/prime` });
+      };
       try {
-        for await (const r of searchSafePrimes({
-          bits,
-          count: remaining,
-          seed,
-          startIndex,
-          backend,
-          signal: controller.signal,
-          ...(threads !== undefined ? { threads } : {}),
-        })) {
-          const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
-          if (out) out.append(line);
-          else process.stdout.write(`${JSON.stringify(line)}\n`);
-          found++;
-          await registering?.register(r.prime);
-          const perPrime = (performance.now() - started) / found / 1000;
-          bar?.update(existing.lines.length + found, { rate: `${perPrime.toFixed(2)} s/prime` });
+        if (target) {
+          const { coordinate } = await import('../queue/coordinator.ts');
+          await coordinate({
+            target,
+            bits,
+            seed,
+            startIndex: BigInt(startIndex),
+            stride: BigInt(stride),
+            count: BigInt(remaining),
+            ...(chunkLength !== undefined ? { chunkLength } : {}),
+            signal: controller.signal,
+            onPrime: emit,
+            onNotice: (m) => notice(bar, m),
+            onProgress: (p) => bar?.update({ inflight: p.inflight, workers: p.workers.length, ...(found ? {} : { rate: `${formatRate(p.rate)} candidates` }) }),
+          });
+        } else {
+          for await (const r of searchSafePrimes({
+            bits,
+            count: remaining,
+            seed,
+            startIndex,
+            stride,
+            backend,
+            signal: controller.signal,
+            ...(threads !== undefined ? { threads } : {}),
+          })) {
+            await emit(r);
+          }
         }
       } catch (err) {
         if (!controller.signal.aborted) throw err;
@@ -161,6 +220,13 @@ export function registerSearch(program: Command): void {
       }
       summary(opts, { found, total: existing.lines.length + found, seed }, registering);
     });
+}
+
+/** One line for the person watching, above the progress bar when there is one. */
+function notice(bar: SingleBar | null, message: string): void {
+  if (bar) bar.stop();
+  process.stderr.write(`powprime: ${message}\n`);
+  if (bar) bar.start(bar.getTotal(), (bar as unknown as { value: number }).value);
 }
 
 function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }, reg: Registering | null): void {

@@ -19,6 +19,8 @@ export interface IndexTask {
   index: bigint;
   backend: Backend;
   rounds: number;
+  /** The shared positions are stream offsets from here (0: the whole index). */
+  from: bigint;
   shared: SharedSearch;
 }
 
@@ -104,8 +106,9 @@ function streamFor(task: IndexTask): IndexStream {
 /** One pool thread's share of an index: its slices, claimed lowest first; work is candidates sieved, then tested. */
 export function searchIndex(task: IndexTask): void {
   const is = streamFor(task);
+  const from = task.from;
   claimLoop(task.shared, BigInt(sliceLength(task.bits, task.backend)), (v0, v1) => {
-    const r = is.searchSlice(v0, v1);
-    return { found: r.found, work: BigInt(r.sieved), work2: BigInt(r.tested) };
+    const r = is.searchSlice(from + v0, from + v1);
+    return { found: r.found === null ? null : r.found - from, work: BigInt(r.sieved), work2: BigInt(r.tested) };
   });
 }

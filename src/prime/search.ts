@@ -98,42 +98,66 @@ function parseOptions(opts: SafePrimeSearchOptions): Parsed {
 }
 
 
-/** One index searched by `threads` pool threads sharing its slices. */
-class IndexRun {
+/**
+ * Offsets [from, to) of one index's stream searched by `threads` pool threads
+ * sharing its slices, lowest first: the lowest safe prime there, or null.
+ */
+class RangeRun {
   readonly shared: SharedSearch;
-  readonly done: Promise<SafePrimeResult>;
-  private readonly started = performance.now();
+  readonly done: Promise<{ offset: bigint | null; prime: bigint | null }>;
+  readonly started = performance.now();
 
-  constructor(p: Parsed, index: bigint, threads: number) {
+  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint) {
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds);
-    this.shared = createShared(st.length);
-    const task: IndexTask = { kind: 'safe-prime', bits: p.bits, seed: p.seed, index, backend: p.backend, rounds: p.rounds, shared: this.shared };
+    const end = to === undefined || to > st.length ? st.length : to;
+    const length = end > from ? end - from : 0n;
+    this.shared = createShared(length);
+    const task: IndexTask = { kind: 'safe-prime', bits: p.bits, seed: p.seed, index, backend: p.backend, rounds: p.rounds, from, shared: this.shared };
     this.done = runOnThreads(WORKER, task, threads, this.shared).then(() => {
       const best = shared.best(this.shared);
       if (shared.stopped(this.shared)) throw new SearchStoppedError();
-      if (best >= st.length) throw new NoSafePrimeError(p.bits, index);
-      return { prime: st.candidate(best), bits: p.bits, seed: p.seed, index, elapsedMs: performance.now() - this.started };
+      if (best >= length) return { offset: null, prime: null };
+      return { offset: from + best, prime: st.candidate(from + best) };
     });
     // A stopped run's rejection is handled by whoever stopped it.
     this.done.catch(() => {});
   }
 }
 
+/** One whole index: its prime, or NoSafePrimeError when its stream holds none. */
+class IndexRun extends RangeRun {
+  readonly result: Promise<SafePrimeResult>;
+
+  constructor(p: Parsed, index: bigint, threads: number) {
+    super(p, index, threads);
+    this.result = this.done.then((r) => {
+      if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
+      return { prime: r.prime, bits: p.bits, seed: p.seed, index, elapsedMs: performance.now() - this.started };
+    });
+    this.result.catch(() => {});
+  }
+}
+
 /**
- * Safe primes number startIndex, startIndex+1, … (count of them) of the seeded
- * search, yielded in index order. With at least as many primes as threads,
- * each thread takes its own index; otherwise all threads share one index.
+ * Safe primes number startIndex, startIndex+stride, … (count of them) of the
+ * seeded search, yielded in index order. With at least as many primes as
+ * threads, each thread takes its own index; otherwise all threads share one.
+ * A stride above 1 runs one shard of a search split over many processes.
  */
 export async function* searchSafePrimes(
-  opts: SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint },
+  opts: SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint },
 ): AsyncGenerator<SafePrimeResult, void, undefined> {
   const p = parseOptions(opts);
   const count = checkCount('count', opts.count);
   const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
-  if (startIndex + count > INDEX_LIMIT) throw new RangeError(`startIndex + count must not pass 2^64 (got ${startIndex} + ${count})`);
+  const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);
+  if (stride < 1n || stride >= INDEX_LIMIT) throw new RangeError(`stride must be from 1 to 2^64 - 1 (got ${stride})`);
+  if (startIndex + (count - 1n) * stride >= INDEX_LIMIT) {
+    throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${startIndex} + ${count - 1n} * ${stride})`);
+  }
   if (p.signal?.aborted) throw abortReason(p.signal);
 
-  const end = startIndex + count;
+  const end = startIndex + count * stride;
   const started = performance.now();
   const active = new Map<bigint, IndexRun>();
   let found = 0;
@@ -163,7 +187,7 @@ export async function* searchSafePrimes(
   let next = startIndex;
   const perIndex = count >= BigInt(p.threads) ? 1 : p.threads;
   const running = perIndex === 1 ? Math.min(p.threads, poolSize()) : 1;
-  const readAhead = BigInt(4 * running);
+  const readAhead = BigInt(4 * running) * stride;
   let busy = 0;
   // Set when the caller leaves (break, error, abort): a run that settles then must not start another.
   let closed = false;
@@ -172,8 +196,8 @@ export async function* searchSafePrimes(
       const run = new IndexRun(p, next, perIndex);
       active.set(next, run);
       busy++;
-      next++;
-      void run.done.then(
+      next += stride;
+      void run.result.then(
         () => settle(),
         () => settle(),
       );
@@ -185,12 +209,12 @@ export async function* searchSafePrimes(
   };
   let cursor = startIndex;
   try {
-    for (; cursor < end; cursor++) {
+    for (; cursor < end; cursor += stride) {
       launch(cursor);
       const run = active.get(cursor)!;
       let result: SafePrimeResult;
       try {
-        result = await run.done;
+        result = await run.result;
       } catch (err) {
         if (p.signal?.aborted) throw abortReason(p.signal);
         throw err;
@@ -208,6 +232,58 @@ export async function* searchSafePrimes(
     closed = true;
     stopAll();
     await Promise.allSettled([...active.values()].map((r) => r.done));
+  }
+}
+
+export interface RangeSearchOptions {
+  bits: number;
+  seed: bigint | string;
+  /** Decimal strings are taken too (as job data carries them). */
+  index: number | bigint | string;
+  /** Stream offsets [from, to) of the index (clipped to the stream's end). */
+  from: number | bigint | string;
+  to: number | bigint | string;
+  threads?: number;
+  backend?: BackendChoice;
+  rounds?: number;
+  signal?: AbortSignal;
+}
+
+export interface RangeOutcome {
+  /** The lowest offset in the range holding a safe prime, and that prime; null when none does. */
+  offset: bigint | null;
+  prime: bigint | null;
+  /** Candidates sieved and tested. */
+  sieved: number;
+  tested: number;
+}
+
+/**
+ * One range of an index's candidate stream searched on the pool, lowest
+ * first. Ranges are defined by stream offsets alone, so a range's outcome is
+ * the same whatever backend or thread count ran it: prime number `index` is
+ * the one found in the lowest range that finds any. This is the unit of work
+ * that is handed to other machines.
+ */
+export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<RangeOutcome> {
+  const p = parseOptions(opts);
+  const index = parseIndex('index', opts.index);
+  const from = parseBigInt('from', opts.from);
+  const to = parseBigInt('to', opts.to);
+  if (from < 0n) throw new RangeError(`from must not be negative (got ${from})`);
+  if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
+  if (p.signal?.aborted) throw abortReason(p.signal);
+  const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to);
+  const stop = (): void => shared.stop(run.shared);
+  p.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const r = await run.done;
+    return { ...r, sieved: Number(shared.work(run.shared)), tested: Number(shared.work2(run.shared)) };
+  } catch (err) {
+    if (p.signal?.aborted) throw abortReason(p.signal);
+    throw err;
+  } finally {
+    p.signal?.removeEventListener('abort', stop);
   }
 }
 

@@ -28,6 +28,16 @@ export function sliceLength(bits: number, backend: Backend): number {
 }
 
 /**
+ * Candidates per chunk of a search spread over machines: 64 native slices,
+ * about a second or two of one core's work, so queue traffic stays small
+ * beside the work. Fixed per bit length whatever the backend (chunks are
+ * named by their offsets, and any machine may run any chunk).
+ */
+export function chunkLength(bits: number): number {
+  return 64 * sliceLength(bits, 'native');
+}
+
+/**
  * Sliding-window width for an exponent of `bits` bits, the same rows as
  * native/bignum/sliding_window.h (kWindowRows; see there how they relate to
  * the textbook cost model). Only speed depends on it, never a result.

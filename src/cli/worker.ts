@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
+import { InterruptedError } from '../errors.ts';
+import { poolSize } from '../pool/pool.ts';
+import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
+import { checkOneOf } from '../validate.ts';
+import { formatRate, parseIntArg } from './args.ts';
+import { StatusLine } from './status.ts';
+
+interface WorkerOpts {
+  queue: string;
+  queueName: string;
+  threads?: string;
+  concurrency: string;
+  backend: string;
+  lockMs: string;
+  json?: boolean;
+}
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('run chunks of `powprime search --queue` runs on this machine until stopped (Ctrl-C or SIGTERM hands running chunks back)')
+    .requiredOption('--queue <redis-url>', 'the Redis the coordinators use, e.g. redis://host:6379/0')
+    .option('--queue-name <name>', 'the queue to take chunks from', DEFAULT_QUEUE_NAME)
+    .option('--threads <n>', 'pool threads for chunks (default: one per core)')
+    .option('--concurrency <k>', 'chunks at once, sharing the threads', '1')
+    .option('--backend <name>', 'auto, native or js', 'auto')
+    .option('--lock-ms <ms>', "job lock: a killed worker's chunk goes to another worker within 1.5× this", '10000')
+    .option('--json', 'print one JSON line per chunk finished')
+    .action(async (opts: WorkerOpts) => {
+      const target = parseQueueTarget(opts.queue, opts.queueName);
+      const threads = opts.threads === undefined ? poolSize() : parseIntArg('--threads', opts.threads, 1, 256);
+      const concurrency = parseIntArg('--concurrency', opts.concurrency, 1, 256);
+      const lockMs = parseIntArg('--lock-ms', opts.lockMs, 1000, 3_600_000);
+      const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
+      const controller = new AbortController();
+      let signalName = '';
+      const onSignal = (name: string) => (): void => {
+        // A second signal leaves at once; the chunks' locks expire and other workers take them.
+        if (controller.signal.aborted) process.exit(130);
+        signalName = name;
+        controller.abort(new InterruptedError(name));
+      };
+      const onInt = onSignal('SIGINT');
+      const onTerm = onSignal('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      const status = new StatusLine();
+      const notice = (m: string): void => {
+        status.clear();
+        process.stderr.write(`powprime: ${m}\n`);
+      };
+      let chunks = 0;
+      let sieved = 0;
+      const started = performance.now();
+      const { runChunkWorker } = await import('../queue/chunk-worker.ts');
+      try {
+        status.update(`worker on ${target.display} queue ${target.name}: waiting for chunks (Ctrl-C to stop)`);
+        await runChunkWorker({
+          target,
+          threads,
+          concurrency,
+          backend,
+          lockMs,
+          signal: controller.signal,
+          onNotice: notice,
+          onChunk: (o, jobId) => {
+            chunks++;
+            sieved += o.sieved;
+            if (opts.json) process.stdout.write(`${JSON.stringify({ job: jobId, prime: o.prime, offset: o.offset, sieved: o.sieved, tested: o.tested, ms: o.ms })}\n`);
+            const rate = sieved / ((performance.now() - started) / 1000);
+            status.update(`worker on ${target.display} queue ${target.name}: ${chunks} chunks | ${formatRate(rate)} candidates (Ctrl-C to stop)`);
+          },
+        });
+      } finally {
+        status.clear();
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      }
+      if (signalName) {
+        process.stderr.write(`powprime: worker stopped (${signalName}) after ${chunks} chunks; running chunks went back to the queue\n`);
+        process.exitCode = 130;
+      }
+    });
+}

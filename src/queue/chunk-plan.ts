@@ -1,0 +1,207 @@
+/**
+ * How a seeded safe-prime search is cut into chunk jobs and put back
+ * together. Pure bookkeeping (no Redis), so its rules can be read and tested
+ * alone.
+ *
+ * Chunk c of index i is stream offsets [c·L, (c+1)·L) of that index, with L
+ * fixed per bit length (tuning.ts chunkLength): its outcome — the lowest safe
+ * prime in it, or none — is the same whoever computes it. Prime number i is
+ * the one in the lowest chunk that holds any, so index i is settled once a
+ * chunk has found a prime and every chunk below it has come back empty.
+ */
+import { NoSafePrimeError } from '../errors.ts';
+import { stream } from '../prime/stream.ts';
+import { chunkLength } from '../prime/tuning.ts';
+
+/** A chunk job's data: strings, since job data cannot carry bigints. */
+export interface ChunkData {
+  bits: number;
+  seed: string;
+  index: string;
+  from: string;
+  to: string;
+}
+
+/** A chunk job's return value. */
+export interface ChunkOutcome {
+  /** Lowest offset in the chunk holding a safe prime, and the prime (decimal), or null. */
+  offset: string | null;
+  prime: string | null;
+  sieved: number;
+  tested: number;
+  /** Wall time the worker spent on it. */
+  ms: number;
+  worker: string;
+}
+
+export interface Chunk {
+  id: string;
+  index: bigint;
+  chunk: bigint;
+  data: ChunkData;
+}
+
+export interface SettledIndex {
+  index: bigint;
+  prime: bigint;
+  /** Worker time spent on the index's chunks up to the one that found it. */
+  elapsedMs: number;
+}
+
+/** The job id of a chunk: readable, never integer-like, no ':' (both refused by the queue). */
+export function chunkId(bits: number, seed: bigint, index: bigint, from: bigint, length: bigint): string {
+  return `b${bits}-s${seed.toString(16)}-i${index}-o${from}-n${length}`;
+}
+
+interface IndexState {
+  /** Next chunk number to hand out. */
+  next: bigint;
+  /** Outcomes by chunk number: the prime found there, or null. */
+  outcomes: Map<bigint, bigint | null>;
+  ms: Map<bigint, number>;
+  /** Lowest chunk known to hold a prime: nothing above it is handed out. */
+  foundAt: bigint | null;
+  settled: SettledIndex | null;
+}
+
+export class ChunkPlan {
+  readonly length: bigint;
+  /** Chunks per index (the last may be short). */
+  readonly chunksPerIndex: bigint;
+  private readonly states = new Map<bigint, IndexState>();
+  private readonly inflight = new Map<string, Chunk>();
+  /** Indexes still to settle, in order; [0] is the next to be emitted. */
+  private readonly pending: bigint[] = [];
+  private nextIndex: bigint;
+  private left: bigint;
+
+  constructor(
+    readonly bits: number,
+    readonly seed: bigint,
+    startIndex: bigint,
+    readonly stride: bigint,
+    count: bigint,
+    /** Candidates per chunk (default by bit length); part of every job id, so runs that differ never share jobs. */
+    length = BigInt(chunkLength(bits)),
+  ) {
+    this.length = length;
+    const total = stream(bits, seed, 0n).count;
+    this.chunksPerIndex = (total + this.length - 1n) / this.length;
+    this.nextIndex = startIndex;
+    this.left = count;
+  }
+
+  /** True once every index asked for has been emitted. */
+  get finished(): boolean {
+    return this.left === 0n && this.pending.length === 0;
+  }
+
+  /** Chunks handed out whose outcome is still wanted. */
+  get running(): Chunk[] {
+    return [...this.inflight.values()];
+  }
+
+  /**
+   * Chunks to hand out so that `capacity` are in flight. Each goes to the
+   * open index with the fewest chunks in flight (lowest index first): many
+   * indexes each get one chunk at a time, which wastes nothing, and a single
+   * index gets every chunk. Indexes open at most `4·capacity` ahead of the
+   * next one to emit, which bounds the results held back for ordering.
+   */
+  dispatch(capacity: number): Chunk[] {
+    const out: Chunk[] = [];
+    const window = 4 * Math.max(capacity, 1);
+    while (this.inflight.size < capacity) {
+      while (this.left > 0n && this.pending.length < window) {
+        this.pending.push(this.nextIndex);
+        this.states.set(this.nextIndex, { next: 0n, outcomes: new Map(), ms: new Map(), foundAt: null, settled: null });
+        this.nextIndex += this.stride;
+        this.left--;
+      }
+      let best: [bigint, number] | null = null;
+      const load = this.loadByIndex();
+      for (const index of this.pending) {
+        const st = this.states.get(index)!;
+        if (st.foundAt !== null || st.next >= this.chunksPerIndex) continue;
+        const n = load.get(index) ?? 0;
+        if (best === null || n < best[1]) best = [index, n];
+      }
+      if (best === null) break;
+      out.push(this.handOut(best[0]));
+    }
+    return out;
+  }
+
+  private loadByIndex(): Map<bigint, number> {
+    const load = new Map<bigint, number>();
+    for (const c of this.inflight.values()) load.set(c.index, (load.get(c.index) ?? 0) + 1);
+    return load;
+  }
+
+  private handOut(index: bigint): Chunk {
+    const st = this.states.get(index)!;
+    const from = st.next * this.length;
+    const c: Chunk = {
+      id: chunkId(this.bits, this.seed, index, from, this.length),
+      index,
+      chunk: st.next,
+      data: { bits: this.bits, seed: this.seed.toString(), index: index.toString(), from: from.toString(), to: (from + this.length).toString() },
+    };
+    st.next++;
+    this.inflight.set(c.id, c);
+    return c;
+  }
+
+  /** Records a chunk's outcome (ignored when the chunk is no longer wanted or was recorded already). */
+  complete(id: string, outcome: ChunkOutcome): void {
+    const c = this.inflight.get(id);
+    if (!c) return;
+    this.inflight.delete(id);
+    const st = this.states.get(c.index)!;
+    const prime = outcome.prime === null ? null : BigInt(outcome.prime);
+    st.outcomes.set(c.chunk, prime);
+    st.ms.set(c.chunk, outcome.ms);
+    if (prime !== null && (st.foundAt === null || c.chunk < st.foundAt)) st.foundAt = c.chunk;
+    this.settle(c.index, st);
+  }
+
+  private settle(index: bigint, st: IndexState): void {
+    let ms = 0;
+    for (let k = 0n; k < this.chunksPerIndex; k++) {
+      if (!st.outcomes.has(k)) return;
+      ms += st.ms.get(k) ?? 0;
+      const prime = st.outcomes.get(k)!;
+      if (prime !== null) {
+        st.settled = { index, prime, elapsedMs: ms };
+        return;
+      }
+    }
+    throw new NoSafePrimeError(this.bits, index);
+  }
+
+  /**
+   * Chunks in flight that can no longer matter: above a chunk that found a
+   * prime. They are forgotten here; the caller may cancel them.
+   */
+  takeUseless(): Chunk[] {
+    const out: Chunk[] = [];
+    for (const c of this.inflight.values()) {
+      const foundAt = this.states.get(c.index)!.foundAt;
+      if (foundAt !== null && c.chunk > foundAt) out.push(c);
+    }
+    for (const c of out) this.inflight.delete(c.id);
+    return out;
+  }
+
+  /** Settled indexes that can be emitted now, in index order. */
+  takeReady(): SettledIndex[] {
+    const out: SettledIndex[] = [];
+    while (this.pending.length) {
+      const st = this.states.get(this.pending[0]!)!;
+      if (!st.settled) break;
+      out.push(st.settled);
+      this.states.delete(this.pending.shift()!);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The Redis a queue-mode search runs on, named by a URL, and the queue
+ * objects on it. bullmq and ioredis are loaded here, on demand, so commands
+ * that do not use a queue never load them.
+ */
+import type { ConnectionOptions } from 'bullmq';
+import type { Redis, RedisOptions } from 'ioredis';
+import { QueueUnreachableError } from '../errors.ts';
+
+export const DEFAULT_QUEUE_NAME = 'powprime';
+/** How long the first contact with Redis may take before the command gives up. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface QueueTarget {
+  /** The URL as given, without a password (for messages). */
+  display: string;
+  connection: ConnectionOptions;
+  name: string;
+}
+
+/** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
+export function parseQueueTarget(url: string, name = DEFAULT_QUEUE_NAME): QueueTarget {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new RangeError(`--queue must be a URL like redis://host:6379/0 (got ${JSON.stringify(url)})`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
+    throw new RangeError(`--queue must be a redis:// or rediss:// URL (got ${JSON.stringify(url)})`);
+  }
+  const db = u.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,5}$/.test(db)) throw new RangeError(`--queue database must be a number, as in redis://host:6379/0 (got ${JSON.stringify(db)})`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new RangeError(`--queue-name must be 1-64 letters, digits, '-' or '_' (got ${JSON.stringify(name)})`);
+  const port = u.port === '' ? 6379 : Number(u.port);
+  return {
+    display: `${u.protocol}//${u.hostname}:${port}/${db || '0'}`,
+    name,
+    connection: {
+      host: u.hostname,
+      port,
+      db: db === '' ? 0 : Number(db),
+      ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+      ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+      ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+      // Workers block on Redis; bullmq requires commands to wait for a reconnect rather than fail.
+      maxRetriesPerRequest: null,
+    },
+  };
+}
+
+/**
+ * A plain Redis connection for powprime's own keys (presence), opened first:
+ * a wrong address fails within seconds with a clear error instead of
+ * retrying forever. Later outages are reported through `onNotice` once each
+ * (ioredis reconnects by itself, and so do the queue objects).
+ */
+export async function openRedis(target: QueueTarget, onNotice: (message: string) => void): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis({ ...(target.connection as RedisOptions), lazyConnect: true });
+  let lastError = 'no answer';
+  let connected = false;
+  let down = false;
+  redis.on('error', (err: Error) => {
+    lastError = err.message;
+    if (connected && !down) onNotice(`lost the connection to ${target.display} (${err.message}); retrying`);
+    if (connected) down = true;
+  });
+  redis.on('ready', () => {
+    if (down) onNotice(`connected to ${target.display} again`);
+    down = false;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      redis.connect(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new QueueUnreachableError(target.display, lastError)), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (err) {
+    redis.disconnect();
+    throw err instanceof QueueUnreachableError ? err : new QueueUnreachableError(target.display, (err as Error).message);
+  } finally {
+    clearTimeout(timer);
+  }
+  connected = true;
+  return redis;
+}

@@ -1,0 +1,171 @@
+/**
+ * `powprime search --queue`: the coordinator. It hands chunk jobs to the
+ * queue (chunk-plan.ts decides which), polls the ones in flight, and emits
+ * settled primes in index order. Redis is never the source of truth: a job
+ * that vanished (Redis restarted, keys deleted) is simply added again, and
+ * what is emitted is written by the caller before anything else happens.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { JobsOptions, Queue } from 'bullmq';
+import { ChunkFailedError } from '../errors.ts';
+import { abortReason } from '../validate.ts';
+import { ChunkPlan, type Chunk, type ChunkData, type ChunkOutcome, type SettledIndex } from './chunk-plan.ts';
+import { openRedis, type QueueTarget } from './connection.ts';
+import { live, publish, REFRESH_MS, withdraw, type WorkerPresence } from './presence.ts';
+
+export interface CoordinatorOptions {
+  target: QueueTarget;
+  bits: number;
+  seed: bigint;
+  startIndex: bigint;
+  stride: bigint;
+  count: bigint;
+  /** Candidates per chunk job (default by bit length: about a second or two of one core). */
+  chunkLength?: bigint;
+  signal: AbortSignal;
+  /** Called for each prime in index order; the prime counts as done when this returns. */
+  onPrime: (r: SettledIndex) => void | Promise<void>;
+  onProgress?: (p: CoordinatorProgress) => void;
+  onNotice: (message: string) => void;
+  /** How often chunks in flight are looked at. */
+  pollMs?: number;
+}
+
+export interface CoordinatorProgress {
+  done: number;
+  inflight: number;
+  workers: WorkerPresence[];
+  /** Candidates sieved per second by all live workers. */
+  rate: number;
+}
+
+/** Attempts per chunk: a chunk that throws this often is reported and ends the run. */
+export const CHUNK_ATTEMPTS = 3;
+
+const JOB_OPTIONS: JobsOptions = {
+  attempts: CHUNK_ATTEMPTS,
+  backoff: { type: 'exponential', delay: 1_000 },
+  // Kept for a week so a restarted coordinator (or a second one on the same
+  // search) reuses finished chunks; removing them sooner would let the same
+  // job id run again.
+  removeOnComplete: { age: 7 * 24 * 3600 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+export async function coordinate(o: CoordinatorOptions): Promise<void> {
+  const { Queue, Job } = await import('bullmq');
+  const redis = await openRedis(o.target, o.onNotice);
+  const queue: Queue<ChunkData, ChunkOutcome> = new Queue(o.target.name, { connection: o.target.connection });
+  // Outages are reported by the presence connection; the queue reconnects by itself.
+  queue.on('error', () => {});
+  const id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const plan = new ChunkPlan(o.bits, o.seed, o.startIndex, o.stride, o.count, o.chunkLength);
+  const started = Date.now();
+  const retried = new Set<string>();
+  const pollMs = o.pollMs ?? 200;
+  let done = 0;
+  let workers: WorkerPresence[] = [];
+  let lastLook = 0;
+  let lostReported = false;
+
+  const add = async (chunks: Chunk[]): Promise<void> => {
+    if (chunks.length) await queue.addBulk(chunks.map((c) => ({ name: 'chunk', data: c.data, opts: { ...JOB_OPTIONS, jobId: c.id } })));
+  };
+
+  // One look at a chunk in flight: its outcome if finished; re-added if Redis lost it.
+  const look = async (c: Chunk): Promise<void> => {
+    const state = await queue.getJobState(c.id);
+    if (state === 'completed') {
+      const job = await Job.fromId<ChunkData, ChunkOutcome>(queue, c.id);
+      if (job?.returnvalue) {
+        plan.complete(c.id, job.returnvalue);
+        recentMs.push(job.returnvalue.ms);
+        if (recentMs.length > 20) recentMs.shift();
+      }
+    } else if (state === 'failed') {
+      const job = await Job.fromId(queue, c.id);
+      // A failure left by an earlier run is retried once; one in this run ends it.
+      if (job && (job.finishedOn ?? 0) < started && !retried.has(c.id)) {
+        retried.add(c.id);
+        await job.retry('failed');
+        return;
+      }
+      throw new ChunkFailedError(c.id, job?.attemptsMade ?? CHUNK_ATTEMPTS, job?.failedReason ?? 'no reason recorded');
+    } else if (state === 'unknown') {
+      missing.push(c);
+    }
+  };
+  // Chunks gone from Redis are added again after this round's outcomes are
+  // in: another coordinator of the same search may have removed one that a
+  // lower chunk's prime has just made useless here too.
+  const missing: Chunk[] = [];
+  const addMissing = async (): Promise<void> => {
+    const wanted = new Set(plan.running.map((c) => c.id));
+    const again = missing.splice(0).filter((c) => wanted.has(c.id));
+    if (again.length && !lostReported) {
+      o.onNotice('chunks in flight are missing from the queue (Redis restarted or was cleared); adding them again');
+      lostReported = true;
+    }
+    await add(again);
+  };
+
+  // Enough chunks queued that no worker waits for the next poll: two per
+  // worker slot, and more when chunks are shorter than a poll.
+  const recentMs: number[] = [];
+  const capacity = (): number => {
+    const slots = Math.max(1, workers.reduce((n, w) => n + w.concurrency, 0));
+    const sorted = [...recentMs].sort((a, b) => a - b);
+    const chunkMs = sorted.length ? Math.max(sorted[sorted.length >> 1]!, 1) : pollMs;
+    return slots * Math.min(2 + Math.ceil(pollMs / chunkMs), 64);
+  };
+
+  try {
+    while (!plan.finished) {
+      if (o.signal.aborted) throw abortReason(o.signal);
+      if (Date.now() - lastLook >= REFRESH_MS / 2) {
+        lastLook = Date.now();
+        workers = await live<WorkerPresence>(redis, o.target.name, 'workers');
+        await publish(redis, o.target.name, 'coordinators', {
+          id,
+          host: hostname(),
+          pid: process.pid,
+          bits: o.bits,
+          seed: o.seed.toString(),
+          done,
+          count: Number(o.count),
+          inflight: plan.running.length,
+          seen: Date.now(),
+        });
+      }
+      await add(plan.dispatch(capacity()));
+      await Promise.all(plan.running.map(look));
+      for (const c of plan.takeUseless()) {
+        // Only a waiting job can be removed; one already running finishes unread.
+        await queue.remove(c.id).catch(() => 0);
+      }
+      await addMissing();
+      for (const r of plan.takeReady()) {
+        await o.onPrime(r);
+        done++;
+      }
+      o.onProgress?.({ done, inflight: plan.running.length, workers, rate: workers.reduce((s, w) => s + w.rate, 0) });
+      if (!plan.finished) await sleep(pollMs, o.signal);
+    }
+  } finally {
+    await withdraw(redis, o.target.name, 'coordinators', id).catch(() => {});
+    await queue.close().catch(() => {});
+    redis.disconnect();
+  }
+}

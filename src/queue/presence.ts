@@ -1,0 +1,67 @@
+/**
+ * Who is working on a queue, kept in Redis beside the queue's own keys:
+ * each worker and coordinator rewrites its entry every couple of seconds, and
+ * readers drop entries older than STALE_MS (a process killed with -9 simply
+ * stops refreshing). One hash per kind, one field per process.
+ */
+import type { Redis } from 'ioredis';
+
+export const REFRESH_MS = 2_000;
+const STALE_MS = 10_000;
+
+export interface WorkerPresence {
+  id: string;
+  host: string;
+  pid: number;
+  threads: number;
+  concurrency: number;
+  backend: string;
+  /** Chunks finished, and candidates sieved per second over the last minute. */
+  chunks: number;
+  rate: number;
+  seen: number;
+}
+
+export interface CoordinatorPresence {
+  id: string;
+  host: string;
+  pid: number;
+  bits: number;
+  seed: string;
+  done: number;
+  count: number;
+  inflight: number;
+  seen: number;
+}
+
+type Kind = 'workers' | 'coordinators';
+
+/** Beside the queue's keys (bullmq's default prefix), so deleting a queue's keys deletes these too. */
+function key(queueName: string, kind: Kind): string {
+  return `bull:${queueName}:powprime-${kind}`;
+}
+
+export async function publish(redis: Redis, queueName: string, kind: Kind, entry: WorkerPresence | CoordinatorPresence): Promise<void> {
+  await redis.hset(key(queueName, kind), entry.id, JSON.stringify(entry));
+}
+
+export async function withdraw(redis: Redis, queueName: string, kind: Kind, id: string): Promise<void> {
+  await redis.hdel(key(queueName, kind), id);
+}
+
+/** Live entries; stale ones are deleted on the way. */
+export async function live<T extends WorkerPresence | CoordinatorPresence>(redis: Redis, queueName: string, kind: Kind, now = Date.now()): Promise<T[]> {
+  const all = await redis.hgetall(key(queueName, kind));
+  const out: T[] = [];
+  for (const [id, text] of Object.entries(all)) {
+    let e: T | null = null;
+    try {
+      e = JSON.parse(text) as T;
+    } catch {
+      // Not ours or torn: treated as stale.
+    }
+    if (e && typeof e.seen === 'number' && now - e.seen < STALE_MS) out.push(e);
+    else await redis.hdel(key(queueName, kind), id);
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}

@@ -1,0 +1,208 @@
+// Queue mode against a real redis-server (started by test/helpers/redis-setup.ts):
+// coordinators and workers are real CLI processes, killed with -9 where the test says so,
+// and every run must give the lines a local run gives.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { searchSafePrimes } from '../src/index.ts';
+import { chunkId } from '../src/queue/chunk-plan.ts';
+import { runCli } from './helpers/cli.ts';
+import { killAll, startCli, type Running } from './helpers/processes.ts';
+import { freePort, startRedis } from './helpers/redis.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const redisUrl = inject('redisUrl');
+if (!redisUrl) {
+  if (process.env.POWPRIME_REQUIRE_REDIS === '1') throw new Error('redis-server is required here (POWPRIME_REQUIRE_REDIS=1) but is not installed');
+  process.stderr.write('\n*** queue tests SKIPPED: redis-server is not installed (apt-get install -y redis-server) ***\n\n');
+}
+
+type Key = [string, number, string, number];
+
+/** The part of a line that must not depend on what computed it. */
+function keys(jsonl: string): Key[] {
+  return jsonl
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const o = JSON.parse(l) as { prime: string; bits: number; seed: string; index: number };
+      return [o.prime, o.bits, o.seed, o.index];
+    });
+}
+
+async function local(bits: number, seed: bigint, count: number): Promise<Key[]> {
+  const out: Key[] = [];
+  for await (const r of searchSafePrimes({ bits, seed, count })) out.push([r.prime.toString(), bits, seed.toString(), Number(r.index)]);
+  return out;
+}
+
+/** Job ids a worker printed with --json, one per chunk it finished. */
+function jobsRun(w: Running): string[] {
+  return w.stdout().split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { job: string }).job);
+}
+
+const queueName = (): string => `t-${randomUUID().slice(0, 8)}`;
+const worker = (url: string, name: string, ...extra: string[]): Running =>
+  startCli(['worker', '--queue', url, '--queue-name', name, '--threads', '1', '--lock-ms', '2000', '--json', ...extra]);
+const coordinator = (url: string, name: string, bits: number, seed: bigint, count: number, ...extra: string[]): Running =>
+  startCli(['search', '--bits', String(bits), '--count', String(count), '--seed', String(seed), '--queue', url, '--queue-name', name, ...extra]);
+
+describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-server)', () => {
+  afterEach(killAll);
+
+  it('gives the lines a local run gives, with two workers', async () => {
+    const name = queueName();
+    const expected = await local(512, 101n, 6);
+    const w1 = worker(redisUrl, name);
+    const w2 = worker(redisUrl, name);
+    const c = coordinator(redisUrl, name, 512, 101n, 6, '--chunk-length', '1024');
+    const r = await c.exited;
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(keys(r.stdout)).toEqual(expected);
+    // Several chunks per prime, so the merge of chunk outcomes was really exercised, and both workers took some.
+    await new Promise((res) => setTimeout(res, 300));
+    expect(jobsRun(w1).length + jobsRun(w2).length).toBeGreaterThan(12);
+  });
+
+  it('a worker killed with -9 mid-chunk: another takes its chunk over when the lock expires', async () => {
+    const name = queueName();
+    const expected = await local(1024, 202n, 2);
+    // The TS backend makes chunks slow enough to be killed in the middle of one.
+    const slow = worker(redisUrl, name, '--backend', 'js');
+    const c = coordinator(redisUrl, name, 1024, 202n, 2, '--chunk-length', '16384');
+    const q = new Queue(name, { connection: { url: redisUrl } });
+    try {
+      let active: string[] = [];
+      for (let i = 0; i < 300 && !active.length; i++) {
+        active = (await q.getActive()).map((j) => j.id!);
+        if (!active.length) await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(active.length).toBe(1);
+      await slow.kill9();
+      expect(jobsRun(slow)).not.toContain(active[0]);
+      const rescuer = worker(redisUrl, name);
+      const r = await c.exited;
+      expect(r.status).toBe(0);
+      expect(keys(r.stdout)).toEqual(expected);
+      await new Promise((res) => setTimeout(res, 300));
+      expect(jobsRun(rescuer)).toContain(active[0]);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('a coordinator killed with -9 and restarted resumes from --out and reuses the stored chunks', async () => {
+    const name = queueName();
+    const dir = tempDir();
+    const out = join(dir, 'primes.jsonl');
+    const expected = await local(512, 303n, 8);
+    const w = worker(redisUrl, name);
+    const first = coordinator(redisUrl, name, 512, 303n, 8, '--chunk-length', '1024', '--out', out);
+    await first.waitFor(() => readFileSync(out, 'utf8').split('\n').length > 3, 'three lines in --out');
+    await first.kill9();
+    const second = coordinator(redisUrl, name, 512, 303n, 8, '--chunk-length', '1024', '--out', out);
+    const r = await second.exited;
+    expect(r.status).toBe(0);
+    expect(keys(readFileSync(out, 'utf8'))).toEqual(expected);
+    await new Promise((res) => setTimeout(res, 300));
+    const jobs = jobsRun(w);
+    expect(new Set(jobs).size).toBe(jobs.length);
+  });
+
+  it('coordinators sharing one queue: the same search twice and another one, each equal to its local run, no chunk run twice', async () => {
+    const name = queueName();
+    const [a, b] = [await local(512, 404n, 12), await local(512, 505n, 12)];
+    const w = worker(redisUrl, name, '--threads', '2', '--concurrency', '2');
+    const c1 = coordinator(redisUrl, name, 512, 404n, 12, '--chunk-length', '1024');
+    const c2 = coordinator(redisUrl, name, 512, 404n, 12, '--chunk-length', '1024');
+    const c3 = coordinator(redisUrl, name, 512, 505n, 12, '--chunk-length', '1024');
+    let s: { workers: { threads: number; concurrency: number }[]; searches: { seed: string; count: number }[] } = { workers: [], searches: [] };
+    for (let i = 0; i < 20 && (s.workers.length === 0 || s.searches.length === 0); i++) {
+      const status = await runCli('queue', 'status', '--queue', redisUrl, '--queue-name', name, '--json');
+      expect(status.status).toBe(0);
+      s = JSON.parse(status.stdout) as typeof s;
+    }
+    expect(s.workers).toEqual([expect.objectContaining({ threads: 2, concurrency: 2 })]);
+    expect(s.searches.length).toBeGreaterThan(0);
+    expect(s.searches.every((x) => ['404', '505'].includes(x.seed) && x.count === 12)).toBe(true);
+    const text = await runCli('queue', 'status', '--queue', redisUrl, '--queue-name', name);
+    expect(text.stdout).toMatch(/^workers: 1 live, 2 threads/m);
+    const [r1, r2, r3] = await Promise.all([c1.exited, c2.exited, c3.exited]);
+    expect([r1.status, r2.status, r3.status]).toEqual([0, 0, 0]);
+    expect(keys(r1.stdout)).toEqual(a);
+    expect(keys(r2.stdout)).toEqual(a);
+    expect(keys(r3.stdout)).toEqual(b);
+    await new Promise((res) => setTimeout(res, 300));
+    const jobs = jobsRun(w);
+    expect(new Set(jobs).size).toBe(jobs.length);
+  });
+
+  it('Redis killed mid-run and started again empty: work is redone, no line wrong or missing', async () => {
+    const own = await startRedis();
+    try {
+      const name = queueName();
+      const expected = await local(512, 606n, 10);
+      worker(own.url, name);
+      const c = coordinator(own.url, name, 512, 606n, 10, '--chunk-length', '1024');
+      await c.waitFor((out) => out.split('\n').length > 2, 'two primes');
+      own.child.kill('SIGKILL');
+      await new Promise((res) => setTimeout(res, 1000));
+      const again = await startRedis(own.port);
+      own.child = again.child;
+      const r = await c.exited;
+      expect(r.status).toBe(0);
+      expect(keys(r.stdout)).toEqual(expected);
+      expect(r.stderr).toMatch(/lost the connection/);
+    } finally {
+      own.child.kill('SIGKILL');
+    }
+  });
+
+  it('a chunk that fails on every attempt ends the run with exit 1 and the error', async () => {
+    const name = queueName();
+    // A poisoned queue: the job the coordinator will ask for already exists with data no worker can run.
+    const q = new Queue(name, { connection: { url: redisUrl } });
+    const id = chunkId(512, 707n, 0n, 0n, 1024n);
+    await q.add('chunk', { bits: 'x', seed: '707', index: '0', from: '0', to: '1024' }, { jobId: id });
+    await q.close();
+    worker(redisUrl, name);
+    const r = await coordinator(redisUrl, name, 512, 707n, 3, '--chunk-length', '1024').exited;
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`chunk ${id} failed`);
+    expect(r.stderr).toMatch(/bad chunk job: bits must be/);
+  });
+});
+
+describe('queue mode: bad usage', () => {
+  it('an unreachable Redis fails within seconds, exit 1', async () => {
+    const port = await freePort();
+    const r = await runCli('search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', `redis://127.0.0.1:${port}`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0/);
+  });
+
+  it.each([
+    [['search', '--bits', '64', '--count', '1', '--queue', 'http://x'], /--queue must be a redis:\/\//],
+    [['search', '--bits', '64', '--count', '1', '--queue', 'redis://h/abc'], /database must be a number/],
+    [['search', '--bits', '64', '--count', '1', '--queue', 'redis://h', '--queue-name', 'a:b'], /--queue-name/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', 'redis://h', '--shard', '1/2'], /do not go together/],
+    [['search', '--bits', '64', '--count', '1', '--chunk-length', '10'], /--chunk-length goes with --queue/],
+    [['worker', '--queue', 'redis://h', '--concurrency', '0'], /--concurrency/],
+    [['worker', '--queue', 'redis://h', '--lock-ms', '5'], /--lock-ms/],
+  ])('%j → exit 2, one line', async (args, message) => {
+    const r = await runCli(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+afterAll(killAll);
+
+beforeAll(() => {
+  // Queue tests start processes from source; make sure none leaks across files.
+  return killAll;
+});

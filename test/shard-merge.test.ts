@@ -1,0 +1,148 @@
+// search --shard and powprime merge: shards of a run merged equal the run, whatever scheduler launched them.
+import { checkPrimeSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { searchSafePrimes } from '../src/index.ts';
+import { parseShard, shardSize } from '../src/cli/shard.ts';
+import { runCli, runCliSync } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const BITS = 256;
+const SEED = 4242n;
+const COUNT = 7;
+
+async function localRun(count: number): Promise<string[]> {
+  const out: string[] = [];
+  for await (const r of searchSafePrimes({ bits: BITS, seed: SEED, count })) out.push(`${r.index}:${r.prime}`);
+  return out;
+}
+
+function lines(file: string): { prime: string; bits: number; seed: string; index: number; elapsedMs: number }[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+const keyed = (file: string): string[] => lines(file).map((l) => `${l.index}:${l.prime}`);
+
+describe('parseShard', () => {
+  it('takes i/n, 1-based', () => {
+    expect(parseShard('2/3', undefined)).toMatchObject({ k: 1, n: 3 });
+    expect(parseShard('1/1', undefined)).toMatchObject({ k: 0, n: 1 });
+  });
+
+  it('reads Kubernetes, Slurm and GNU parallel indexes with auto', () => {
+    expect(parseShard('auto', '4', { JOB_COMPLETION_INDEX: '3' })).toMatchObject({ k: 3, n: 4, source: 'JOB_COMPLETION_INDEX' });
+    expect(parseShard('auto', undefined, { SLURM_ARRAY_TASK_ID: '5', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '8' })).toMatchObject({ k: 4, n: 8 });
+    expect(parseShard('auto', undefined, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '2' })).toMatchObject({ k: 0, n: 2 });
+    expect(parseShard('auto', '3', { PARALLEL_SEQ: '3' })).toMatchObject({ k: 2, n: 3, source: 'PARALLEL_SEQ' });
+  });
+
+  it.each([
+    ['0/3', undefined, {}, /i\/n|from 1/],
+    ['4/3', undefined, {}, /does not exist/],
+    ['2-3', undefined, {}, /--shard must be i\/n/],
+    ['auto', undefined, {}, /found no scheduler variable/],
+    ['auto', undefined, { JOB_COMPLETION_INDEX: '1' }, /--shard-count/],
+    ['auto', '2', { JOB_COMPLETION_INDEX: '2' }, /does not exist/],
+    ['auto', undefined, { PARALLEL_SEQ: '1' }, /--shard-count/],
+    ['auto', '2', { PARALLEL_SEQ: 'x' }, /PARALLEL_SEQ must be a whole number/],
+    ['auto', undefined, { SLURM_ARRAY_TASK_ID: '1' }, /SLURM_ARRAY_TASK_COUNT/],
+  ] as const)('refuses %s (count %s, env %j)', (spec, count, env, message) => {
+    expect(() => parseShard(spec, count, env)).toThrow(message);
+  });
+
+  it('shard sizes add up to the count', () => {
+    for (const total of [1, 2, 7, 100]) {
+      for (const n of [1, 2, 3, 8, 150]) {
+        let sum = 0;
+        for (let k = 0; k < n; k++) sum += shardSize({ k, n, source: '' }, total);
+        expect(sum).toBe(total);
+      }
+    }
+  });
+});
+
+describe('search --shard and merge', () => {
+  it('three shards merged equal the local run; each shard holds its own indexes', async () => {
+    const dir = tempDir();
+    const expected = await localRun(COUNT);
+    const files = [1, 2, 3].map((i) => join(dir, `s${i}.jsonl`));
+    const runs = await Promise.all(
+      files.map((f, i) => runCli('search', '--bits', String(BITS), '--count', String(COUNT), '--seed', String(SEED), '--shard', `${i + 1}/3`, '--out', f)),
+    );
+    for (const r of runs) expect(r.status).toBe(0);
+    files.forEach((f, i) => expect(lines(f).map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6].filter((x) => x % 3 === i)));
+    const merged = join(dir, 'merged.jsonl');
+    const m = await runCli('merge', ...files, '--out', merged, '--json');
+    expect(m.status).toBe(0);
+    expect(JSON.parse(m.stdout)).toEqual({ out: merged, files: 3, lines: 7, primes: 7, duplicates: 0 });
+    expect(keyed(merged)).toEqual(expected);
+    for (const l of lines(merged)) {
+      expect(l).toMatchObject({ bits: BITS, seed: String(SEED) });
+      const p = BigInt(l.prime);
+      expect(checkPrimeSync(p, { checks: 20 }) && checkPrimeSync((p - 1n) / 2n, { checks: 20 })).toBe(true);
+    }
+  });
+
+  it('--shard auto reads the scheduler; a shard resumes from its --out like a whole run', async () => {
+    const dir = tempDir();
+    const expected = (await localRun(COUNT)).filter((_, i) => i % 2 === 1);
+    const f = join(dir, 'slurm.jsonl');
+    const env = { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '2' };
+    const first = runCliSync.withEnv(env)('search', '--bits', String(BITS), '--count', '4', '--seed', String(SEED), '--shard', 'auto', '--out', f);
+    expect(first.status).toBe(0);
+    expect(keyed(f)).toEqual(expected.slice(0, 2));
+    const rest = runCliSync.withEnv(env)('search', '--bits', String(BITS), '--count', String(COUNT), '--shard', 'auto', '--out', f);
+    expect(rest.status).toBe(0);
+    expect(keyed(f)).toEqual(expected);
+    // Another shard's file is not this shard's run.
+    const wrong = await runCli('search', '--bits', String(BITS), '--count', String(COUNT), '--shard', '1/2', '--out', f);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/does not continue this shard's run/);
+  });
+
+  it('--shard needs a seed', async () => {
+    const r = await runCli('search', '--bits', '64', '--count', '3', '--shard', '1/2');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--shard needs --seed/);
+  });
+
+  it('merge drops duplicates, warns about missing indexes, and writes stdout without --out', async () => {
+    const dir = tempDir();
+    const a = join(dir, 'a.jsonl');
+    expect((await runCli('search', '--bits', String(BITS), '--count', '5', '--seed', String(SEED), '--shard', '1/2', '--out', a)).status).toBe(0);
+    const r = await runCli('merge', a, a);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).index)).toEqual([0, 2, 4]);
+    expect(r.stderr).toMatch(/^powprime: warning: the 256-bit search with seed 4242 lacks indexes 1, 3$/m);
+  });
+
+  it('merge refuses conflicting lines and primes that are not safe, naming file and line (exit 2)', async () => {
+    const dir = tempDir();
+    const a = join(dir, 'a.jsonl');
+    expect((await runCli('search', '--bits', String(BITS), '--count', '2', '--seed', String(SEED), '--out', a)).status).toBe(0);
+    const [l0, l1] = lines(a);
+    const conflict = join(dir, 'conflict.jsonl');
+    writeFileSync(conflict, `${JSON.stringify({ ...l1, index: 0 })}\n`);
+    const c = await runCli('merge', a, conflict, '--out', join(dir, 'm.jsonl'));
+    expect(c.status).toBe(2);
+    expect(c.stderr).toContain(`conflicting lines for index 0 of the 256-bit search with seed 4242: ${a} line 1 says ${l0!.prime}, ${conflict} line 1 says ${l1!.prime}`);
+
+    const notSafe = join(dir, 'not-safe.jsonl');
+    writeFileSync(notSafe, `${JSON.stringify({ ...l0, prime: (BigInt(l0!.prime) + 12n).toString(), index: 5 })}\n`);
+    const n = await runCli('merge', a, notSafe);
+    expect(n.status).toBe(2);
+    expect(n.stderr).toMatch(new RegExp(`${notSafe} line 1: \\d+ is (not a safe prime|not a 256-bit number)`));
+
+    const garbage = join(dir, 'garbage.jsonl');
+    writeFileSync(garbage, 'hello\n');
+    const g = await runCli('merge', garbage);
+    expect(g.status).toBe(2);
+    expect(g.stderr.trim().split('\n')).toHaveLength(1);
+    const missing = await runCli('merge', join(dir, 'nope.jsonl'));
+    expect(missing.status).toBe(2);
+  });
+});
