@@ -95,14 +95,15 @@ export class QueueUnreachableError extends PowprimeError {
   }
 }
 
-/** A chunk job of a queue-mode search failed on every attempt; its error is the worker's. */
-export class ChunkFailedError extends PowprimeError {
-  readonly code = 'ERR_CHUNK_FAILED';
+/** A job of a queue-mode search (a chunk, or a registration) failed on every attempt; its error is the worker's. */
+export class QueueJobFailedError extends PowprimeError {
+  readonly code = 'ERR_QUEUE_JOB_FAILED';
   constructor(
+    readonly kind: 'chunk' | 'registration',
     readonly jobId: string,
     readonly attempts: number,
     readonly reason: string,
   ) {
-    super(`chunk ${jobId} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`);
+    super(`${kind} ${jobId} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`);
   }
 }

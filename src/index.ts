@@ -16,7 +16,7 @@ export {
   PoolClosedError,
   SearchStoppedError,
   QueueUnreachableError,
-  ChunkFailedError,
+  QueueJobFailedError,
 } from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchSafePrimes } from '../src/index.ts';
+import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
 import { runCli } from './helpers/cli.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
@@ -176,6 +177,41 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
   });
 });
 
+describe.skipIf(!redisUrl)('search --queue --register (real redis-server, fake registry)', () => {
+  let fake: FakeServices;
+  beforeAll(async () => {
+    fake = await startFakeServices();
+  });
+  afterAll(() => fake.close());
+  afterEach(killAll);
+
+  it('a coordinator killed with -9 while registering, then rerun: every prime registered exactly once, keys kept', async () => {
+    const name = queueName();
+    const dir = tempDir();
+    const out = join(dir, 'primes.jsonl');
+    const args = [
+      ...['search', '--bits', '512', '--count', '10', '--seed', '808', '--queue', redisUrl, '--queue-name', name, '--chunk-length', '1024'],
+      ...['--out', out, '--register', '--base-url', fake.url.href, '--state-dir', join(dir, 'reg'), '--no-limits', '--register-rate', '20/1', '--json'],
+    ];
+    worker(redisUrl, name);
+    const first = startCli(args);
+    await first.waitFor(() => readFileSync(out, 'utf8').trim().split('\n').length >= 3, 'three lines in --out');
+    await first.kill9();
+    const rerun = await startCli(args).exited;
+    expect(rerun.status, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ total: 10 });
+    const primes = readFileSync(out, 'utf8').trim().split('\n').map((l) => BigInt((JSON.parse(l) as { prime: string }).prime));
+    expect(primes).toHaveLength(10);
+    const added = fake.registry.added.filter((p) => primes.includes(p));
+    expect(added.length).toBe(10);
+    expect(new Set(added).size).toBe(10);
+    const ledger = JSON.parse(readFileSync(join(dir, 'reg', 'keys.json'), 'utf8')) as { prime: string; state: string }[];
+    const states = new Map(ledger.map((e) => [e.prime, e.state]));
+    for (const p of primes) expect(['registered', 'key-lost']).toContain(states.get(p.toString()));
+    if ([...states.values()].includes('key-lost')) expect(rerun.stderr).toMatch(/KEY LOST/);
+  });
+});
+
 describe('queue mode: bad usage', () => {
   it('an unreachable Redis fails within seconds, exit 1', async () => {
     const port = await freePort();
@@ -191,6 +227,7 @@ describe('queue mode: bad usage', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', 'redis://h', '--shard', '1/2'], /do not go together/],
     [['search', '--bits', '64', '--count', '1', '--chunk-length', '10'], /--chunk-length goes with --queue/],
     [['worker', '--queue', 'redis://h', '--concurrency', '0'], /--concurrency/],
+    [['search', '--bits', '64', '--count', '1', '--register-rate', '5/60'], /--register-rate goes with --queue and --register/],
     [['worker', '--queue', 'redis://h', '--lock-ms', '5'], /--lock-ms/],
   ])('%j → exit 2, one line', async (args, message) => {
     const r = await runCli(...args);

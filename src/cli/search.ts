@@ -30,6 +30,7 @@ interface SearchOpts {
   queue?: string;
   queueName: string;
   chunkLength?: string;
+  registerRate?: string;
 }
 
 /** Registration of found primes: requirements read once, tallies for the summary. */
@@ -50,16 +51,18 @@ class Registering {
     this.minBits = (await this.reg.client.requirements(this.bits)).bits;
   }
 
-  async register(prime: bigint): Promise<void> {
+  /** Registers one prime (or learns it is known); returns its ledger state. */
+  async register(prime: bigint): Promise<string> {
     if (this.minBits !== null && this.bits < this.minBits) {
       this.tally['below-requirements']++;
-      return;
+      return 'below-requirements';
     }
     const before = this.reg.keystore.get(prime)?.state;
     const e = await this.reg.register(prime);
-    if (before === e.state) return; // known from an earlier run: counted then
+    if (before === e.state) return e.state; // known from an earlier run: counted then
     this.tally[e.state === 'sending' ? 'rejected' : e.state]++;
     if (e.state === 'rejected') process.stderr.write(`powprime: ${prime} rejected (${e.ident}${e.message ? `: ${e.message}` : ''})\n`);
+    return e.state;
   }
 }
 
@@ -92,6 +95,7 @@ export function registerSearch(program: Command): void {
     .option(KEYSTORE_OPTION[0], `with --register: ${KEYSTORE_OPTION[1]}`)
     .option('--max-wait <seconds>', 'with --register: fail instead of waiting longer for a rate limit or a ban')
     .option('--no-limits', 'with --register: skip client-side rate limits (only for a local server)')
+    .option('--register-rate <n/seconds>', 'with --queue --register: at most n registrations per that many seconds, across every process on the queue (default: no limit, as the registry shows none)')
     .action(async (opts: SearchOpts) => {
       const bits = parseIntArg('--bits', opts.bits, MIN_BITS, MAX_BITS);
       const count = parseIntArg('--count', opts.count, 1, Number.MAX_SAFE_INTEGER);
@@ -103,6 +107,8 @@ export function registerSearch(program: Command): void {
       if (shard && opts.queue) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
       const target = opts.queue ? parseQueueTarget(opts.queue, opts.queueName) : null;
       if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
+      if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
+      const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);
       const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(parseIntArg('--chunk-length', opts.chunkLength, 1, 2 ** 40));
       // This process runs indexes base, base+stride, …: all of them, or one shard's.
       const base = shard?.k ?? 0;
@@ -168,12 +174,23 @@ export function registerSearch(program: Command): void {
       bar?.start(wanted, existing.lines.length, { rate: '-', inflight: 0, workers: 0 });
       const started = performance.now();
       let found = 0;
+      // In queue mode, primes are registered through a queue of their own: one registration at a time across every process on it.
+      const registrations =
+        target && registering
+          ? await (await import('../queue/registration.ts')).RegistrationQueue.open({
+              target,
+              register: (p) => registering.register(p),
+              ...(registerRate ? { rate: registerRate } : {}),
+              onNotice: (m) => notice(bar, m),
+            })
+          : null;
       const emit = async (r: Found): Promise<void> => {
         const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
         if (out) out.append(line);
         else process.stdout.write(`${JSON.stringify(line)}\n`);
         found++;
-        await registering?.register(r.prime);
+        if (registrations) await registrations.submit({ prime: r.prime.toString(), bits, seed: seed.toString(), index: r.index.toString() });
+        else await registering?.register(r.prime);
         const perPrime = (performance.now() - started) / found / 1000;
         bar?.update(existing.lines.length + found, { rate: `${perPrime.toFixed(2)} s/prime` });
       };
@@ -193,6 +210,7 @@ export function registerSearch(program: Command): void {
             onNotice: (m) => notice(bar, m),
             onProgress: (p) => bar?.update({ inflight: p.inflight, workers: p.workers.length, ...(found ? {} : { rate: `${formatRate(p.rate)} candidates` }) }),
           });
+          await registrations?.drain(controller.signal);
         } else {
           for await (const r of searchSafePrimes({
             bits,
@@ -216,10 +234,18 @@ export function registerSearch(program: Command): void {
       } finally {
         bar?.stop();
         out?.close();
+        await registrations?.close();
         process.off('SIGINT', onSigint);
       }
       summary(opts, { found, total: existing.lines.length + found, seed }, registering);
     });
+}
+
+/** `n/seconds`, e.g. 10/60. */
+function parseRate(name: string, text: string): { max: number; ms: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new RangeError(`${name} must be n/seconds with both at least 1, e.g. 10/60 (got ${JSON.stringify(text)})`);
+  return { max: Number(m[1]), ms: Number(m[2]) * 1000 };
 }
 
 /** One line for the person watching, above the progress bar when there is one. */

@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { JobsOptions, Queue } from 'bullmq';
-import { ChunkFailedError } from '../errors.ts';
+import { QueueJobFailedError } from '../errors.ts';
 import { abortReason } from '../validate.ts';
 import { ChunkPlan, type Chunk, type ChunkData, type ChunkOutcome, type SettledIndex } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
@@ -102,7 +102,7 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
         await job.retry('failed');
         return;
       }
-      throw new ChunkFailedError(c.id, job?.attemptsMade ?? CHUNK_ATTEMPTS, job?.failedReason ?? 'no reason recorded');
+      throw new QueueJobFailedError('chunk', c.id, job?.attemptsMade ?? CHUNK_ATTEMPTS, job?.failedReason ?? 'no reason recorded');
     } else if (state === 'unknown') {
       missing.push(c);
     }
