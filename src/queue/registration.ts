@@ -68,7 +68,10 @@ export class RegistrationQueue {
           throw Worker.RateLimitError();
         }
       },
-      { connection: o.target.connection, concurrency: 1 },
+      // A registration is one short HTTP exchange: a short lock lets the
+      // registration a crashed process held go on within 15 s (with the
+      // global concurrency of 1, nothing else moves until then).
+      { connection: o.target.connection, concurrency: 1, lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 },
     );
     worker.on('error', () => {});
     return new RegistrationQueue(queue, worker);
