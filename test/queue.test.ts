@@ -95,6 +95,35 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     }
   });
 
+  it('Ctrl-C on a worker hands its running chunk back at once, without using an attempt', async () => {
+    const name = queueName();
+    const expected = await local(1024, 909n, 1);
+    const slow = worker(redisUrl, name, '--backend', 'js');
+    const c = coordinator(redisUrl, name, 1024, 909n, 1, '--chunk-length', '16384');
+    const q = new Queue(name, { connection: { url: redisUrl } });
+    try {
+      let active: string[] = [];
+      for (let i = 0; i < 300 && !active.length; i++) {
+        active = (await q.getActive()).map((j) => j.id!);
+        if (!active.length) await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(active.length).toBeGreaterThan(0);
+      slow.child.kill('SIGINT');
+      const stopped = await slow.exited;
+      expect(stopped.status).toBe(130);
+      expect(stopped.stderr).toMatch(/worker stopped \(SIGINT\) after \d+ chunks; running chunks went back to the queue/);
+      const job = await q.getJob(active[0]!);
+      expect(['waiting', 'delayed', 'prioritized']).toContain(await job!.getState());
+      expect(job!.attemptsMade).toBe(0);
+      worker(redisUrl, name);
+      const r = await c.exited;
+      expect(r.status).toBe(0);
+      expect(keys(r.stdout)).toEqual(expected);
+    } finally {
+      await q.close();
+    }
+  });
+
   it('a coordinator killed with -9 and restarted resumes from --out and reuses the stored chunks', async () => {
     const name = queueName();
     const dir = tempDir();
