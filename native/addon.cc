@@ -231,7 +231,7 @@ Napi::Value Pow2Mod(const Napi::CallbackInfo& info) {
 }
 
 // new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number)
-// .search(j0: number, j1: number): {found: number | null, sieved: number, tested: number}
+// .search(j0: number, j1: number, stop?: BigUint64Array): {found: number | null, sieved: number, tested: number, stopped?: true}
 class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -255,9 +255,20 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     if (!(j0 >= 0 && j0 <= 9007199254740991.0) || j0 != double(uint64_t(j0))) range_error(env, "j0 must be a safe integer >= 0");
     if (!(j1 >= j0 && j1 <= 9007199254740991.0) || j1 != double(uint64_t(j1))) range_error(env, "j1 must be a safe integer >= j0");
     if (j1 - j0 > double(1 << 24)) range_error(env, "j1 - j0 must be at most 2^24");
+    // Optional stop flag: a one-element BigUint64Array over shared memory that
+    // another thread sets non-zero; read atomically between tests.
+    const std::atomic<uint64_t>* stop = nullptr;
+    if (info.Length() > 2 && !info[2].IsUndefined()) {
+      if (!info[2].IsTypedArray() || info[2].As<Napi::TypedArray>().TypedArrayType() != napi_biguint64_array ||
+          info[2].As<Napi::TypedArray>().ElementLength() < 1)
+        type_error(env, "stop must be a BigUint64Array of at least one element");
+      static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) && std::atomic<uint64_t>::is_always_lock_free);
+      stop = reinterpret_cast<const std::atomic<uint64_t>*>(info[2].As<Napi::BigUint64Array>().Data());
+    }
     bignum::SieveStats stats;
-    const int64_t found = sieve_->search(uint64_t(j0), uint64_t(j1), stats);
+    const int64_t found = sieve_->search(uint64_t(j0), uint64_t(j1), stats, stop);
     Napi::Object out = Napi::Object::New(env);
+    if (found == bignum::SafePrimeSieve::kStopped) out.Set("stopped", Napi::Boolean::New(env, true));
     out.Set("found", found < 0 ? env.Null() : Napi::Number::New(env, double(found)));
     out.Set("sieved", Napi::Number::New(env, double(stats.sieved)));
     out.Set("tested", Napi::Number::New(env, double(stats.tested)));

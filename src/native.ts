@@ -25,7 +25,8 @@ export interface NativeBackendInfo {
 }
 
 export interface NativeSieve {
-  search(j0: number, j1: number): { found: number | null; sieved: number; tested: number };
+  /** `stop`: a one-element shared flag; once non-zero the search gives up between tests and says `stopped`. */
+  search(j0: number, j1: number, stop?: BigUint64Array): { found: number | null; sieved: number; tested: number; stopped?: true };
 }
 
 /** Tables the TS backend mirrors (see test/native-tables.test.ts). */

@@ -25,7 +25,11 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   }
 }
 
-int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count) const {
+namespace {
+bool stopped(const std::atomic<uint64_t>* stop) { return stop && stop->load(std::memory_order_relaxed) != 0; }
+}  // namespace
+
+int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const {
   u64 p[kIfmaBatch][kMaxLimbs + 1], q[kIfmaBatch][kMaxLimbs];
   std::optional<Mont> mq[kIfmaBatch];
   const Mont* ms[kIfmaBatch] = {};
@@ -40,6 +44,7 @@ int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count) const {
   fermat_base2_batch(ms, count, fermat_q);
   for (int k = 0; k < count; k++) {
     if (!fermat_q[k]) continue;
+    if (stopped(stop)) return kStopped;
     const Mont mp(p[k], limbs_);
     // q has no factor below the sieve limit, so trial division would find nothing.
     if (fermat_base2(mp) && is_probable_prime(q[k], limbs_, rounds_, /*trial=*/false)) return int64_t(js[k]);
@@ -47,7 +52,7 @@ int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count) const {
   return -1;
 }
 
-int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats) {
+int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop) {
   if (j1 <= j0) return -1;
   const uint64_t len = j1 - j0;
   marks_.assign(len, 0);
@@ -63,6 +68,9 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats) {
   // Survivors go through base-2 Fermat on q a few at a time (the IFMA kernel
   // runs them together); the rest of the test follows in increasing j, so the
   // lowest safe prime of the range is still the one returned.
+  // Only the IFMA kernel gains from a batch; elsewhere one at a time, so a
+  // stop is seen after at most one test.
+  const int batch_size = bignum_kernel() == MulKernel::ifma ? kIfmaBatch : 1;
   uint64_t batch[kIfmaBatch];
   int count = 0;
   for (uint64_t i = 0; i <= len; i++) {
@@ -70,11 +78,12 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats) {
     if (i < len) {
       batch[count++] = j0 + i;
       stats.tested++;
-      if (count < kIfmaBatch) continue;
+      if (count < batch_size) continue;
     }
     if (count == 0) break;
-    const int64_t found = test_batch(batch, count);
-    if (found >= 0) return found;
+    if (stopped(stop)) return kStopped;
+    const int64_t found = test_batch(batch, count, stop);
+    if (found != -1) return found;
     count = 0;
   }
   return -1;

@@ -4,6 +4,7 @@
 // Survivors get base-2 Fermat on q, then on p (Pocklington's condition), then
 // the full probable-prime test on q.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -22,12 +23,16 @@ class SafePrimeSieve {
   // keeps sieve_limit below q's smallest possible value so no r equals q or p.
   SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds);
 
-  // Lowest j in [j0, j1) whose p_j is a safe prime, or -1.
-  int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats);
+  // Lowest j in [j0, j1) whose p_j is a safe prime, or -1. When *stop
+  // becomes non-zero (another thread asks), the search gives up between two
+  // tests and returns kStopped: a slice at 8192 bits holds seconds of tests,
+  // and a stop must not wait for them.
+  static constexpr int64_t kStopped = -2;
+  int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop = nullptr);
 
  private:
-  // Lowest of the candidates js[0..count) (increasing) that is a safe prime, or −1.
-  int64_t test_batch(const uint64_t* js, int count) const;
+  // Lowest of the candidates js[0..count) (increasing) that is a safe prime, −1, or kStopped.
+  int64_t test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const;
 
   std::vector<u64> start_;
   int limbs_;

@@ -45,5 +45,7 @@ export const shared = {
     if (n2) Atomics.add(s, WORK2, n2);
   },
   stop: (s: SharedSearch): void => void Atomics.store(s, STOP, 1n),
+  /** The stop flag alone, as a one-element view, for code that polls it inside long work (the native sieve). */
+  stopFlag: (s: SharedSearch): BigUint64Array => new BigUint64Array(s.buffer, STOP * 8, 1),
   stopped: (s: SharedSearch): boolean => Atomics.load(s, STOP) !== 0n,
 };

@@ -7,7 +7,7 @@ import type { Backend } from '../backend.ts';
 import { BackendUnavailableError } from '../errors.ts';
 import { native, nativeLoadError } from '../native.ts';
 import { claimLoop } from '../pool/claim-loop.ts';
-import type { SharedSearch } from '../pool/shared-search.ts';
+import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream } from './stream.ts';
 import { sieveLimit, sliceLength } from './tuning.ts';
@@ -25,7 +25,7 @@ export interface IndexTask {
 }
 
 interface Sieve {
-  search(j0: number, j1: number): SliceResult;
+  search(j0: number, j1: number, stop?: BigUint64Array): SliceResult;
 }
 
 function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number): Sieve {
@@ -71,17 +71,18 @@ export class IndexStream {
     return (this.sieves[run] ??= makeSieve(this.backend, start, this.bits, this.rounds));
   }
 
-  /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. */
-  searchSlice(v0: bigint, v1: bigint): { found: bigint | null; sieved: number; tested: number } {
+  /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. A set `stop` flag ends it early (result meaningless). */
+  searchSlice(v0: bigint, v1: bigint, stop?: BigUint64Array): { found: bigint | null; sieved: number; tested: number } {
     let sieved = 0;
     let tested = 0;
     const runs: [0 | 1, bigint, bigint, bigint][] = [];
     if (v0 < this.upper) runs.push([0, v0, v1 < this.upper ? v1 : this.upper, 0n]);
     if (v1 > this.upper) runs.push([1, v0 > this.upper ? v0 : this.upper, v1, this.upper]);
     for (const [run, a, b, base] of runs) {
-      const r = this.sieve(run).search(Number(a - base), Number(b - base));
+      const r = this.sieve(run).search(Number(a - base), Number(b - base), stop);
       sieved += r.sieved;
       tested += r.tested;
+      if (r.stopped) return { found: null, sieved, tested };
       if (r.found !== null) return { found: BigInt(r.found) + base, sieved, tested };
     }
     return { found: null, sieved, tested };
@@ -107,8 +108,9 @@ function streamFor(task: IndexTask): IndexStream {
 export function searchIndex(task: IndexTask): void {
   const is = streamFor(task);
   const from = task.from;
+  const stop = shared.stopFlag(task.shared);
   claimLoop(task.shared, BigInt(sliceLength(task.bits, task.backend)), (v0, v1) => {
-    const r = is.searchSlice(from + v0, from + v1);
+    const r = is.searchSlice(from + v0, from + v1, stop);
     return { found: r.found === null ? null : r.found - from, work: BigInt(r.sieved), work2: BigInt(r.tested) };
   });
 }

@@ -13,6 +13,8 @@ export interface SliceResult {
   sieved: number;
   /** Candidates that survived the sieve and got a Fermat test. */
   tested: number;
+  /** The stop flag was seen: `found` means nothing. */
+  stopped?: true;
 }
 
 export class SafePrimeSieveJs {
@@ -39,7 +41,8 @@ export class SafePrimeSieveJs {
     }
   }
 
-  search(j0: number, j1: number): SliceResult {
+  /** `stop`: a one-element shared flag, looked at between candidates (as the native sieve does). */
+  search(j0: number, j1: number, stop?: BigUint64Array): SliceResult {
     const len = j1 - j0;
     if (len <= 0) return { found: null, sieved: 0, tested: 0 };
     const marks = new Uint8Array(len);
@@ -53,6 +56,7 @@ export class SafePrimeSieveJs {
     let tested = 0;
     for (let i = 0; i < len; i++) {
       if (marks[i]) continue;
+      if (stop && Atomics.load(stop, 0) !== 0n) return { found: null, sieved: len, tested, stopped: true };
       tested++;
       const p = this.start + 12n * BigInt(j0 + i);
       const q = p >> 1n;
