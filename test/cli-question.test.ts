@@ -46,7 +46,7 @@ describe('powprime question', () => {
     const prompts = path.join(dir, 'prompts.txt');
     writeFileSync(prompts, 'first prompt\nsecond prompt with a file\n\nthird prompt\n');
     const out = path.join(dir, 'answers.jsonl');
-    const r = await cli('question', 'run', '--prompts', prompts, '--out', out, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--poll', '1');
+    const r = await cli('question', 'run', '--prompts', prompts, '--out', out, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1');
     expect(r.status, r.stderr).toBe(0);
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.question).sort()).toEqual(['first prompt', 'second prompt with a file', 'third prompt']);

@@ -3,7 +3,7 @@ import { ManualClock } from '../src/clients/clock.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';
 import { QuestionPipeline } from '../src/clients/question/pipeline.ts';
-import { DAY, HOUR } from '../src/clients/http/rate-limiter.ts';
+import { DAY, HOUR, MINUTE } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -40,6 +40,39 @@ describe('QuestionPipeline against the local server', () => {
     expect(new Set(answered).size).toBe(40);
     expect(fake.question.limits.refusals).toEqual([]);
     expect(clock.now() - start).toBeGreaterThan(2 * DAY);
+  });
+
+  it('plans its budget: 3 prompts answered after 10 minutes are each collected within 3 minutes, no check before one could exist, the hourly answers budget never spent first', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2, answerDelayMs: 10 * MINUTE } });
+    running.push(fake);
+    const dir = tmp();
+    const client = new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock });
+    // Every check the pipeline makes, with the (simulated) time it was made.
+    const checks: { route: 'answer' | 'answers'; at: number }[] = [];
+    const answer = client.answer.bind(client);
+    const answers = client.answers.bind(client);
+    client.answer = (id) => (checks.push({ route: 'answer', at: clock.now() }), answer(id));
+    client.answers = (ids) => (checks.push({ route: 'answers', at: clock.now() }), answers(ids));
+    const pipeline = new QuestionPipeline({ client, stateDir: dir });
+    const posted = new Map<string, number>();
+    const collected = new Map<string, number>();
+    pipeline.on('posted', ({ key }) => posted.set(key, clock.now()));
+    pipeline.on('answered', ({ key }) => collected.set(key, clock.now()));
+    for (let i = 0; i < 3; i++) pipeline.enqueue(`slow question ${i}`);
+    await pipeline.run();
+    expect(collected.size).toBe(3);
+    for (const [key, at] of posted) {
+      const appeared = at + 10 * MINUTE;
+      expect(collected.get(key)! - appeared).toBeGreaterThanOrEqual(0);
+      expect(collected.get(key)! - appeared).toBeLessThanOrEqual(3 * MINUTE);
+    }
+    const firstPosted = Math.min(...posted.values());
+    const firstAnswer = firstPosted + 10 * MINUTE;
+    expect(checks.length).toBeGreaterThan(0);
+    expect(Math.min(...checks.map((c) => c.at))).toBeGreaterThanOrEqual(firstPosted + 5 * MINUTE);
+    expect(checks.filter((c) => c.route === 'answers' && c.at < firstAnswer).length).toBeLessThan(8);
+    expect(fake.question.limits.refusals).toEqual([]);
   });
 
   it('a restart in the middle loses nothing and posts nothing twice', async () => {

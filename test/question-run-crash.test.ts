@@ -34,7 +34,7 @@ describe('question run killed with -9 and rerun', () => {
     writeFileSync(prompts, `${PROMPTS.join('\n')}\n`);
     const out = path.join(dir, 'answers.jsonl');
     const files = path.join(dir, 'files');
-    const args = [...CLI_FROM_SOURCE, 'question', 'run', '--prompts', prompts, '--out', out, '--files-dir', files, '--state-dir', path.join(dir, 'state'), '--base-url', url, '--no-limits', '--poll', '1'];
+    const args = [...CLI_FROM_SOURCE, 'question', 'run', '--prompts', prompts, '--out', out, '--files-dir', files, '--state-dir', path.join(dir, 'state'), '--base-url', url, '--no-limits', '--first-check', '0', '--max-interval', '1'];
     const next = rng(20261122);
     let kills = 0;
     for (let attempt = 0; attempt < 12; attempt++) {

@@ -140,19 +140,21 @@ export function registerQuestion(program: Command): void {
       .requiredOption('--prompts <file>', 'one prompt per line')
       .option('--out <file.jsonl>', 'append answers as JSON lines here (default: stdout)')
       .option('--files-dir <dir>', 'save attached files here', 'question-files')
-      .option('--poll <seconds>', 'between answer checks (the limits still apply)', '66'),
+      .option('--first-check <seconds>', 'first look for an answer this long after posting (later looks back off)', '300')
+      .option('--max-interval <seconds>', 'longest gap between two looks at an unanswered question (below 66 only for a server without limits)', '3960'),
   )
     .description('post every prompt and collect the answers, within the limits; rerun to resume')
     .action(
       run(async (client, _o, status, cmd) => {
-        const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; poll: string }>();
-        const poll = parseIntArg('--poll', opts.poll, 1, 86_400);
+        const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; firstCheck: string; maxInterval: string }>();
+        const firstCheck = parseIntArg('--first-check', opts.firstCheck, 0, 7 * 86_400);
+        const maxInterval = parseIntArg('--max-interval', opts.maxInterval, 1, 7 * 86_400);
         const prompts = readFileSync(opts.prompts, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
         const sink = new AnswerSink(client, opts.filesDir, opts.out);
-        const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, answerPollMs: poll * 1000, deliver: sink.deliver });
+        const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: sink.deliver });
         prompts.forEach((p, i) => pipeline.enqueue(p, `${path.resolve(opts.prompts)}#${i}`));
         pipeline.on('waiting', ({ until, action }) => {
-          if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'answers');
+          if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'the next answer check');
         });
         pipeline.on('posted', ({ id }) => status.update(`posted ${id}`));
         pipeline.on('failed', (e) => process.stderr.write(`powprime: ${e.message} (will retry)\n`));

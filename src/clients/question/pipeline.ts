@@ -6,14 +6,27 @@
  * first, so waiting a day for the query budget never holds up answer checks,
  * and neither ever waits inside a call. Items that keep failing are retried
  * with backoff and dropped after `maxFailures` with the reason recorded.
+ *
+ * Answers are written by people, so checking at once only spends budget: a
+ * question is first checked `firstCheckAfterMs` after it was posted, then
+ * again after a quarter of its age (at least 1.1 minutes, at most
+ * `maxCheckIntervalMs`), so an answer is seen soon after it appears while
+ * long waits cost few calls. One or two questions due are asked for by the
+ * single-answer route (1/min, no hourly cap); more go in one call of the
+ * answers route (8 an hour), unless that budget is spent for the hour.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { BadRequestError, RateLimitedError } from '../errors.ts';
-import type { QuestionClient, ThreadItem } from './client.ts';
-import { DAY, MINUTE } from '../http/rate-limiter.ts';
+import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
+import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
+
+/** The spec's advice: slightly longer than the per-minute limit. */
+const MIN_CHECK_INTERVAL_MS = 1.1 * MINUTE;
+/** Up to this many questions due are checked one by one on the single-answer route. */
+const SINGLE_ROUTE_MAX = 2;
 
 export interface PromptItem {
   key: string;
@@ -73,8 +86,10 @@ export interface PipelineOptions {
   maxFailures?: number;
   /** First retry delay after a failure, doubled each time (default 1 minute). */
   backoffMs?: number;
-  /** Between answer checks while questions wait (default 1.1 minutes, the spec's advice). */
-  answerPollMs?: number;
+  /** The first check of a question, after it is posted (default 5 minutes: a person has to write the answer). */
+  firstCheckAfterMs?: number;
+  /** The longest gap between two checks of a question (default 1.1 hours, the spec's hourly advice); below 1.1 minutes only against a server without limits. */
+  maxCheckIntervalMs?: number;
   /** An unanswered question is dropped after this long (default 7 days). */
   giveUpAfterMs?: number;
   /**
@@ -101,7 +116,8 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   private readonly client: QuestionClient;
   private readonly maxFailures: number;
   private readonly backoffMs: number;
-  private readonly pollMs: number;
+  private readonly firstCheckMs: number;
+  private readonly maxIntervalMs: number;
   private readonly giveUpMs: number;
   private readonly deliver: Deliver | undefined;
 
@@ -115,7 +131,8 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     this.file = path.join(opts.stateDir, 'pipeline.json');
     this.maxFailures = opts.maxFailures ?? 5;
     this.backoffMs = opts.backoffMs ?? MINUTE;
-    this.pollMs = opts.answerPollMs ?? 1.1 * MINUTE;
+    this.firstCheckMs = opts.firstCheckAfterMs ?? 5 * MINUTE;
+    this.maxIntervalMs = opts.maxCheckIntervalMs ?? 1.1 * HOUR;
     this.giveUpMs = opts.giveUpAfterMs ?? 7 * DAY;
     const saved = readJsonState(this.file, 'set-aside') as Partial<State> | undefined;
     if (saved) {
@@ -176,10 +193,24 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     }
     if (this.state.awaiting.length) {
       const due = Math.min(...this.state.awaiting.map((a) => a.notBefore));
-      options.push({ action: 'check', at: Math.max(now, due, c.nextSlot('answers')) });
+      const at = Math.max(now, due);
+      options.push({ action: 'check', at: Math.max(at, c.nextSlot(this.checkRoute(at))) });
     }
     if (!options.length) return null;
     return options.reduce((a, b) => (b.at < a.at ? b : a));
+  }
+
+  /** Which route checks the questions due at `at`: the single-answer one for one or two, the batch one for more while it has budget. */
+  private checkRoute(at: number): 'answer' | 'answers' {
+    const due = this.state.awaiting.filter((a) => a.notBefore <= at).length;
+    if (due <= SINGLE_ROUTE_MAX) return 'answer';
+    // Spent for the hour: one by one is sooner than waiting for the batch route.
+    return this.client.nextSlot('answers') > at + due * MIN_CHECK_INTERVAL_MS ? 'answer' : 'answers';
+  }
+
+  /** When an unanswered question is looked at next: after a quarter of its age, within bounds. */
+  private nextCheck(item: AwaitingItem, t: number): number {
+    return t + Math.min(Math.max((t - item.postedAt) / 4, MIN_CHECK_INTERVAL_MS), this.maxIntervalMs);
   }
 
   /** Runs until both queues are empty, `until` (ms since the epoch) is reached, or the signal aborts. */
@@ -228,7 +259,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       const id = await this.client.query(item.prompt);
       this.state.prompts = this.state.prompts.filter((p) => p !== item);
       const t = this.client.clock.now();
-      this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, failures: 0, notBefore: t + this.pollMs });
+      this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, failures: 0, notBefore: t + this.firstCheckMs });
       this.save();
       this.emit('posted', { key: item.key, prompt: item.prompt, id });
     } catch (err) {
@@ -247,14 +278,17 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   private async checkAnswers(): Promise<void> {
     const now = this.client.clock.now();
     const due = this.state.awaiting.filter((a) => a.notBefore <= now);
-    const batch = (due.length ? due : this.state.awaiting).slice(0, 128);
+    const route = this.checkRoute(now);
+    const batch = (due.length ? due : this.state.awaiting).slice(0, route === 'answer' ? 1 : 128);
     try {
-      const results = await this.client.answers(batch.map((a) => a.id));
+      const results: (ThreadItem | ItemError)[] =
+        route === 'answer' ? await this.client.answer(batch[0]!.id).then((t) => (t ? [{ ...t, id: batch[0]!.id }] : [])) : await this.client.answers(batch.map((a) => a.id));
       const t = this.client.clock.now();
-      for (const r of results) {
-        const item = batch.find((a) => a.id === (r as { id?: string }).id);
-        if (!item) continue;
-        if ('answer' in r) {
+      const answered = new Map<string, ThreadItem>();
+      for (const r of results) if ('answer' in r) answered.set(r.id, r);
+      for (const item of batch) {
+        const r = answered.get(item.id);
+        if (r) {
           // Kept, with the answer itself, until delivered: a crash from here on loses nothing.
           this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
           this.state.delivering.push({ key: item.key, prompt: item.prompt, id: item.id, thread: r, failures: 0, notBefore: t });
@@ -262,7 +296,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
           this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
           this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `no answer after ${Math.round(this.giveUpMs / DAY)} days`, at: t });
         } else {
-          item.notBefore = t + this.pollMs;
+          item.notBefore = this.nextCheck(item, t);
         }
       }
       this.save();
