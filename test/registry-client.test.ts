@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { b85decode } from '../src/clients/registry/base85.ts';
 import { ManualClock } from '../src/clients/clock.ts';
-import { Keystore } from '../src/clients/registry/keystore.ts';
+import { Keystore, redact } from '../src/clients/registry/keystore.ts';
+import { encryptKey } from '../src/clients/registry/key-crypto.ts';
 import { Registrar } from '../src/clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../src/clients/registry/client.ts';
 import { JsonError, NotExistError, NotPrimeError, NotSafePrimeError, RegisteredError, RequirementsError, TotpError } from '../src/clients/registry/errors.ts';
@@ -99,6 +100,30 @@ describe('Registrar: ledger and keys', () => {
     const after = await registrar.rekey(p!);
     expect(b85decode(after.key!)).toEqual(fake.registry.keyOf(p!));
     expect((await registrar.note(p!, 'third')).prevNote).toBe('second');
+  });
+
+  it('an answer journaled before a crash is finished by the next run, hours later: registered with its key, never key-lost', async () => {
+    const { client, keystore, fake, clock } = await setup();
+    const [p, q] = await safePrimes(128, 2);
+    // p: /add answered and journaled, then the run died before the decrypted key was stored.
+    const material = await client.add(p!);
+    keystore.put({ prime: p!.toString(), bits: 128, state: 'sending', at: clock.now(), received: { material, at: clock.now() } });
+    // q: registered, then /rekey answered and journaled, then the run died (the old key is void).
+    const first = new Registrar(client, keystore);
+    await first.register(q!);
+    const rekeyed = await client.rekey(q!, encryptKey(b85decode(keystore.get(q!)!.key!), b85decode(keystore.get(q!)!.subkey!), { now: clock.now() / 1000 }));
+    keystore.put({ ...keystore.get(q!)!, received: { material: rekeyed, at: clock.now() } });
+    expect(redact(keystore.get(p!)!)).not.toHaveProperty('received');
+    clock.advance(3 * 3600_000);
+    const again = new Registrar(client, new Keystore(keystore.file));
+    expect(await again.recover()).toEqual([]);
+    for (const x of [p!, q!]) {
+      const e = again.keystore.get(x)!;
+      expect(e.state).toBe('registered');
+      expect(e.received).toBeUndefined();
+      expect(b85decode(e.key!)).toEqual(fake.registry.keyOf(x));
+    }
+    expect(fake.registry.added).toEqual([p, q]);
   });
 
   it('a crash between the reply and the keystore write is reported as key-lost; an unsent one is retried', async () => {

@@ -25,6 +25,13 @@ export interface LedgerEntry {
   /** base85 of the decrypted TOTP key. */
   totpKey?: string;
   totpTs?: number;
+  /**
+   * The registry's /add answer exactly as received (keys still encrypted),
+   * journaled before anything else is done with it, and when (ms): a crash
+   * before the decrypted keys are stored leaves them here, and the next run
+   * finishes the entry from it. Removed once the entry is `registered`.
+   */
+  received?: { material: { key: string; subkey: string; totp_key: string; totp_ts: number }; at: number };
 }
 
 export class Keystore {
@@ -54,8 +61,8 @@ export class Keystore {
 }
 
 /** An entry without its secrets, for printing. */
-export function redact(e: LedgerEntry): Omit<LedgerEntry, 'key' | 'subkey' | 'totpKey'> & { hasKey: boolean } {
+export function redact(e: LedgerEntry): Omit<LedgerEntry, 'key' | 'subkey' | 'totpKey' | 'received'> & { hasKey: boolean } {
   if (e === null || typeof e !== 'object' || typeof e.prime !== 'string') throw new TypeError('entry must be a keystore entry {prime, …}');
-  const { key, subkey: _s, totpKey: _t, ...rest } = e;
-  return { ...rest, hasKey: key !== undefined };
+  const { key, subkey: _s, totpKey: _t, received, ...rest } = e;
+  return { ...rest, hasKey: key !== undefined || received !== undefined };
 }

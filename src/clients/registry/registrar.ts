@@ -22,9 +22,10 @@ export class Registrar {
     return this.client.clock.now() / 1000;
   }
 
-  private decrypt(material: KeyMaterial): Pick<LedgerEntry, 'key' | 'subkey' | 'totpKey' | 'totpTs'> {
+  /** Keys are encrypted for the 256-second window they were sent in: decrypted with that instant (ms), not today's. */
+  private decrypt(material: KeyMaterial, receivedAt = this.client.clock.now()): Pick<LedgerEntry, 'key' | 'subkey' | 'totpKey' | 'totpTs'> {
     const subkey = b85decode(material.subkey);
-    const now = this.now();
+    const now = receivedAt / 1000;
     return {
       key: b85encode(decryptKey(material.key, subkey, { now })),
       subkey: material.subkey,
@@ -33,10 +34,20 @@ export class Registrar {
     };
   }
 
-  /** Settles `sending` entries left by a crash: back to unsent, or key-lost. Returns the key-lost ones. */
+  /**
+   * Settles `sending` entries left by a crash: finished from the journaled
+   * answer when there is one, else back to unsent, or key-lost when the
+   * registry holds the prime. Returns the key-lost ones.
+   */
   async recover(): Promise<LedgerEntry[]> {
     const lost: LedgerEntry[] = [];
     for (const e of this.keystore.all()) {
+      if (e.received) {
+        // An answer (to /add or /rekey) journaled before a crash: its keys are the current ones.
+        const { received, ...rest } = e;
+        this.keystore.put({ ...rest, state: 'registered', ...this.decrypt(received.material, received.at), at: this.client.clock.now() });
+        continue;
+      }
       if (e.state !== 'sending') continue;
       const record = await this.client.prime(BigInt(e.prime));
       if (record) {
@@ -74,7 +85,10 @@ export class Registrar {
       // No answer, or not one that says what happened: stays `sending`, settled by recover().
       throw err;
     }
-    const e: LedgerEntry = { ...base, state: 'registered', ...this.decrypt(material), at: this.client.clock.now() };
+    // The answer is journaled (synced) before it is decrypted: the keys are safe from here on.
+    const receivedAt = this.client.clock.now();
+    this.keystore.put({ ...base, received: { material, at: receivedAt } });
+    const e: LedgerEntry = { ...base, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
     this.keystore.put(e);
     return e;
   }
@@ -97,7 +111,10 @@ export class Registrar {
   async rekey(p: bigint): Promise<LedgerEntry> {
     const e = this.owned(p);
     const material = await this.client.rekey(p, this.currentBlob(e));
-    const next: LedgerEntry = { ...e, ...this.decrypt(material), at: this.client.clock.now() };
+    // The old key is void now: the new one is journaled first, as for /add.
+    const receivedAt = this.client.clock.now();
+    this.keystore.put({ ...e, received: { material, at: receivedAt } });
+    const next: LedgerEntry = { ...e, ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
     this.keystore.put(next);
     return next;
   }
