@@ -19,6 +19,7 @@ const suites = [
   'test/pow-api.test.ts',
   'test/prime-differential.test.ts',
   'test/prime-vectors.test.ts',
+  'test/search-stop.test.ts',
 ];
 
 function die(msg) {

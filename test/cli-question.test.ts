@@ -28,6 +28,11 @@ describe('powprime question', () => {
     const human = await cli('question', 'answer', id, ...common);
     expect(human.stdout).toContain(HUMAN_NOTICE);
     expect(human.stdout).toContain('https://questions.example/');
+    expect(answer.status).toBe(0);
+    // Found nothing: exit 1, like `registry get` of a prime the registry does not hold.
+    const none = await cli('question', 'answer', 'nope', '--json', ...common);
+    expect(none.status).toBe(1);
+    expect(none.stdout.trim()).toBe('null');
     const many = JSON.parse((await cli('question', 'answers', id, 'nope', '--json', ...common)).stdout);
     expect(many[1]).toEqual({ error: 'question not answered or not existing', id: 'nope' });
     const page = JSON.parse((await cli('question', 'page', '1', '--per-page', '5', '--json', ...common)).stdout);

@@ -26,7 +26,14 @@ describe('powprime registry and ads', () => {
     const entry = JSON.parse(add.stdout);
     expect(entry).toMatchObject({ prime: p, state: 'registered', hasKey: true });
     expect(entry.key).toBeUndefined();
-    expect(JSON.parse((await cli('registry', 'get', p, '--json', ...common)).stdout)).toMatchObject({ bits: 128 });
+    const got = JSON.parse((await cli('registry', 'get', p, '--json', ...common)).stdout) as Record<string, unknown>;
+    // One JSON style: camelCase keys, instants as ISO 8601.
+    expect(got).toMatchObject({ bits: 128, claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(Object.keys(got).filter((k) => k.includes('_'))).toEqual([]);
+    expect(entry.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const human = await cli('registry', 'get', p, ...common);
+    expect(human.stdout).toMatch(/^bits 128, trans \d+, registered \d{4}-/);
+    expect(() => JSON.parse(human.stdout)).toThrow();
     expect(JSON.parse((await cli('registry', 'note', p, 'hello', '--json', ...common)).stdout)).toEqual({ success: 'note replaced', prevNote: '' });
     const rekey = JSON.parse((await cli('registry', 'rekey', p, '--show-keys', '--json', ...common)).stdout);
     expect(typeof rekey.key).toBe('string');

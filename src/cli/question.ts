@@ -71,6 +71,8 @@ export function registerQuestion(program: Command): void {
       run(async (client, o, _status, cmd) => {
         const id = cmd.args[0]!;
         const t = await client.answer(id);
+        // Found nothing: exit 1, as `registry get` does for a prime it does not hold.
+        if (!t) process.exitCode = 1;
         if (o.json) process.stdout.write(`${JSON.stringify(t ? { id, ...t } : null)}\n`);
         else process.stdout.write(t ? printThread({ id, ...t }) : `${id}: not answered yet (or no such question)\n`);
       }),

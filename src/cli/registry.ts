@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { Keystore, redact } from '../clients/registry/keystore.ts';
+import { Keystore, redact, type LedgerEntry } from '../clients/registry/keystore.ts';
 import { Registrar } from '../clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { parseBigInt } from '../validate.ts';
@@ -21,6 +21,14 @@ export function parsePrimeArg(text: string): bigint {
   const p = parseBigInt('p', text);
   if (p < 5n) throw new RangeError(`p must be at least 5 (got ${text})`);
   return p;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A ledger entry as the CLI prints it: keys hidden unless asked, instants as ISO 8601 (the JSON convention). */
+function ledgerJson(e: LedgerEntry, showKeys: boolean): Record<string, unknown> {
+  const { at, totpTs, ...rest } = showKeys ? (({ received: _r, ...k }) => k)(e) : redact(e);
+  return { ...rest, at: iso(at), ...(totpTs !== undefined ? { totpReferenceAt: iso(totpTs * 1000) } : {}) };
 }
 
 const out = (o: RegistryCommon, human: string, json: unknown): void => {
@@ -57,7 +65,7 @@ export function registerRegistry(program: Command): void {
     .action(
       act(async (reg, o, cmd) => {
         const e = await reg.register(parsePrimeArg(cmd.args[0]!));
-        const shown = cmd.opts<{ showKeys?: boolean }>().showKeys ? e : redact(e);
+        const shown = ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys));
         out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : ''}`, shown);
         if (e.state === 'rejected' || e.state === 'key-lost') process.exitCode = 1;
       }),
@@ -78,7 +86,18 @@ export function registerRegistry(program: Command): void {
       act(async (reg, o, cmd) => {
         const rec = await reg.client.prime(parsePrimeArg(cmd.args[0]!));
         if (!rec) process.exitCode = 1;
-        out(o, rec ? JSON.stringify(rec) : 'not registered', rec);
+        const { claimed, ...rest } = rec ?? { claimed: 0 };
+        const json = rec ? { ...rest, claimedAt: iso(claimed * 1000) } : null;
+        const human = rec
+          ? [
+              `bits ${rec.bits}, trans ${rec.trans}, registered ${iso(claimed * 1000)}`,
+              ...(rec.oldMbits !== undefined || rec.oldMtrans !== undefined ? [`old mbits ${rec.oldMbits ?? '-'}, old mtrans ${rec.oldMtrans ?? '-'}`] : []),
+              ...(rec.note ? [`note ${JSON.stringify(rec.note)}`] : []),
+              ...(rec.prev ? [`prev ${rec.prev}`] : []),
+              ...(rec.next ? [`next ${rec.next}`] : []),
+            ].join('\n')
+          : 'not registered';
+        out(o, human, json);
       }),
     );
 
@@ -87,7 +106,7 @@ export function registerRegistry(program: Command): void {
     .action(
       act(async (reg, o, cmd) => {
         const e = await reg.rekey(parsePrimeArg(cmd.args[0]!));
-        out(o, `${e.prime}: rekeyed`, cmd.opts<{ showKeys?: boolean }>().showKeys ? e : redact(e));
+        out(o, `${e.prime}: rekeyed`, ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys)));
       }),
     );
 

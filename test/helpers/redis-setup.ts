@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { freePort, waitForRedis } from './redis.ts';
+import { freePort, redisEnv, waitForRedis } from './redis.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore', env: redisEnv() });
   await waitForRedis(port);
   project.provide('redisUrl', `redis://127.0.0.1:${port}`);
   return async () => {

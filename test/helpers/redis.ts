@@ -2,6 +2,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 
+/** The environment for redis-server: without a sanitizer runtime preloaded for the addon's sake (npm run test:sanitize). */
+export function redisEnv(): NodeJS.ProcessEnv {
+  const { LD_PRELOAD: _preload, ...env } = process.env;
+  return env;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -35,7 +41,7 @@ export async function waitForRedis(port: number, timeoutMs = 10_000): Promise<vo
 /** A redis-server of the test's own (to kill and restart), on `port` or a free one. */
 export async function startRedis(port?: number): Promise<{ port: number; url: string; child: ChildProcess }> {
   const p = port ?? (await freePort());
-  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore', env: redisEnv() });
   await waitForRedis(p);
   return { port: p, url: `redis://127.0.0.1:${p}`, child };
 }

@@ -22,12 +22,14 @@ export interface KeyMaterial {
   totp_ts: number;
 }
 
+/** GET /prime's record, in camelCase (the registry's old_mbits/old_mtrans, whose meaning its spec does not show). */
 export interface PrimeRecord {
   bits: number;
   trans: number;
-  old_mbits?: number;
-  old_mtrans?: number;
+  oldMbits?: number;
+  oldMtrans?: number;
   note?: string;
+  /** UNIX seconds of the registration, as the registry gives it. */
   claimed: number;
   next?: string;
   prev?: string;
@@ -164,7 +166,12 @@ export class PrimeRegistryClient extends ServiceClient {
         { bits: 'number', trans: 'number', claimed: 'number' },
         { old_mbits: 'number', old_mtrans: 'number', note: 'string', next: 'string', prev: 'string' },
       );
-      return o as unknown as PrimeRecord;
+      const { old_mbits, old_mtrans, ...rest } = o as Record<string, unknown>;
+      return {
+        ...(rest as Omit<PrimeRecord, 'oldMbits' | 'oldMtrans'>),
+        ...(old_mbits !== undefined ? { oldMbits: old_mbits as number } : {}),
+        ...(old_mtrans !== undefined ? { oldMtrans: old_mtrans as number } : {}),
+      };
     } catch (err) {
       // "Response when the prime is not registered: not shown": a 404 or ident notexist means absent.
       if (err instanceof ServiceError && (err.status === 404 || (err as { ident?: string }).ident === 'notexist')) return null;
