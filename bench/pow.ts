@@ -12,26 +12,12 @@ import { candidate, powLayout } from '../src/pow/order.ts';
 import { solvePow } from '../src/pow/solve.ts';
 import { poolSize } from '../src/pool/pool.ts';
 import { opensslSha256BlockRate } from './openssl.ts';
-import { median } from './stats.ts';
-
-export interface RateRow {
-  name: string;
-  /** Hashes (or blocks) per second, the median of the runs. */
-  rate: number | null;
-  runs: number;
-  note?: string;
-}
-
-export interface Target {
-  what: string;
-  ratio: number | null;
-  goal: number;
-  met: boolean | null;
-}
+import { spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 
 export interface PowBenchResult {
-  rows: RateRow[];
-  targets: Target[];
+  rows: BenchRow[];
+  targets: BenchTarget[];
+  skipped: string[];
 }
 
 const NONCE = 'powprime-bench-nonce';
@@ -49,31 +35,40 @@ function nodeCryptoLoop(batch: number): void {
   for (let k = 0; k < batch; k++) createHash('sha256').update(NONCE + candidate(layout, BigInt(k))).digest();
 }
 
+const UNIT = 'hashes/s';
+
 export async function runPowBench(opts: { quick: boolean; onStep?: (name: string) => void }): Promise<PowBenchResult> {
   const info = backendInfo();
   const hasNative = info.backend === 'native';
   const all = poolSize();
   const scale = opts.quick ? 1 : 4;
   const time = opts.quick ? 300 : 2000;
-  const tasks: { name: string; batch: number; fn: () => unknown; skip?: string }[] = [
-    { name: `native 1 thread (${info.sha256})`, batch: 25_000_000 * scale, fn: () => exhaust(25_000_000 * scale, 1, 'native') },
-    { name: `native ${all} threads`, batch: 50_000_000 * scale, fn: () => exhaust(50_000_000 * scale, all, 'native') },
-    { name: 'ts 1 thread', batch: 4_000_000 * scale, fn: () => exhaust(4_000_000 * scale, 1, 'js') },
-    { name: 'node:crypto createHash per candidate', batch: 200_000 * scale, fn: () => nodeCryptoLoop(200_000 * scale) },
+  const tasks: { name: string; series: string; batch: number; fn: () => unknown }[] = [
+    { name: `native 1 thread (${info.sha256})`, series: 'native 1 thread', batch: 25_000_000 * scale, fn: () => exhaust(25_000_000 * scale, 1, 'native') },
+    { name: `native ${all} threads`, series: `native ${all} threads`, batch: 50_000_000 * scale, fn: () => exhaust(50_000_000 * scale, all, 'native') },
+    { name: 'ts 1 thread', series: 'ts 1 thread', batch: 4_000_000 * scale, fn: () => exhaust(4_000_000 * scale, 1, 'js') },
+    { name: 'node:crypto createHash per candidate', series: 'node:crypto', batch: 200_000 * scale, fn: () => nodeCryptoLoop(200_000 * scale) },
   ];
-  const rows: RateRow[] = [];
+  const rows: BenchRow[] = [];
+  const skipped: string[] = [];
+  const row = (series: string, what: string, rates: number[], note?: string): BenchRow => {
+    const sp = spread(rates);
+    return { suite: 'pow', chart: 'pow-rate', series, what, value: sp.median, unit: UNIT, ...sp, ...(note ? { note } : {}) };
+  };
   for (const t of tasks) {
     if (t.name.startsWith('native') && !hasNative) {
-      rows.push({ name: t.name, rate: null, runs: 0, note: `skipped: ${info.nativeError}` });
+      skipped.push(`${t.name}: ${info.nativeError}`);
+      rows.push(row(t.series, t.name, [], `skipped: ${info.nativeError}`));
       continue;
     }
     opts.onStep?.(t.name);
-    const bench = new Bench({ time, iterations: opts.quick ? 3 : 5, warmup: true, warmupIterations: 1, warmupTime: 0, throws: true });
+    const bench = new Bench({ time, iterations: opts.quick ? 3 : 5, warmup: true, warmupIterations: 1, warmupTime: 0, throws: true, retainSamples: true });
     bench.add(t.name, t.fn);
     await bench.run();
     const r = bench.tasks[0]!.result;
     if (r.state !== 'completed') throw new Error(`benchmark '${t.name}' did not complete (${r.state})`);
-    rows.push({ name: t.name, rate: t.batch / (r.latency.p50 / 1000), runs: r.latency.samplesCount });
+    // Each sample's rate: a fixed number of hashes over its time.
+    rows.push(row(t.series, t.name, [...(r.latency.samples ?? [])].map((ms) => t.batch / (ms / 1000))));
   }
   opts.onStep?.('openssl speed -evp sha256');
   const sslRuns: number[] = [];
@@ -82,30 +77,26 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
     const r = opensslSha256BlockRate(opts.quick ? 1 : 2);
     if (r.rate === null) {
       sslNote = `skipped: ${r.reason}`;
+      skipped.push(`openssl speed: ${r.reason}`);
       break;
     }
     sslRuns.push(r.rate);
   }
-  rows.push({
-    name: 'openssl sha256 blocks/s (1 core)',
-    rate: sslRuns.length ? median(sslRuns) : null,
-    runs: sslRuns.length,
-    ...(sslNote ? { note: sslNote } : {}),
-  });
+  rows.push(row('openssl (1 core)', 'openssl sha256 blocks/s (1 core)', sslRuns, sslNote));
 
-  const rate = (prefix: string): number | null => rows.find((r) => r.name.startsWith(prefix))?.rate ?? null;
+  const rate = (prefix: string): number | null => rows.find((r) => r.what.startsWith(prefix))?.value ?? null;
   const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null ? a / b : null);
-  const target = (what: string, r: number | null, goal: number): Target => ({ what, ratio: r, goal, met: r === null ? null : r >= goal });
   const native1 = rate('native 1 thread');
   const nativeAll = rate(`native ${all} threads`);
   const ts = rate('ts 1 thread');
   return {
     rows,
     targets: [
-      target('native 1 thread / openssl block rate', ratio(native1, rate('openssl')), 1.5),
-      target(`native ${all} threads / native 1 thread`, ratio(nativeAll, native1), all >= 2 ? 1.8 : 1),
-      target('ts 1 thread, M hashes/s', ts === null ? null : ts / 1e6, 2.5),
-      target('ts 1 thread / node:crypto per candidate', ratio(ts, rate('node:crypto')), 1),
+      target('native 1 thread / openssl block rate', ratio(native1, rate('openssl')), '×', 1.5, 'min'),
+      target(`native ${all} threads / native 1 thread`, ratio(nativeAll, native1), '×', all >= 2 ? 1.8 : 1, 'min'),
+      target('ts 1 thread', ts === null ? null : ts / 1e6, 'M hashes/s', 2.5, 'min'),
+      target('ts 1 thread / node:crypto per candidate', ratio(ts, rate('node:crypto')), '×', 1, 'min'),
     ],
+    skipped,
   };
 }

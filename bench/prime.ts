@@ -4,41 +4,21 @@
  * the mean time per safe prime of a seeded search on all cores against
  * node:crypto generatePrimeSync(bits, {safe: true}).
  */
+import { spawnSync } from 'node:child_process';
 import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
+import { devNull } from 'node:os';
 import { backendInfo } from '../src/backend.ts';
 import { native } from '../src/native.ts';
 import { poolSize } from '../src/pool/pool.ts';
 import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
-import { median } from './stats.ts';
-
-export interface ModexpRow {
-  bits: number;
-  /** Median milliseconds for one exponentiation with a full-size exponent. */
-  nativeMs: number | null;
-  nativePow2Ms: number | null;
-  tsMs: number;
-  /** null when bigint-crypto-utils (a devDependency) is not installed. */
-  bigintCryptoUtilsMs: number | null;
-  /** OpenSSL: checkPrimeSync on a prime, divided by its Miller–Rabin rounds. */
-  opensslRoundMs: number;
-}
-
-export interface SafePrimeRow {
-  bits: number;
-  /** Mean seconds per safe prime, native search on all cores. */
-  nativeSeconds: number | null;
-  nativePrimes: number;
-  /** Mean seconds per node:crypto generatePrimeSync(bits, {safe: true}) (one core). */
-  opensslSeconds: number | null;
-  opensslPrimes: number;
-}
+import { spread, target, type BenchRow, type BenchTarget } from './schema.ts';
+import { generateDhParams } from '../src/prime/dhparam.ts';
 
 export interface PrimeBenchResult {
   threads: number;
-  modexp: ModexpRow[];
-  safePrimes: SafePrimeRow[];
-  targets: { what: string; value: number | null; goal: string; met: boolean | null }[];
+  rows: BenchRow[];
+  targets: BenchTarget[];
   /** Rows left out, each with its reason. */
   skipped: string[];
 }
@@ -57,15 +37,16 @@ async function loadBigintCryptoUtils(skipped: string[]): Promise<ModPow | null> 
   }
 }
 
-function timeMs(fn: () => unknown, runs: number): number {
+/** Milliseconds of each run after one warm-up run. */
+function samplesMs(fn: () => unknown, runs: number): number[] {
   const xs: number[] = [];
-  fn(); // warm-up
+  fn();
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     fn();
     xs.push(performance.now() - t);
   }
-  return median(xs);
+  return xs;
 }
 
 /** OpenSSL 3 raises Miller–Rabin checks to at least 64 (≤ 2048 bits) or 128 rounds. */
@@ -73,11 +54,24 @@ function opensslRounds(bits: number, asked: number): number {
   return Math.max(asked, bits > 2048 ? 128 : 64);
 }
 
+/** Seconds of one `openssl dhparam BITS` (generator 2), or null with the reason. */
+function opensslDhparamSeconds(bits: number): number | string {
+  const t = performance.now();
+  const r = spawnSync('openssl', ['dhparam', '-out', devNull, '-2', String(bits)], { stdio: 'ignore', timeout: 600_000 });
+  if (r.error || r.status !== 0) return `openssl dhparam ${bits} failed: ${r.error?.message ?? `exit ${r.status}`}`;
+  return (performance.now() - t) / 1000;
+}
+
 export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: string) => void }): Promise<PrimeBenchResult> {
   const n = backendInfo().backend === 'native' ? native() : null;
-  const modexp: ModexpRow[] = [];
+  const rows: BenchRow[] = [];
   const skipped: string[] = [];
+  const add = (chart: BenchRow['chart'], series: string, bits: number, what: string, unit: string, xs: number[], value?: number, note?: string): void => {
+    const sp = spread(xs);
+    rows.push({ suite: 'prime', chart, series, bits, what, value: value ?? sp.median, unit, ...sp, ...(note ? { note } : {}) });
+  };
   const bcuModPow = await loadBigintCryptoUtils(skipped);
+  if (!n) skipped.push(`native rows: the addon is not loaded (${backendInfo().nativeError})`);
   for (const bits of [1024, 2048, 4096]) {
     opts.onStep?.(`modexp ${bits} bits`);
     const p = generatePrimeSync(bits, { bigint: true });
@@ -86,14 +80,16 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const runs = opts.quick ? 3 : 7;
     const slow = bits >= 4096 ? 1 : runs;
     const checks = 128;
-    modexp.push({
-      bits,
-      nativeMs: n ? timeMs(() => n.modPow(b, e, p), runs * 5) : null,
-      nativePow2Ms: n ? timeMs(() => n.pow2Mod(e, p), runs * 5) : null,
-      tsMs: timeMs(() => modPowJs(b, e, p), slow),
-      bigintCryptoUtilsMs: bcuModPow ? timeMs(() => bcuModPow(b, e, p), slow) : null,
-      opensslRoundMs: timeMs(() => checkPrimeSync(p, { checks }), runs) / opensslRounds(bits, checks),
-    });
+    const what = (series: string): string => `modexp ${bits} bits, ${series}`;
+    if (n) {
+      add('modexp', 'native', bits, what('native'), 'ms', samplesMs(() => n.modPow(b, e, p), runs * 5));
+      add('modexp', 'native base-2', bits, what('native base-2'), 'ms', samplesMs(() => n.pow2Mod(e, p), runs * 5));
+    }
+    add('modexp', 'TS', bits, what('TS'), 'ms', samplesMs(() => modPowJs(b, e, p), slow));
+    if (bcuModPow) add('modexp', 'bigint-crypto-utils', bits, what('bigint-crypto-utils'), 'ms', samplesMs(() => bcuModPow(b, e, p), slow));
+    const rounds = opensslRounds(bits, checks);
+    add('modexp', 'OpenSSL per MR round', bits, what('OpenSSL per MR round'), 'ms', samplesMs(() => checkPrimeSync(p, { checks }), runs).map((x) => x / rounds), undefined,
+      `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`);
   }
 
   const threads = poolSize();
@@ -107,33 +103,68 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
         { bits: 1024, count: 32, ssl: 4 },
         { bits: 2048, count: 8, ssl: 2 },
       ];
-  const safePrimes: SafePrimeRow[] = [];
   for (const { bits, count, ssl } of plan) {
-    let nativeSeconds: number | null = null;
     if (n) {
       opts.onStep?.(`safe primes ${bits} bits, native on ${threads} threads`);
       const t = performance.now();
       let k = 0;
       for await (const _ of searchSafePrimes({ bits, count, seed: 20261121n, backend: 'native' })) k++;
-      nativeSeconds = (performance.now() - t) / 1000 / k;
+      const mean = (performance.now() - t) / 1000 / k;
+      add('safe-prime', `native ${threads} threads`, bits, `safe prime ${bits} bits, native ${threads} threads`, 's', [], mean, `mean wall time per prime over ${k}`);
+      rows[rows.length - 1]!.runs = k;
     }
     opts.onStep?.(`safe primes ${bits} bits, node:crypto`);
-    const t = performance.now();
-    for (let i = 0; i < ssl; i++) generatePrimeSync(bits, { safe: true });
-    safePrimes.push({ bits, nativeSeconds, nativePrimes: n ? count : 0, opensslSeconds: (performance.now() - t) / 1000 / ssl, opensslPrimes: ssl });
+    const each: number[] = [];
+    for (let i = 0; i < ssl; i++) {
+      const t = performance.now();
+      generatePrimeSync(bits, { safe: true });
+      each.push((performance.now() - t) / 1000);
+    }
+    add('safe-prime', 'node:crypto (1 core)', bits, `safe prime ${bits} bits, node:crypto`, 's', each, each.reduce((a, x) => a + x, 0) / each.length, `mean over ${ssl}`);
   }
 
-  const row = (bits: number): ModexpRow | undefined => modexp.find((r) => r.bits === bits);
-  const sp = (bits: number): SafePrimeRow | undefined => safePrimes.find((r) => r.bits === bits);
-  const m2048 = row(2048);
-  const ratio = (a: number | null | undefined, b: number | null | undefined): number | null => (a != null && b != null ? a / b : null);
+  // DH parameters end to end, as a user would make them: ours (all cores) against `openssl dhparam` (one core).
+  const dhBits = opts.quick ? [1024] : [1024, 2048];
+  for (const bits of dhBits) {
+    if (n) {
+      opts.onStep?.(`dhparam ${bits} bits, powprime`);
+      const each: number[] = [];
+      for (let seed = 1n; seed <= (opts.quick ? 2n : 4n); seed++) {
+        const t = performance.now();
+        await generateDhParams({ bits, seed, backend: 'native' });
+        each.push((performance.now() - t) / 1000);
+      }
+      add('safe-prime', 'powprime dhparam', bits, `dhparam ${bits} bits, powprime`, 's', each, each.reduce((a, x) => a + x, 0) / each.length, `mean over ${each.length} seeds`);
+    }
+    opts.onStep?.(`dhparam ${bits} bits, openssl dhparam`);
+    const each: number[] = [];
+    for (let i = 0; i < (opts.quick || bits > 1024 ? 1 : 2); i++) {
+      const r = opensslDhparamSeconds(bits);
+      if (typeof r === 'string') {
+        skipped.push(r);
+        break;
+      }
+      each.push(r);
+    }
+    if (each.length) add('safe-prime', 'openssl dhparam', bits, `dhparam ${bits} bits, openssl dhparam`, 's', each, each.reduce((a, x) => a + x, 0) / each.length, `mean over ${each.length}`);
+  }
+
+  const value = (what: string): number | null => rows.find((r) => r.what === what)?.value ?? null;
+  const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null ? a / b : null);
   const targets = [
-    { what: '2048-bit modexp, native / OpenSSL per round', value: ratio(m2048?.nativeMs, m2048?.opensslRoundMs), goal: '≤ 1.0', le: 1.0 },
+    target('2048-bit modexp, native / OpenSSL per round', ratio(value('modexp 2048 bits, native'), value('modexp 2048 bits, OpenSSL per MR round')), '×', 1.0, 'max'),
     // "Base-2 Fermat at least 15% faster still": than OpenSSL's round, as the modexp line compares.
-    { what: '2048-bit base-2 Fermat, native / OpenSSL per round', value: ratio(m2048?.nativePow2Ms, m2048?.opensslRoundMs), goal: '≤ 0.85', le: 0.85 },
-    { what: '2048-bit modexp, TS / bigint-crypto-utils', value: ratio(m2048?.tsMs, m2048?.bigintCryptoUtilsMs), goal: '≤ 1.0', le: 1.0 },
-    { what: `1024-bit safe prime, s per prime on ${threads} threads`, value: sp(1024)?.nativeSeconds ?? null, goal: '≤ 0.1', le: 0.1 },
-    { what: `2048-bit safe prime, s per prime on ${threads} threads`, value: sp(2048)?.nativeSeconds ?? null, goal: '≤ 2', le: 2 },
-  ].map(({ le, ...t }) => ({ ...t, met: t.value === null ? null : t.value <= le }));
-  return { threads, modexp, safePrimes, targets, skipped };
+    target('2048-bit base-2 Fermat, native / OpenSSL per round', ratio(value('modexp 2048 bits, native base-2'), value('modexp 2048 bits, OpenSSL per MR round')), '×', 0.85, 'max'),
+    target('2048-bit modexp, TS / bigint-crypto-utils', ratio(value('modexp 2048 bits, TS'), value('modexp 2048 bits, bigint-crypto-utils')), '×', 1.0, 'max'),
+    target(`1024-bit safe prime on ${threads} threads`, value(`safe prime 1024 bits, native ${threads} threads`), 's', 0.1, 'max'),
+    target(`2048-bit safe prime on ${threads} threads`, value(`safe prime 2048 bits, native ${threads} threads`), 's', 2, 'max'),
+    target(
+      `${dhBits[dhBits.length - 1]}-bit dhparam, openssl dhparam / powprime`,
+      ratio(value(`dhparam ${dhBits[dhBits.length - 1]} bits, openssl dhparam`), value(`dhparam ${dhBits[dhBits.length - 1]} bits, powprime`)),
+      '×',
+      20,
+      'min',
+    ),
+  ];
+  return { threads, rows, targets, skipped };
 }

@@ -1,55 +1,103 @@
-import type { PrimeBenchResult } from './prime.ts';
-import type { PowBenchResult } from './pow.ts';
+/**
+ * What `powprime bench` prints on a terminal: the machine, Markdown tables
+ * (the ones pasted into the README) and the targets, each figure with its
+ * change against a saved run when `--compare` is given.
+ */
+import type { BenchMachine, BenchResult, BenchRow, BenchTarget } from './schema.ts';
 
-function fmtRate(r: number | null): string {
-  if (r === null) return '—';
-  return r >= 1e6 ? `${(r / 1e6).toFixed(2)} M/s` : `${(r / 1e3).toFixed(1)} k/s`;
+export interface Comparison {
+  /** Relative change of each row's value against the old run, by `what` (0.124 = +12.4%). */
+  changes: Map<string, number>;
+  /** Set when the two runs' machines differ (CPU model or features): the changes mean less. */
+  machineNote: string | null;
+  oldDate: string;
 }
 
-/** The table `powprime bench` prints (also pasted into the README). */
-export function formatPowReport(res: PowBenchResult): string {
-  const lines: string[] = ['Proof of work: hashes per second (median of runs; difficulty 64, so nothing is accepted)', ''];
-  const w = Math.max(...res.rows.map((r) => r.name.length));
-  lines.push(`| ${'backend'.padEnd(w)} | rate        | runs |`, `| ${'-'.repeat(w)} | ----------- | ---- |`);
-  for (const r of res.rows) {
-    lines.push(`| ${r.name.padEnd(w)} | ${fmtRate(r.rate).padStart(11)} | ${String(r.runs).padStart(4)} |${r.note ? ` ${r.note}` : ''}`);
+export function compareRuns(now: BenchResult, old: BenchResult): Comparison {
+  const before = new Map(old.rows.map((r) => [r.what, r.value]));
+  const changes = new Map<string, number>();
+  for (const r of now.rows) {
+    const v = before.get(r.what);
+    if (r.value !== null && v !== null && v !== undefined && v > 0) changes.set(r.what, r.value / v - 1);
   }
-  lines.push('', 'Targets (ratios measured in this run):', '');
-  for (const t of res.targets) {
-    const got = t.ratio === null ? 'not measured' : t.ratio.toFixed(2);
-    const verdict = t.met === null ? '' : t.met ? 'met' : 'NOT met';
-    lines.push(`- ${t.what}: ${got} (goal ≥ ${t.goal}) ${verdict}`);
-  }
-  return lines.join('\n');
+  const diffs: string[] = [];
+  if (now.machine.cpu !== old.machine.cpu) diffs.push(`CPU ${old.machine.cpu} → ${now.machine.cpu}`);
+  const added = now.machine.features.filter((f) => !old.machine.features.includes(f));
+  const gone = old.machine.features.filter((f) => !now.machine.features.includes(f));
+  if (added.length || gone.length) diffs.push(`features ${[...added.map((f) => `+${f}`), ...gone.map((f) => `-${f}`)].join(' ')}`);
+  if (now.machine.cores !== old.machine.cores) diffs.push(`cores ${old.machine.cores} → ${now.machine.cores}`);
+  return { changes, machineNote: diffs.length ? `the machines differ (${diffs.join('; ')}): changes compare different hardware` : null, oldDate: old.machine.date };
 }
 
-const ms = (x: number | null): string => (x === null ? '—' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
-const sec = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+export function formatChange(x: number | undefined): string {
+  return x === undefined ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+}
 
-/** The safe-prime tables `powprime bench` prints (also pasted into the README). */
-export function formatPrimeReport(res: PrimeBenchResult): string {
-  const lines = [
-    'Modular exponentiation, full-size exponent: median ms per exponentiation',
-    '',
-    '| bits | native | native base-2 | TS | bigint-crypto-utils | OpenSSL per MR round |',
-    '| ---- | ------ | ------------- | -- | ------------------- | -------------------- |',
-    ...res.modexp.map((r) => `| ${r.bits} | ${ms(r.nativeMs)} | ${ms(r.nativePow2Ms)} | ${ms(r.tsMs)} | ${ms(r.bigintCryptoUtilsMs)} | ${ms(r.opensslRoundMs)} |`),
-    '',
-    `Safe primes: mean seconds per prime (native search on ${res.threads} threads; node:crypto generatePrimeSync safe on 1 core)`,
-    '',
-    '| bits | native | primes | node:crypto | primes | speed-up |',
-    '| ---- | ------ | ------ | ----------- | ------ | -------- |',
-    ...res.safePrimes.map(
-      (r) =>
-        `| ${r.bits} | ${sec(r.nativeSeconds)} | ${r.nativePrimes} | ${sec(r.opensslSeconds)} | ${r.opensslPrimes} | ${
-          r.nativeSeconds && r.opensslSeconds ? `${(r.opensslSeconds / r.nativeSeconds).toFixed(1)}×` : '—'
-        } |`,
-    ),
-    '',
-    'Targets (measured in this run):',
-    '',
-    ...res.targets.map((t) => `- ${t.what}: ${t.value === null ? 'not measured' : t.value.toFixed(3)} (goal ${t.goal}) ${t.met === null ? '' : t.met ? 'met' : 'NOT met'}`),
-    ...(res.skipped.length ? ['', ...res.skipped.map((s) => `Skipped: ${s}`)] : []),
+export function formatValue(v: number | null, unit: string): string {
+  if (v === null) return '—';
+  if (unit === 'hashes/s') return v >= 1e6 ? `${(v / 1e6).toFixed(2)} M/s` : `${(v / 1e3).toFixed(1)} k/s`;
+  if (unit === 'ms') return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
+  if (unit === 's') return v.toFixed(3);
+  return v.toFixed(2);
+}
+
+export function machineLine(m: BenchMachine): string {
+  return (
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.platform}; features ${m.features.join(' ') || 'none reported'}; ` +
+    `kernels sha256 ${m.kernels.sha256}, bignum ${m.kernels.bignum}; Node ${m.node}; ${m.openssl ?? 'no openssl'}; powprime ${m.powprime}; ${m.date}`
+  );
+}
+
+export function targetLine(t: BenchTarget): string {
+  const got = t.value === null ? 'not measured' : `${t.value.toFixed(t.value >= 100 ? 0 : 3)} ${t.unit}`;
+  const verdict = t.met === null ? '' : t.met ? ' met' : ' NOT met';
+  return `- ${t.what}: ${got} (goal ${t.direction === 'min' ? '≥' : '≤'} ${t.goal} ${t.unit})${verdict}`;
+}
+
+const cell = (r: BenchRow | undefined, c?: Comparison): string => {
+  if (!r) return '—';
+  const ch = c?.changes.get(r.what);
+  return `${formatValue(r.value, r.unit)}${ch === undefined ? '' : ` (${formatChange(ch)})`}`;
+};
+
+/** One table per chart, bits down and series across for the prime charts. */
+function table(rows: BenchRow[], c?: Comparison): string[] {
+  if (!rows.length) return [];
+  if (rows[0]!.chart === 'pow-rate') {
+    const w = Math.max(7, ...rows.map((r) => r.what.length));
+    return [
+      `| ${'backend'.padEnd(w)} | rate        | runs | min         | max         |${c ? ' change |' : ''}`,
+      `| ${'-'.repeat(w)} | ----------- | ---- | ----------- | ----------- |${c ? ' ------ |' : ''}`,
+      ...rows.map(
+        (r) =>
+          `| ${r.what.padEnd(w)} | ${formatValue(r.value, r.unit).padStart(11)} | ${String(r.runs).padStart(4)} | ${formatValue(r.min, r.unit).padStart(11)} | ${formatValue(r.max, r.unit).padStart(11)} |` +
+          `${c ? ` ${formatChange(c.changes.get(r.what)).padStart(6)} |` : ''}${r.note ? ` ${r.note}` : ''}`,
+      ),
+    ];
+  }
+  const series = [...new Set(rows.map((r) => r.series))];
+  const bits = [...new Set(rows.map((r) => r.bits!))].sort((a, b) => a - b);
+  return [
+    `| bits | ${series.join(' | ')} |`,
+    `| ---- | ${series.map((s) => '-'.repeat(s.length)).join(' | ')} |`,
+    ...bits.map((b) => `| ${b} | ${series.map((s) => cell(rows.find((r) => r.bits === b && r.series === s), c)).join(' | ')} |`),
   ];
+}
+
+const TITLES: Record<BenchRow['chart'], string> = {
+  'pow-rate': 'Proof of work: hashes per second (median of runs; difficulty 64, so nothing is accepted)',
+  modexp: 'Modular exponentiation, full-size exponent: median ms per exponentiation',
+  'safe-prime': 'Safe primes and DH parameters: mean seconds each (native and powprime on all cores; node:crypto and openssl on 1 core)',
+};
+
+export function formatReport(r: BenchResult, c?: Comparison): string {
+  const lines: string[] = [machineLine(r.machine)];
+  if (c) lines.push(`Compared with the run of ${c.oldDate}${c.machineNote ? `; NOTE: ${c.machineNote}` : ''}`);
+  for (const chart of ['pow-rate', 'modexp', 'safe-prime'] as const) {
+    const rows = r.rows.filter((x) => x.chart === chart);
+    if (rows.length) lines.push('', TITLES[chart], '', ...table(rows, c));
+  }
+  lines.push('', 'Targets (measured in this run):', '', ...r.targets.map(targetLine));
+  if (r.skipped.length) lines.push('', ...r.skipped.map((s) => `Skipped: ${s}`));
   return lines.join('\n');
 }

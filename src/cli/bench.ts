@@ -1,33 +1,77 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { StatusLine } from './status.ts';
+import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { checkOneOf } from '../validate.ts';
+import { StatusLine } from './status.ts';
+
+interface BenchOpts {
+  quick?: boolean;
+  json?: boolean;
+  suite: string;
+  save?: string;
+  report?: string;
+  compare?: string;
+}
 
 export function registerBench(program: Command): void {
   program
     .command('bench')
     .description('side-by-side benchmarks with ratios against baselines measured in the same run')
-    .option('--quick', 'fewer and shorter runs (about 30 s)')
-    .option('--json', 'print the results as JSON')
+    .option('--quick', 'fewer and shorter runs (about a minute)')
+    .option('--json', 'print the result (one schema for every suite) as JSON')
     .option('--suite <name>', 'pow, prime or all', 'all')
-    .action(async (opts: { quick?: boolean; json?: boolean; suite: string }) => {
+    .option('--save <file.json>', 'keep the result, to --compare a later run with')
+    .option('--report <file.html>', 'write a self-contained HTML page with SVG charts of the result')
+    .option('--compare <old.json>', 'show each figure’s change against a result saved with --save')
+    .action(async (opts: BenchOpts) => {
       const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'all'] as const);
       // The suites load only here: they are not part of the library or the other commands.
-      const [{ runPowBench }, { runPrimeBench }, { formatPowReport, formatPrimeReport }] = await Promise.all([
+      const [{ runPowBench }, { runPrimeBench }, { formatReport, compareRuns }, schema] = await Promise.all([
         import('../../bench/pow.ts'),
         import('../../bench/prime.ts'),
         import('../../bench/report.ts'),
+        import('../../bench/schema.ts'),
       ]);
+      // A bad --compare file is refused before minutes of measuring, not after.
+      let old: import('../../bench/schema.ts').BenchResult | undefined;
+      if (opts.compare !== undefined) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(readFileSync(opts.compare, 'utf8'));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code) throw err;
+          throw new RangeError(`--compare ${opts.compare} is not JSON`);
+        }
+        old = schema.checkResult(parsed, `--compare ${opts.compare}`);
+      }
       const status = new StatusLine();
-      const onStep = (name: string): void => status.update(`bench: ${name}…`);
+      const started = performance.now();
+      let step = 0;
+      const onStep = (name: string): void => status.update(`bench [${++step}] ${Math.round((performance.now() - started) / 1000)} s: ${name}…`);
       const quick = Boolean(opts.quick);
+      const machine = schema.machineInfo();
       const pow = suite === 'prime' ? null : await runPowBench({ quick, onStep });
       const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
       status.clear();
+      const result = {
+        schema: schema.SCHEMA_VERSION,
+        quick,
+        machine,
+        rows: [...(pow?.rows ?? []), ...(prime?.rows ?? [])],
+        targets: [...(pow?.targets ?? []), ...(prime?.targets ?? [])],
+        skipped: [...(pow?.skipped ?? []), ...(prime?.skipped ?? [])],
+      };
+      const comparison = old ? compareRuns(result, old) : undefined;
+      if (opts.save) writeFileAtomic(opts.save, `${JSON.stringify(result, null, 1)}\n`, 0o644);
+      if (opts.report) {
+        const { htmlReport } = await import('../../bench/html-report.ts');
+        writeFileAtomic(opts.report, await htmlReport(result, comparison), 0o644);
+      }
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ pow, prime }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+        process.stdout.write(`${JSON.stringify(comparison ? { ...result, changes: Object.fromEntries(comparison.changes), machineNote: comparison.machineNote } : result, null, 2)}\n`);
         return;
       }
-      const parts = [pow && formatPowReport(pow), prime && formatPrimeReport(prime)].filter(Boolean);
-      process.stdout.write(`${parts.join('\n\n')}\n`);
+      process.stdout.write(`${formatReport(result, comparison)}\n`);
+      if (opts.report) process.stdout.write(`\nreport: ${opts.report}\n`);
     });
 }

@@ -1,0 +1,108 @@
+/**
+ * The one result schema of `powprime bench`, whatever the suite: the machine
+ * it ran on, rows of measurements, and targets. `--json` prints it,
+ * `--save` keeps it, `--compare` and `--report` read it.
+ */
+import { spawnSync } from 'node:child_process';
+import { availableParallelism, cpus, platform, arch } from 'node:os';
+import { backendInfo } from '../src/backend.ts';
+import { native } from '../src/native.ts';
+import { packageVersion } from '../src/package-root.ts';
+
+export const SCHEMA_VERSION = 1;
+
+export interface BenchMachine {
+  cpu: string;
+  cores: number;
+  platform: string;
+  /** CPU features the native core looks for, as it found them (empty without the addon). */
+  features: string[];
+  /** Kernels in use: SHA-256 (PoW) and bignum multiplication. */
+  kernels: { sha256: string; bignum: string };
+  node: string;
+  /** `openssl version`, or null when the command is absent. */
+  openssl: string | null;
+  powprime: string;
+  /** ISO 8601, when the run started. */
+  date: string;
+}
+
+export interface BenchRow {
+  suite: 'pow' | 'prime';
+  /** Which chart and table the row belongs to, and its place there. */
+  chart: 'pow-rate' | 'modexp' | 'safe-prime';
+  series: string;
+  /** Bit length for the prime charts; absent for PoW. */
+  bits?: number;
+  /** Unique within a run: how rows of two runs are matched. */
+  what: string;
+  /** The headline figure: the median of the runs, or a mean where said in `note`. */
+  value: number | null;
+  unit: string;
+  runs: number;
+  min: number | null;
+  median: number | null;
+  max: number | null;
+  note?: string;
+}
+
+export interface BenchTarget {
+  what: string;
+  value: number | null;
+  unit: string;
+  goal: number;
+  /** 'min': the goal is a minimum (value ≥ goal); 'max': a maximum (value ≤ goal). */
+  direction: 'min' | 'max';
+  /** null when the value could not be measured here. */
+  met: boolean | null;
+}
+
+export interface BenchResult {
+  schema: number;
+  quick: boolean;
+  machine: BenchMachine;
+  rows: BenchRow[];
+  targets: BenchTarget[];
+  /** What was left out, with the reason. */
+  skipped: string[];
+}
+
+export function machineInfo(date = new Date()): BenchMachine {
+  const info = backendInfo();
+  const cpu = (native()?.backendInfo() as { cpu?: Record<string, boolean> } | undefined)?.cpu ?? {};
+  const ssl = spawnSync('openssl', ['version'], { encoding: 'utf8' });
+  return {
+    cpu: cpus()[0]?.model.trim() || 'unknown',
+    cores: availableParallelism(),
+    platform: `${platform()}-${arch()}`,
+    features: Object.entries(cpu)
+      .filter(([, on]) => on)
+      .map(([name]) => name),
+    kernels: { sha256: info.sha256, bignum: info.bignum },
+    node: process.version,
+    openssl: ssl.error || ssl.status !== 0 ? null : ssl.stdout.trim(),
+    powprime: packageVersion(),
+    date: date.toISOString(),
+  };
+}
+
+/** min / median / max of samples, or nulls when there are none. */
+export function spread(xs: readonly number[]): Pick<BenchRow, 'runs' | 'min' | 'median' | 'max'> {
+  if (!xs.length) return { runs: 0, min: null, median: null, max: null };
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return { runs: s.length, min: s[0]!, median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, max: s[s.length - 1]! };
+}
+
+export function target(what: string, value: number | null, unit: string, goal: number, direction: 'min' | 'max'): BenchTarget {
+  return { what, value, unit, goal, direction, met: value === null ? null : direction === 'min' ? value >= goal : value <= goal };
+}
+
+/** Throws a RangeError naming the file when `x` is not a saved bench result (for --compare). */
+export function checkResult(x: unknown, file: string): BenchResult {
+  const o = x as Partial<BenchResult> | null;
+  if (o === null || typeof o !== 'object' || o.schema !== SCHEMA_VERSION || !Array.isArray(o.rows) || !Array.isArray(o.targets) || typeof o.machine !== 'object') {
+    throw new RangeError(`${file} is not a result saved by powprime bench --save (schema ${SCHEMA_VERSION})`);
+  }
+  return o as BenchResult;
+}

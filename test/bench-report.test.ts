@@ -1,0 +1,151 @@
+// The benchmark runner's result schema, its comparison and its HTML report.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { htmlReport } from '../bench/html-report.ts';
+import { compareRuns, formatReport } from '../bench/report.ts';
+import { SCHEMA_VERSION, type BenchResult, type BenchRow } from '../bench/schema.ts';
+import { runCli } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const row = (r: Partial<BenchRow> & Pick<BenchRow, 'what' | 'value' | 'unit' | 'chart' | 'series'>): BenchRow => ({
+  suite: r.chart === 'pow-rate' ? 'pow' : 'prime',
+  runs: 3,
+  min: r.value,
+  median: r.value,
+  max: r.value,
+  ...r,
+});
+
+/** A hand-made result: the report is checked on known figures, not on a run's. */
+function sample(over: Partial<BenchResult['machine']> = {}, scale = 1): BenchResult {
+  return {
+    schema: SCHEMA_VERSION,
+    quick: true,
+    machine: {
+      cpu: 'Test CPU 9000',
+      cores: 2,
+      platform: 'linux-x64',
+      features: ['shaNi', 'avx2', 'adx'],
+      kernels: { sha256: 'sha-ni x2', bignum: 'mulx/adx' },
+      node: 'v20.19.0',
+      openssl: 'OpenSSL 3.0.0',
+      powprime: '0.1.0',
+      date: '2026-11-23T00:00:00.000Z',
+      ...over,
+    },
+    rows: [
+      row({ chart: 'pow-rate', series: 'native 1 thread', what: 'native 1 thread (sha-ni x2)', value: 50e6 * scale, unit: 'hashes/s' }),
+      row({ chart: 'pow-rate', series: 'openssl (1 core)', what: 'openssl sha256 blocks/s (1 core)', value: 25e6, unit: 'hashes/s' }),
+      row({ chart: 'modexp', series: 'native', bits: 1024, what: 'modexp 1024 bits, native', value: 0.3, unit: 'ms' }),
+      row({ chart: 'modexp', series: 'native', bits: 2048, what: 'modexp 2048 bits, native', value: 1.1, unit: 'ms' }),
+      row({ chart: 'modexp', series: 'OpenSSL per MR round', bits: 2048, what: 'modexp 2048 bits, OpenSSL per MR round', value: 1.5, unit: 'ms' }),
+      row({ chart: 'safe-prime', series: 'native 2 threads', bits: 1024, what: 'safe prime 1024 bits, native 2 threads', value: 0.06, unit: 's' }),
+      row({ chart: 'safe-prime', series: 'node:crypto (1 core)', bits: 1024, what: 'safe prime 1024 bits, node:crypto', value: 1.4, unit: 's' }),
+    ],
+    targets: [
+      { what: 'native 1 thread / openssl block rate', value: 2 * scale, unit: '×', goal: 1.5, direction: 'min', met: 2 * scale >= 1.5 },
+      { what: '1024-bit safe prime on 2 threads', value: 0.06, unit: 's', goal: 0.1, direction: 'max', met: true },
+      { what: 'not measurable here', value: null, unit: 's', goal: 2, direction: 'max', met: null },
+    ],
+    skipped: ['something: not installed'],
+  };
+}
+
+describe('bench report', () => {
+  it('is one self-contained HTML page with SVG charts, the machine and every target', async () => {
+    const html = await htmlReport(sample());
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<link/i);
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    expect(html).not.toMatch(/@import|url\(/i);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(4);
+    expect(html).toContain('Test CPU 9000');
+    expect(html).toContain('shaNi, avx2, adx');
+    for (const t of sample().targets) expect(html).toContain(t.what);
+  });
+
+  it('compares with a saved run: each row its change, and a note when the machines differ', () => {
+    const now = sample({}, 1.124);
+    const same = compareRuns(now, sample());
+    expect(same.changes.get('native 1 thread (sha-ni x2)')).toBeCloseTo(0.124, 6);
+    expect(same.changes.get('modexp 2048 bits, native')).toBe(0);
+    expect(same.machineNote).toBeNull();
+    const text = formatReport(now, same);
+    expect(text).toMatch(/native 1 thread \(sha-ni x2\) .*\+12\.4%/);
+    const other = compareRuns(now, sample({ cpu: 'Other CPU', features: ['avx2'] }));
+    expect(other.machineNote).toMatch(/machines differ \(CPU Other CPU → Test CPU 9000; features \+shaNi \+adx\)/);
+    expect(formatReport(now, other)).toContain('NOTE: the machines differ');
+  });
+
+  it('looks right in a real headless browser', async (ctx) => {
+    const browser = ['chromium', 'chromium-browser', 'google-chrome'].find((b) => !spawnSync(b, ['--version']).error);
+    if (!browser) {
+      process.stderr.write('bench report screenshot: no chromium here; skipped\n');
+      ctx.skip();
+      return;
+    }
+    const dir = tempDir();
+    const page = join(dir, 'report.html');
+    const shot = join(dir, 'report.png');
+    writeFileSync(page, await htmlReport(sample()));
+    const r = spawnSync(
+      browser,
+      ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--window-size=1100,1800', `--screenshot=${shot}`, `file://${page}`],
+      { timeout: 60_000 },
+    );
+    expect(r.status).toBe(0);
+    expect(existsSync(shot)).toBe(true);
+    // A blank page is a few kilobytes; charts and tables make it far larger.
+    expect(statSync(shot).size).toBeGreaterThan(50_000);
+    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
+describe('powprime bench --quick --suite pow (a real, short run)', () => {
+  it('--json, --save, --report and --compare: one schema, numeric goals, boolean verdicts, units', async () => {
+    const dir = tempDir();
+    const saved = join(dir, 'run.json');
+    const report = join(dir, 'run.html');
+    const r = await runCli('bench', '--quick', '--suite', 'pow', '--json', '--save', saved, '--report', report);
+    expect(r.status, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout) as BenchResult;
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual(res);
+    expect(res.schema).toBe(SCHEMA_VERSION);
+    expect(res.machine).toMatchObject({ cores: expect.any(Number), node: process.version, powprime: expect.any(String) });
+    expect(res.rows.length).toBeGreaterThanOrEqual(5);
+    for (const x of res.rows) {
+      expect(x).toMatchObject({ suite: 'pow', chart: 'pow-rate', unit: 'hashes/s', what: expect.any(String) });
+      if (x.value !== null) expect(x.min! <= x.median! && x.median! <= x.max!).toBe(true);
+    }
+    expect(res.targets.length).toBe(4);
+    for (const t of res.targets) {
+      expect(typeof t.goal).toBe('number');
+      expect(['min', 'max']).toContain(t.direction);
+      expect(typeof t.unit).toBe('string');
+      if (t.value !== null) expect(t.met).toBe(t.direction === 'min' ? t.value >= t.goal : t.value <= t.goal);
+    }
+    const html = readFileSync(report, 'utf8');
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2);
+    expect(html).toContain(res.machine.cpu);
+
+    const again = await runCli('bench', '--quick', '--suite', 'pow', '--compare', saved);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Compared with the run of /);
+    expect(again.stdout).toMatch(/\|\s+[+−]\d+\.\d%/);
+  });
+
+  it('a --compare file that is not a saved result is refused before measuring (exit 2)', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"hello": 1}');
+    const r = await runCli('bench', '--quick', '--compare', bad);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/is not a result saved by powprime bench --save/);
+    writeFileSync(bad, 'not json');
+    expect((await runCli('bench', '--quick', '--compare', bad)).status).toBe(2);
+    expect((await runCli('bench', '--quick', '--compare', join(dir, 'missing.json'))).status).toBe(2);
+  });
+});
