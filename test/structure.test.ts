@@ -51,6 +51,25 @@ describe('layout', () => {
     for (const f of pool) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/from '\.\.\/(pow|prime)\//);
   });
 
+  it('the fake services take their limits and constants from the specs, not from the clients they test', () => {
+    const fakes = filesUnder('src/fake-services');
+    expect(fakes.length).toBeGreaterThan(3);
+    for (const f of fakes) {
+      const text = readFileSync(join(root, f), 'utf8');
+      // Only the clock and the registry's published algorithms (base85, TOTP, key encryption) are shared.
+      for (const m of text.matchAll(/from '\.\.\/clients\/([^']+)'/g)) {
+        expect(['clock.ts', 'registry/base85.ts', 'registry/totp.ts', 'registry/key-crypto.ts'], `${f} imports clients/${m[1]}`).toContain(m[1]);
+      }
+    }
+  });
+
+  it('every client call names a route of its service\'s table (method and path come from there)', () => {
+    for (const f of filesUnder('src/clients').filter((x) => x.endsWith('client.ts'))) {
+      const text = readFileSync(join(root, f), 'utf8');
+      expect(text, f).not.toMatch(/this\.call\(\{[^}]*\b(method|path):/);
+    }
+  });
+
   it('src/clients is grouped by service, with few top-level files', () => {
     const top = readdirSync(join(root, 'src/clients'), { withFileTypes: true });
     expect(top.filter((d) => d.isFile()).length).toBeLessThanOrEqual(4);

@@ -7,12 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
-import { HOUR, MINUTE, type Limits } from '../clients/http/rate-limiter.ts';
 import type { FakeHandler } from './http-server.ts';
-import { ServerLimits } from './limits.ts';
+import { HOUR, MINUTE, ServerLimits, type ServerLimitTable } from './limits.ts';
 
 // The spec's limits, spelled out here apart from the client's table.
-const SERVER_LIMITS: Limits = {
+const SERVER_LIMITS: ServerLimitTable = {
   random: [
     { limit: 2, periodMs: 1000 },
     { limit: 24, periodMs: MINUTE },

@@ -1,7 +1,23 @@
-/** Server-side rate limiting for the fake services: exact windows, 429 and a temporary address ban. */
+/**
+ * Server-side rate limiting for the fake services: exact windows, 429 and a
+ * temporary address ban. The fakes take their limits from the specs on their
+ * own, never from the clients' tables, so a client whose table drifted from
+ * the spec meets the server's 429 in the tests.
+ */
 import type { Clock } from '../clients/clock.ts';
-import type { Window } from '../clients/http/rate-limiter.ts';
 import type { FakeResponse } from './http-server.ts';
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** At most `limit` calls in any `periodMs`. */
+export interface ServerWindow {
+  limit: number;
+  periodMs: number;
+}
+
+export type ServerLimitTable = Record<string, ServerWindow[]>;
 
 export class ServerLimits {
   private calls = new Map<string, number[]>();
@@ -10,7 +26,7 @@ export class ServerLimits {
   readonly refusals: { route: string; at: number }[] = [];
 
   constructor(
-    private readonly windows: Record<string, Window[]>,
+    private readonly windows: ServerLimitTable,
     private readonly banMs: number,
     private readonly sendRetryAfter: boolean,
   ) {}

@@ -8,10 +8,14 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
-import { DAY, HOUR, MINUTE, type Limits } from '../clients/http/rate-limiter.ts';
-import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, TOKEN_LIFETIME_MS, type QuestionRoute } from '../clients/question/routes.ts';
 import type { FakeHandler, FakeRequest, FakeResponse } from './http-server.ts';
-import { ServerLimits } from './limits.ts';
+import { DAY, HOUR, MINUTE, ServerLimits, type ServerLimitTable } from './limits.ts';
+
+// The spec's constants, kept here apart from the client's (see limits.ts).
+type QuestionRoute = 'models' | 'config' | 'query' | 'answer' | 'file' | 'stats' | 'files' | 'page' | 'answers';
+const TOKEN_LIFETIME_MS = 16 * MINUTE;
+const MAX_PER_PAGE = 128;
+const MAX_IDS_PER_ANSWERS = 128;
 
 export interface FakeQuestionOptions {
   difficulty?: number;
@@ -49,7 +53,7 @@ interface Question {
 
 // The spec's limits, written out here on their own (not imported from the
 // client) so a mistake in the client's table cannot hide in the tests.
-const SERVER_LIMITS: Limits = {
+const SERVER_LIMITS: ServerLimitTable = {
   models: [{ limit: 1, periodMs: MINUTE }],
   config: [{ limit: 1, periodMs: MINUTE }],
   query: [

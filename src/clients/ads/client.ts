@@ -9,10 +9,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
-import { MINUTE, HOUR, type Limits } from '../http/rate-limiter.ts';
+import { MINUTE } from '../http/rate-limiter.ts';
+import { fillPath } from '../http/routes.ts';
+import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
-import { checkArray, checkObject, pathSegment } from '../http/shapes.ts';
+import { checkArray, checkObject } from '../http/shapes.ts';
 
 export interface Ad {
   alt: string;
@@ -27,25 +29,6 @@ export interface Ad {
   to?: string;
 }
 
-export const AD_LIMITS: Limits = {
-  random: [
-    { limit: 2, periodMs: 1000 },
-    { limit: 24, periodMs: MINUTE },
-    { limit: 160, periodMs: HOUR },
-  ],
-  all: [
-    { limit: 1, periodMs: 1000 },
-    { limit: 1, periodMs: MINUTE },
-    { limit: 10, periodMs: HOUR },
-  ],
-  leaderboard: [
-    { limit: 1, periodMs: 1000 },
-    { limit: 1, periodMs: MINUTE },
-    { limit: 10, periodMs: HOUR },
-  ],
-  image: [],
-};
-
 const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
 
 export interface AdClientOptions extends ServiceClientOptions {
@@ -55,12 +38,12 @@ export interface AdClientOptions extends ServiceClientOptions {
   random?: () => number;
 }
 
-export class AdClient extends ServiceClient {
+export class AdClient extends ServiceClient<AdRoute> {
   private readonly indexMaxAgeMs: number;
   private readonly rand: () => number;
 
   constructor(opts: AdClientOptions) {
-    super('ads', AD_LIMITS, opts);
+    super('ads', AD_ROUTES, opts);
     this.indexMaxAgeMs = opts.indexMaxAgeMs ?? 10 * MINUTE;
     this.rand = opts.random ?? Math.random;
   }
@@ -90,7 +73,7 @@ export class AdClient extends ServiceClient {
 
   async random(): Promise<Ad> {
     const route = 'GET /api/random';
-    const res = await this.call({ route: 'random', method: 'GET', path: '/api/random' });
+    const res = await this.call({ route: 'random' });
     return AdClient.validate(route, this.json(res, route));
   }
 
@@ -108,7 +91,7 @@ export class AdClient extends ServiceClient {
   async all(): Promise<Ad[]> {
     return this.stored('index', async () => {
       const route = 'GET /api/all';
-      const res = await this.call({ route: 'all', method: 'GET', path: '/api/all', cache: true });
+      const res = await this.call({ route: 'all', cache: true });
       return checkArray(route, this.json(res, route)).map((a) => AdClient.validate(route, a));
     });
   }
@@ -116,7 +99,7 @@ export class AdClient extends ServiceClient {
   async leaderboard(): Promise<Record<string, number>> {
     return this.stored('leaderboard', async () => {
       const route = 'GET /api/leaderboard';
-      const res = await this.call({ route: 'leaderboard', method: 'GET', path: '/api/leaderboard', cache: true });
+      const res = await this.call({ route: 'leaderboard', cache: true });
       const v = this.json(res, route);
       if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((n) => Number.isInteger(n))) {
         throw new ProtocolError(route, 'expected an object of integer counts');
@@ -141,7 +124,7 @@ export class AdClient extends ServiceClient {
   }
 
   imageUrl(ad: Pick<Ad, 'filename'>): URL {
-    return this.url(`/ads/img/${pathSegment('ad.filename', ad.filename)}`);
+    return this.url(fillPath(AD_ROUTES.image, { filename: ad.filename }));
   }
 
   /** The contact page's address, built now from the token: never store it. */
@@ -154,7 +137,7 @@ export class AdClient extends ServiceClient {
     const dir = path.join(this.stateDir, 'images');
     const local = path.join(dir, sanitizeFilename(ad.filename));
     if (existsSync(local)) return { path: local, content: readFileSync(local), fromCache: true };
-    const res = await this.call({ route: 'image', method: 'GET', path: `/ads/img/${pathSegment('ad.filename', ad.filename)}` });
+    const res = await this.call({ route: 'image', params: { filename: ad.filename } });
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(local, res.body, 0o644);
     return { path: local, content: res.body, fromCache: false };

@@ -19,6 +19,7 @@ import {
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { RateLimiter, banUntil, type Limits } from './rate-limiter.ts';
+import { fillPath, limitsOf, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
 
 export interface ServiceClientOptions {
@@ -41,10 +42,11 @@ export interface ServiceClientOptions {
   signal?: AbortSignal;
 }
 
-export interface CallSpec {
-  route: string;
-  method: 'GET' | 'POST';
-  path: string;
+export interface CallSpec<R extends string> {
+  /** A key of the service's route table: its method, path and limits. */
+  route: R;
+  /** Values of the path's `:name` segments. */
+  params?: Readonly<Record<string, string>>;
   query?: Record<string, string>;
   json?: unknown;
   /** Answer from (and store in) the HTTP cache. */
@@ -60,7 +62,7 @@ export function defaultStateDir(service: string): string {
   return path.join(base, 'powprime', service);
 }
 
-export class ServiceClient {
+export class ServiceClient<R extends string = string> {
   readonly baseUrl: URL;
   readonly stateDir: string;
   readonly clock: Clock;
@@ -71,7 +73,7 @@ export class ServiceClient {
 
   constructor(
     readonly service: string,
-    defaultLimits: Limits,
+    protected readonly routes: RouteTable<R>,
     opts: ServiceClientOptions,
   ) {
     if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {baseUrl}');
@@ -88,13 +90,13 @@ export class ServiceClient {
     this.clock = opts.clock ?? realClock;
     this.stateDir = opts.stateDir ?? defaultStateDir(service);
     const host = this.baseUrl.host.replace(/[^a-zA-Z0-9.-]/g, '_');
-    this.limiter = new RateLimiter(opts.limits ?? defaultLimits, this.clock, path.join(this.stateDir, `limits-${host}.json`));
+    this.limiter = new RateLimiter(opts.limits ?? limitsOf(routes), this.clock, path.join(this.stateDir, `limits-${host}.json`));
     this.cookies = new CookieJar(this.clock, path.join(this.stateDir, `cookies-${host}.json`));
     this.cache = new ResponseCache(this.clock, path.join(this.stateDir, 'http-cache'));
   }
 
   /** When the next call of `route` may go out (ms since the epoch). */
-  nextSlot(route: string): number {
+  nextSlot(route: R): number {
     return this.limiter.nextSlot(route);
   }
 
@@ -105,14 +107,15 @@ export class ServiceClient {
   }
 
   /** One call, with cache, limiter, cookies, typed errors and retries. */
-  protected async call(spec: CallSpec): Promise<HttpResponse> {
-    const url = this.url(spec.path, spec.query);
-    const creq = { method: spec.method, url, ...(spec.json !== undefined ? { json: spec.json } : {}) };
+  protected async call(spec: CallSpec<R>): Promise<HttpResponse> {
+    const route = this.routes[spec.route];
+    const url = this.url(fillPath(route, spec.params), spec.query);
+    const creq = { method: route.method, url, ...(spec.json !== undefined ? { json: spec.json } : {}) };
     if (spec.cache) {
       const hit = this.cache.get(creq);
       if (hit) return hit;
     }
-    const name = `${spec.method} ${url.pathname}`;
+    const name = `${route.method} ${url.pathname}`;
     const attempts = spec.noRetry ? 1 : this.o.attempts;
     let delay = this.o.backoffMs;
     for (let attempt = 1; ; attempt++) {
@@ -124,7 +127,7 @@ export class ServiceClient {
         });
         const cookie = this.cookies.header(url);
         const res = await send({
-          method: spec.method,
+          method: route.method,
           url,
           ...(spec.json !== undefined ? { json: spec.json } : {}),
           ...(cookie ? { headers: { cookie } } : {}),

@@ -12,9 +12,10 @@ import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
 import { ChallengeExpiredError, ProtocolError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
-import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_LIMITS, TOKEN_LIFETIME_MS } from './routes.ts';
+import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
+import { fillPath } from '../http/routes.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
-import { checkArray, checkObject, pathSegment } from '../http/shapes.ts';
+import { checkArray, checkObject } from '../http/shapes.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -76,14 +77,14 @@ export interface QuestionClientOptions extends ServiceClientOptions {
 const TOKEN_USE_LIMIT_MS = TOKEN_LIFETIME_MS - 60_000;
 const MODELS_MAX_AGE_MS = HOUR;
 
-export class QuestionClient extends ServiceClient {
+export class QuestionClient extends ServiceClient<QuestionRoute> {
   readonly homepage: string;
   private modelSites: { sites: string[]; at: number } | null = null;
   private readonly fileMaxAgeMs: number;
   private readonly pow: { threads?: number; backend?: BackendChoice };
 
   constructor(opts: QuestionClientOptions) {
-    super('question', QUESTION_LIMITS, opts);
+    super('question', QUESTION_ROUTES, opts);
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
     this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;
     this.pow = opts.pow ?? {};
@@ -92,7 +93,7 @@ export class QuestionClient extends ServiceClient {
   /** Model websites (GET /gpt/api/models). */
   async models(): Promise<string[]> {
     const route = 'GET /gpt/api/models';
-    const res = await this.call({ route: 'models', method: 'GET', path: '/gpt/api/models', cache: true });
+    const res = await this.call({ route: 'models', cache: true });
     const sites = checkArray(route, this.json(res, route));
     if (!sites.every((s) => typeof s === 'string')) throw new ProtocolError(route, 'expected an array of URLs');
     this.modelSites = { sites: sites as string[], at: this.clock.now() };
@@ -115,7 +116,7 @@ export class QuestionClient extends ServiceClient {
   /** A fresh proof-of-work challenge (and session cookie). */
   async config(): Promise<{ nonce: string; difficulty: number }> {
     const route = 'GET /gpt/api/config';
-    const res = await this.call({ route: 'config', method: 'GET', path: '/gpt/api/config' });
+    const res = await this.call({ route: 'config' });
     const o = checkObject(route, this.json(res, route), { nonce: 'string', difficulty: 'integer' });
     return { nonce: o.nonce as string, difficulty: o.difficulty as number };
   }
@@ -138,7 +139,7 @@ export class QuestionClient extends ServiceClient {
       // Never spend the single query slot on a token about to expire.
       if (this.clock.now() - issued > TOKEN_USE_LIMIT_MS) continue;
       try {
-        const res = await this.call({ route: 'query', method: 'POST', path: '/gpt/api/query', json: { solution, prompt } });
+        const res = await this.call({ route: 'query', json: { solution, prompt } });
         const o = checkObject(route, this.json(res, route), { id: 'string' });
         return o.id as string;
       } catch (err) {
@@ -175,7 +176,7 @@ export class QuestionClient extends ServiceClient {
   async answer(id: string): Promise<Thread | null> {
     if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
     const route = 'GET /gpt/api/answer';
-    const res = await this.call({ route: 'answer', method: 'GET', path: `/gpt/api/answer/${pathSegment('id', id)}`, cache: true, accept: [404] });
+    const res = await this.call({ route: 'answer', params: { id }, cache: true, accept: [404] });
     if (res.status === 404) return null;
     return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
   }
@@ -187,7 +188,7 @@ export class QuestionClient extends ServiceClient {
     const out: (ThreadItem | ItemError)[] = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_ANSWERS) {
       const batch = ids.slice(i, i + MAX_IDS_PER_ANSWERS);
-      const res = await this.call({ route: 'answers', method: 'GET', path: '/gpt/api/answers', json: batch, cache: true });
+      const res = await this.call({ route: 'answers', json: batch, cache: true });
       out.push(...this.items(route, this.json(res, route), await this.attribution()));
     }
     return out;
@@ -201,13 +202,13 @@ export class QuestionClient extends ServiceClient {
       throw new RangeError(`perPage must be an integer with 1 ≤ |perPage| ≤ ${MAX_PER_PAGE} (got ${per})`);
     }
     const route = 'GET /gpt/api/page';
-    const res = await this.call({ route: 'page', method: 'GET', path: `/gpt/api/page/${n}`, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
+    const res = await this.call({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
     return this.items(route, this.json(res, route), await this.attribution());
   }
 
   async files(): Promise<FileListing[]> {
     const route = 'GET /gpt/api/files';
-    const res = await this.call({ route: 'files', method: 'GET', path: '/gpt/api/files', cache: true });
+    const res = await this.call({ route: 'files', cache: true });
     return checkArray(route, this.json(res, route)).map((f) => {
       const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer', question: 'string' });
       return { filename: d.filename as string, mimetype: d.mimetype as string, size: d.size as number, question: d.question as string };
@@ -216,14 +217,14 @@ export class QuestionClient extends ServiceClient {
 
   async stats(): Promise<Stats> {
     const route = 'GET /gpt/api/stats';
-    const res = await this.call({ route: 'stats', method: 'GET', path: '/gpt/api/stats', cache: true });
+    const res = await this.call({ route: 'stats', cache: true });
     const o = checkObject(route, this.json(res, route), { count: 'integer', files: 'integer', pages: 'integer' });
     return { count: o.count as number, files: o.files as number, pages: o.pages as number };
   }
 
   /** A file of a question, served from the disk cache when it is there and fresh. */
   async file(id: string, filename: string): Promise<DeliveredFile> {
-    const urlPath = `/gpt/answer/${pathSegment('id', id)}/file/${pathSegment('filename', filename)}`;
+    const urlPath = fillPath(QUESTION_ROUTES.file, { id, filename });
     // Named by a hash of (id, filename): server names can neither collide
     // once sanitized nor land on the metadata file of another entry.
     const key = createHash('sha256').update(`${id}\n${filename}`).digest('hex').slice(0, 32);
@@ -234,9 +235,9 @@ export class QuestionClient extends ServiceClient {
     if (m && m.expires > this.clock.now()) {
       return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
     }
-    const res = await this.call({ route: 'file', method: 'GET', path: urlPath });
+    const res = await this.call({ route: 'file', params: { id, filename } });
     // The response's own caching headers (http-cache-semantics), capped; none at all: the default.
-    const allowed = this.cache.freshFor({ method: 'GET', url: new URL(urlPath, this.baseUrl) }, res);
+    const allowed = this.cache.freshFor({ method: 'GET', url: this.url(urlPath) }, res);
     const ttl = Math.min(allowed ?? this.fileMaxAgeMs, this.fileMaxAgeMs);
     const mimetype = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
     if (ttl > 0) {

@@ -1,29 +1,42 @@
-/** The question service's routes and the limits its spec gives for them. */
-import { DAY, HOUR, MINUTE, type Limits } from '../http/rate-limiter.ts';
+/** The question service's routes, with the limits its spec gives for them. */
+import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
+import type { RouteTable } from '../http/routes.ts';
 
 export type QuestionRoute = 'models' | 'config' | 'query' | 'answer' | 'file' | 'stats' | 'files' | 'page' | 'answers';
 
-export const QUESTION_LIMITS: Limits = {
-  models: [{ limit: 1, periodMs: MINUTE }],
-  config: [{ limit: 1, periodMs: MINUTE }],
-  query: [
-    { limit: 1, periodMs: MINUTE },
-    { limit: 8, periodMs: HOUR },
-    { limit: 16, periodMs: DAY },
-  ],
-  answer: [{ limit: 1, periodMs: MINUTE }],
+export const QUESTION_ROUTES: RouteTable<QuestionRoute> = {
+  models: { method: 'GET', path: '/gpt/api/models', limits: [{ limit: 1, periodMs: MINUTE }] },
+  config: { method: 'GET', path: '/gpt/api/config', limits: [{ limit: 1, periodMs: MINUTE }] },
+  query: {
+    method: 'POST',
+    path: '/gpt/api/query',
+    limits: [
+      { limit: 1, periodMs: MINUTE },
+      { limit: 8, periodMs: HOUR },
+      { limit: 16, periodMs: DAY },
+    ],
+  },
+  answer: { method: 'GET', path: '/gpt/api/answer/:id', limits: [{ limit: 1, periodMs: MINUTE }] },
   // "lenient (no fixed figure)": no client-side window; a 429 still bans.
-  file: [],
-  stats: [{ limit: 1, periodMs: MINUTE }],
-  files: [{ limit: 1, periodMs: MINUTE }],
-  page: [
-    { limit: 1, periodMs: MINUTE },
-    { limit: 8, periodMs: HOUR },
-  ],
-  answers: [
-    { limit: 1, periodMs: MINUTE },
-    { limit: 8, periodMs: HOUR },
-  ],
+  file: { method: 'GET', path: '/gpt/answer/:id/file/:filename', limits: [] },
+  stats: { method: 'GET', path: '/gpt/api/stats', limits: [{ limit: 1, periodMs: MINUTE }] },
+  files: { method: 'GET', path: '/gpt/api/files', limits: [{ limit: 1, periodMs: MINUTE }] },
+  page: {
+    method: 'GET',
+    path: '/gpt/api/page/:n',
+    limits: [
+      { limit: 1, periodMs: MINUTE },
+      { limit: 8, periodMs: HOUR },
+    ],
+  },
+  answers: {
+    method: 'GET',
+    path: '/gpt/api/answers',
+    limits: [
+      { limit: 1, periodMs: MINUTE },
+      { limit: 8, periodMs: HOUR },
+    ],
+  },
 };
 
 /** A token (nonce and difficulty) is good for 16 minutes and one request. */

@@ -4,6 +4,7 @@
  * open where the TOTP goes on GET routes and how primes are encoded; both
  * are options here, with documented defaults.
  */
+import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
 import { ProtocolError, ServiceError } from '../errors.ts';
 import { registryError, TotpError } from './errors.ts';
@@ -50,13 +51,12 @@ export interface RegistryClientOptions extends ServiceClientOptions {
   primeEncoding?: 'decimal' | 'hex';
 }
 
-export class PrimeRegistryClient extends ServiceClient {
+export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   private totp: { key: Uint8Array; ts: number; offset: number } | null = null;
   private readonly ro: Required<Pick<RegistryClientOptions, 'totpReading' | 'totpDigits' | 'totpOnGet' | 'primeEncoding'>>;
 
   constructor(opts: RegistryClientOptions) {
-    // Rate limits: not shown in the spec; none by default (a 429 still bans the host).
-    super('registry', {}, opts);
+    super('registry', REGISTRY_ROUTES, opts);
     this.ro = { totpReading: 't0', totpDigits: 6, totpOnGet: 'query', primeEncoding: 'decimal', ...opts };
   }
 
@@ -72,7 +72,7 @@ export class PrimeRegistryClient extends ServiceClient {
   /** GET /totp: the key and reference timestamp. */
   async totpInfo(): Promise<{ key: Uint8Array; ts: number }> {
     const route = 'GET /api/totp';
-    const res = await this.call({ route: 'totp', method: 'GET', path: '/api/totp' });
+    const res = await this.call({ route: 'totp' });
     const o = checkObject(route, this.json(res, route), { key: 'string', ts: 'number' });
     let key: Uint8Array;
     try {
@@ -120,9 +120,9 @@ export class PrimeRegistryClient extends ServiceClient {
 
   async requirements(bits?: number): Promise<{ bits: number; trans: number }> {
     if (bits !== undefined && (!Number.isInteger(bits) || bits < 1)) throw new RangeError(`bits must be a positive integer (got ${bits})`);
-    const p = bits === undefined ? '/api/requirements/all' : `/api/requirements/${bits}`;
-    const route = `GET ${p}`;
-    const res = await this.withTotp((totp) => this.call({ route: 'requirements', method: 'GET', path: p, json: { totp } }));
+    const which = bits === undefined ? 'all' : String(bits);
+    const route = `GET /api/requirements/${which}`;
+    const res = await this.withTotp((totp) => this.call({ route: 'requirements', params: { bits: which }, json: { totp } }));
     const o = checkObject(route, this.json(res, route), { bits: 'number', trans: 'number' });
     return { bits: o.bits as number, trans: o.trans as number };
   }
@@ -131,7 +131,7 @@ export class PrimeRegistryClient extends ServiceClient {
   async add(prime: bigint, metadata: Record<string, unknown> = {}): Promise<KeyMaterial> {
     const route = 'POST /api/add';
     const res = await this.withTotp((totp) =>
-      this.call({ route: 'add', method: 'POST', path: '/api/add', json: { ...metadata, prime: this.encodePrime(prime), totp }, noRetry: true }),
+      this.call({ route: 'add', json: { ...metadata, prime: this.encodePrime(prime), totp }, noRetry: true }),
     );
     return this.material(route, res);
   }
@@ -146,7 +146,7 @@ export class PrimeRegistryClient extends ServiceClient {
     if (typeof note !== 'string') throw new TypeError('note must be a string');
     const route = 'POST /api/note';
     const res = await this.withTotp((totp) =>
-      this.call({ route: 'note', method: 'POST', path: '/api/note', json: { prime: this.encodePrime(prime), key, note, totp }, noRetry: true }),
+      this.call({ route: 'note', json: { prime: this.encodePrime(prime), key, note, totp }, noRetry: true }),
     );
     const o = checkObject(route, this.json(res, route), { success: 'string' }, { prev_note: 'string' });
     return { success: o.success as string, prevNote: (o.prev_note as string | undefined) ?? '' };
@@ -154,11 +154,10 @@ export class PrimeRegistryClient extends ServiceClient {
 
   /** GET /prime/<p>, or null when the registry does not hold it. */
   async prime(prime: bigint): Promise<PrimeRecord | null> {
-    const p = `/api/prime/${encodeURIComponent(this.encodePrime(prime))}`;
     const route = 'GET /api/prime';
     try {
       const res = await this.withTotp((totp) =>
-        this.call({ route: 'prime', method: 'GET', path: p, ...this.totpOnGet(totp) }),
+        this.call({ route: 'prime', params: { p: this.encodePrime(prime) }, ...this.totpOnGet(totp) }),
       );
       const o = checkObject(
         route,
@@ -182,7 +181,7 @@ export class PrimeRegistryClient extends ServiceClient {
   async rekey(prime: bigint, key: string): Promise<KeyMaterial> {
     const route = 'POST /api/rekey';
     const res = await this.withTotp((totp) =>
-      this.call({ route: 'rekey', method: 'POST', path: '/api/rekey', json: { prime: this.encodePrime(prime), totp, key }, noRetry: true }),
+      this.call({ route: 'rekey', json: { prime: this.encodePrime(prime), totp, key }, noRetry: true }),
     );
     return this.material(route, res);
   }
@@ -190,7 +189,7 @@ export class PrimeRegistryClient extends ServiceClient {
   async ranges(): Promise<{ from: bigint; to: bigint }> {
     const route = 'GET /api/ranges';
     const res = await this.withTotp((totp) =>
-      this.call({ route: 'ranges', method: 'GET', path: '/api/ranges', ...this.totpOnGet(totp) }),
+      this.call({ route: 'ranges', ...this.totpOnGet(totp) }),
     );
     const o = checkObject(route, this.json(res, route), { from: 'string', to: 'string' });
     try {

@@ -1,0 +1,27 @@
+/**
+ * One route table per service: each call the client makes is a key of its
+ * table, which says the method, the path and the limits the service's spec
+ * gives (the client's calls are typed by the keys, so a call cannot name a
+ * route the table lacks, nor its limits drift from its path).
+ */
+import type { Limits, Window } from './rate-limiter.ts';
+import { pathSegment } from './shapes.ts';
+
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  /** `:name` marks a segment filled from the call's params (checked and encoded by pathSegment). */
+  readonly path: string;
+  readonly limits: readonly Window[];
+}
+
+export type RouteTable<R extends string> = { readonly [K in R]: Route };
+
+/** The limiter's view of a table: windows by route key. */
+export function limitsOf<R extends string>(table: RouteTable<R>): Limits {
+  return Object.fromEntries(Object.entries<Route>(table).map(([k, r]) => [k, [...r.limits]]));
+}
+
+/** The route's path with its `:name` segments filled from `params`. */
+export function fillPath(route: Route, params: Readonly<Record<string, string>> = {}): string {
+  return route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => pathSegment(name, params[name]));
+}
