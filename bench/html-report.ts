@@ -105,6 +105,8 @@ export async function htmlReport(r: BenchResult, c?: Comparison): Promise<string
   if (pow.length) charts.push(await render(powChart(pow)));
   if (modexp.length) charts.push(await render(sizeChart(modexp, 'Modular exponentiation, full-size exponent: median ms', 'ms')));
   if (primes.length) charts.push(await render(sizeChart(primes, 'Time per safe prime and per DH parameter set: seconds (lower is better)', 's')));
+  const tests = r.rows.filter((x) => x.chart === 'fermat-tests');
+  if (tests.length) charts.push(await render(sizeChart(tests, 'Fermat tests per safe prime: measured and expected for the sieve', 'tests')));
   if (r.targets.some((t) => t.value !== null)) charts.push(await render(targetChart(r)));
   const m = r.machine;
   const machine = [

@@ -12,6 +12,8 @@ import { native } from '../src/native.ts';
 import { poolSize } from '../src/pool/pool.ts';
 import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
+import { sievePrimes } from '../src/prime/small-primes.ts';
+import { sieveLimit } from '../src/prime/tuning.ts';
 import { spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 import { generateDhParams } from '../src/prime/dhparam.ts';
 
@@ -21,6 +23,22 @@ export interface PrimeBenchResult {
   targets: BenchTarget[];
   /** Rows left out, each with its reason. */
   skipped: string[];
+}
+
+/** Twin-prime constant C2 = ∏_{r odd prime} (1 − 1/(r−1)²). */
+const C2 = 0.6601618158468696;
+
+/**
+ * Fermat tests a safe prime of `bits` bits should need with the search's
+ * sieve: candidates p ≡ 11 (mod 12) are prime with q = (p−1)/2 with
+ * probability 12·C2/(ln p)² (Hardy–Littlewood, given both are prime to 6), and
+ * a fraction ∏_{5 ≤ r < B} (1 − 2/r) of them survives the sieve to the test.
+ */
+export function expectedTestsPerPrime(bits: number): number {
+  const lnP = (bits - 0.5) * Math.LN2;
+  let survive = 1;
+  for (const r of sievePrimes(sieveLimit(bits)).primes) if (r >= 5) survive *= 1 - 2 / r;
+  return (survive * lnP * lnP) / (12 * C2);
 }
 
 type ModPow = (b: bigint, e: bigint, m: bigint) => bigint;
@@ -108,10 +126,17 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       opts.onStep?.(`safe primes ${bits} bits, native on ${threads} threads`);
       const t = performance.now();
       let k = 0;
-      for await (const _ of searchSafePrimes({ bits, count, seed: 20261121n, backend: 'native' })) k++;
-      const mean = (performance.now() - t) / 1000 / k;
+      let tested = 0;
+      for await (const _ of searchSafePrimes({ bits, count, seed: 20261121n, backend: 'native', onProgress: (pr) => (tested = pr.tested) })) k++;
+      const wall = (performance.now() - t) / 1000;
+      const mean = wall / k;
       add('safe-prime', `native ${threads} threads`, bits, `safe prime ${bits} bits, native ${threads} threads`, 's', [], mean, `mean wall time per prime over ${k}`);
       rows[rows.length - 1]!.runs = k;
+      // The time per prime read as work × unit cost: Fermat tests per prime (against the
+      // Hardy–Littlewood expectation for this sieve bound) and core time per test.
+      add('fermat-tests', 'measured', bits, `Fermat tests per prime ${bits} bits, measured`, 'tests', [], tested / k, `over ${k} primes, slices searched past the answer included`);
+      add('fermat-tests', 'expected', bits, `Fermat tests per prime ${bits} bits, expected`, 'tests', [], expectedTestsPerPrime(bits), `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}`);
+      if (tested) add('fermat-cost', 'core ms per test', bits, `core time per Fermat test ${bits} bits`, 'ms', [], (wall * threads * 1000) / tested, 'wall × threads / tests (sieving included)');
     }
     opts.onStep?.(`safe primes ${bits} bits, node:crypto`);
     const each: number[] = [];

@@ -38,6 +38,7 @@ export function formatValue(v: number | null, unit: string): string {
   if (unit === 'hashes/s') return v >= 1e6 ? `${(v / 1e6).toFixed(2)} M/s` : `${(v / 1e3).toFixed(1)} k/s`;
   if (unit === 'ms') return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
   if (unit === 's') return v.toFixed(3);
+  if (unit === 'tests') return v.toFixed(0);
   return v.toFixed(2);
 }
 
@@ -88,12 +89,14 @@ const TITLES: Record<BenchRow['chart'], string> = {
   'pow-rate': 'Proof of work: hashes per second (median of runs; difficulty 64, so nothing is accepted)',
   modexp: 'Modular exponentiation, full-size exponent: median ms per exponentiation',
   'safe-prime': 'Safe primes and DH parameters: mean seconds each (native and powprime on all cores; node:crypto and openssl on 1 core)',
+  'fermat-tests': 'Fermat tests per safe prime: measured in the native search, and expected for its sieve',
+  'fermat-cost': 'Core time per Fermat test (ms): the other factor of the time per prime',
 };
 
 export function formatReport(r: BenchResult, c?: Comparison): string {
   const lines: string[] = [machineLine(r.machine)];
   if (c) lines.push(`Compared with the run of ${c.oldDate}${c.machineNote ? `; NOTE: ${c.machineNote}` : ''}`);
-  for (const chart of ['pow-rate', 'modexp', 'safe-prime'] as const) {
+  for (const chart of ['pow-rate', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost'] as const) {
     const rows = r.rows.filter((x) => x.chart === chart);
     if (rows.length) lines.push('', TITLES[chart], '', ...table(rows, c));
   }

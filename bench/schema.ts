@@ -30,7 +30,7 @@ export interface BenchMachine {
 export interface BenchRow {
   suite: 'pow' | 'prime';
   /** Which chart and table the row belongs to, and its place there. */
-  chart: 'pow-rate' | 'modexp' | 'safe-prime';
+  chart: 'pow-rate' | 'modexp' | 'safe-prime' | 'fermat-tests' | 'fermat-cost';
   series: string;
   /** Bit length for the prime charts; absent for PoW. */
   bits?: number;

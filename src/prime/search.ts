@@ -20,7 +20,7 @@ const PROGRESS_MS = 250;
 const WORKER = new URL('../worker.ts', import.meta.url);
 
 export interface SafePrimeProgress {
-  /** Primes found so far in this call. */
+  /** Primes found so far in this call (a last report with the final counts comes once all are found). */
   found: number;
   /** Candidates sieved and candidates that reached a Fermat test, so far. */
   sieved: number;
@@ -225,6 +225,8 @@ export async function* searchSafePrimes(
       found++;
       yield result;
     }
+    // A last report with the final counts (the timer's may be up to a tick old).
+    p.onProgress?.({ found, sieved: Number(doneSieved), tested: Number(doneTested), elapsedMs: performance.now() - started });
   } finally {
     clearInterval(timer);
     p.signal?.removeEventListener('abort', stopAll);
