@@ -78,8 +78,14 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   out.Set("hasher", sha256::best_hasher().id);
   Napi::Array usable = Napi::Array::New(env);
   uint32_t n = 0;
-  for (const sha256::PowGroupSearcher* k : sha256::usable_searchers()) usable.Set(n++, k->id);
+  // Hashes per second each usable searcher reached in the timing at load, which ranked them.
+  Napi::Object rates = Napi::Object::New(env);
+  for (const sha256::PowGroupSearcher* k : sha256::usable_searchers()) {
+    usable.Set(n++, k->id);
+    rates.Set(k->id, sha256::searcher_rate(*k));
+  }
   out.Set("kernels", usable);
+  out.Set("searcherRates", rates);
   Napi::Array hashers = Napi::Array::New(env);
   n = 0;
   for (const sha256::BlockHasher* k : sha256::usable_hashers()) hashers.Set(n++, k->id);

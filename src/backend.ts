@@ -13,8 +13,10 @@ export interface BackendInfo {
   sha256: string;
   /** Bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx", "portable" or "js". */
   bignum: string;
-  /** Native kernels usable on this CPU (empty without the addon). */
+  /** Native PoW kernels usable on this CPU, fastest first (empty without the addon). */
   kernels: string[];
+  /** Hashes per second each of them reached on one thread in the short timing at load that ranked them. */
+  kernelRates: Record<string, number>;
   /** Native kernels compiled in but refused here, with the reason. */
   refused: string[];
   /** Why the native addon is not in use, or null. */
@@ -23,9 +25,9 @@ export interface BackendInfo {
 
 export function backendInfo(): BackendInfo {
   const n = native();
-  if (!n) return { backend: 'js', sha256: 'js', bignum: 'js', kernels: [], refused: [], nativeError: nativeLoadError() };
+  if (!n) return { backend: 'js', sha256: 'js', bignum: 'js', kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
   const info = n.backendInfo();
-  return { backend: 'native', sha256: info.sha256, bignum: info.bignum, kernels: info.kernels, refused: info.refused, nativeError: null };
+  return { backend: 'native', sha256: info.sha256, bignum: info.bignum, kernels: info.kernels, kernelRates: info.searcherRates, refused: info.refused, nativeError: null };
 }
 
 let warned = false;

@@ -13,8 +13,10 @@ export interface NativeBackendInfo {
   sha256: string;
   /** The kernel used to hash whole messages. */
   hasher: string;
-  /** Ids of the proof-of-work group searchers usable on this CPU, best first. */
+  /** Ids of the proof-of-work group searchers usable on this CPU, fastest first by the timing at load. */
   kernels: string[];
+  /** Hashes per second of each usable searcher in that timing (one thread, a few ms). */
+  searcherRates: Record<string, number>;
   /** Ids of the message hashers usable on this CPU, best first (AVX2 has none). */
   hashers: string[];
   /** Kernels compiled in but not usable here, with the reason. */

@@ -65,3 +65,13 @@ describe('sha256 against other implementations', () => {
     expect(() => sha256(new Uint8Array(1), { kernel: 'avx512-dream' })).toThrow(RangeError);
   });
 });
+
+it.runIf(backendInfo().backend === 'native')('PoW kernels are ranked by their timing at load, scalar last, each rate reported', () => {
+  const { kernels, kernelRates, sha256 } = backendInfo();
+  expect(kernels[kernels.length - 1]).toBe('scalar');
+  for (const k of kernels) expect(kernelRates[k]).toBeGreaterThan(0);
+  const simd = kernels.slice(0, -1).map((k) => kernelRates[k]!);
+  expect([...simd].sort((a, b) => b - a)).toEqual(simd);
+  // The kernel in use is the first one (its display name carries the lane count).
+  expect(sha256.startsWith(kernels[0]!.replace(/-x\d$/, ''))).toBe(true);
+});

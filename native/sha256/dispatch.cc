@@ -1,7 +1,9 @@
 #include "dispatch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <utility>
 
 #include "../cpu_features.h"
 #include "pow_search.h"
@@ -72,9 +74,32 @@ void admit(const Slot* kernel, bool runs, const char* missing, bool (*self_test)
     usable.push_back(kernel);
 }
 
+// Candidates per second of one searcher on one thread, best of a few short
+// runs on a group that never matches (so every candidate is hashed): a few
+// milliseconds in all, once per process.
+double time_searcher(const PowGroupSearcher& k, int runs = 3) {
+  constexpr uint32_t kCandidates = 1 << 14;
+  std::vector<uint32_t> table(kCandidates);
+  for (uint32_t t = 0; t < kCandidates; t++) table[t] = 0x30303030u + t;
+  uint32_t w[16] = {};
+  for (int i = 0; i < 16; i++) w[i] = 0x61626364u + uint32_t(i);
+  double best = 0;
+  for (int run = 0; run < runs; run++) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t hit = k.search_group(IV, w, 13, table.data(), 0, kCandidates, 0xffffffffu);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // A hit on an all-ones mask means a digest word of zero: astronomically
+    // unlikely, and a timing cut short; count such a run as slow.
+    if (hit < 0 && s > 0) best = std::max(best, kCandidates / s);
+  }
+  return best;
+}
+
 struct Registry {
   std::vector<const BlockHasher*> hashers;
   std::vector<const PowGroupSearcher*> searchers;
+  // Measured rate of each usable searcher, in the order of `searchers`.
+  std::vector<double> rates;
   std::vector<std::string> refused;
   Registry() {
     const CpuFeatures& cpu = cpu_features();
@@ -84,9 +109,22 @@ struct Registry {
     // A searcher refused for the same reason as its hasher is reported once.
     std::vector<std::string> searcher_refused;
     admit(shani_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
+    admit(shani4_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
     admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
     admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers, searcher_refused);
+    // Which SIMD searcher is fastest depends on the core (lane counts, and
+    // parts that down-clock under wide vectors), so they are timed, not
+    // ranked by a fixed order. Scalar stays last whatever its timing.
+    std::vector<std::pair<double, const PowGroupSearcher*>> timed;
+    for (const PowGroupSearcher* k : searchers) timed.emplace_back(time_searcher(*k), k);
+    std::stable_sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    searchers.clear();
+    for (const auto& [rate, k] : timed) {
+      searchers.push_back(k);
+      rates.push_back(rate);
+    }
     searchers.push_back(&kScalarSearcher);
+    rates.push_back(time_searcher(kScalarSearcher, 1));  // reported only
     for (const std::string& r : searcher_refused)
       if (std::find(refused.begin(), refused.end(), r) == refused.end()) refused.push_back(r);
   }
@@ -104,6 +142,13 @@ const std::vector<const PowGroupSearcher*>& usable_searchers() { return registry
 const std::vector<std::string>& refused_kernels() { return registry().refused; }
 const BlockHasher& best_hasher() { return *registry().hashers.front(); }
 const PowGroupSearcher& best_searcher() { return *registry().searchers.front(); }
+
+double searcher_rate(const PowGroupSearcher& k) {
+  const Registry& r = registry();
+  for (size_t i = 0; i < r.searchers.size(); i++)
+    if (r.searchers[i] == &k) return r.rates[i];
+  return 0;
+}
 
 const BlockHasher* hasher_by_name(const std::string& name) {
   for (const BlockHasher* k : registry().hashers)

@@ -1,6 +1,7 @@
 // Chooses the SHA-256 kernels once per process, one per slot: the fastest
 // message hasher and the fastest group searcher this CPU runs that also pass
-// a self-test against the scalar reference.
+// a self-test against the scalar reference. Searchers are ranked by a short
+// timing at load (a few ms); hashers by a fixed order (SHA-NI, ARMv8, scalar).
 #pragma once
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@ const std::vector<const PowGroupSearcher*>& usable_searchers();
 const std::vector<std::string>& refused_kernels();
 const BlockHasher& best_hasher();
 const PowGroupSearcher& best_searcher();
+// Candidates per second one thread reached in the timing at load (0 if not usable).
+double searcher_rate(const PowGroupSearcher& k);
 // A usable kernel by id ("sha-ni", "avx2", "scalar"), or null.
 const BlockHasher* hasher_by_name(const std::string& name);
 const PowGroupSearcher* searcher_by_name(const std::string& name);

@@ -54,6 +54,7 @@ extern const PowGroupSearcher kScalarSearcher;
 // decided at run time by dispatch.cc.
 const BlockHasher* shani_hasher();
 const PowGroupSearcher* shani_searcher();
+const PowGroupSearcher* shani4_searcher();
 const PowGroupSearcher* avx2_searcher();
 const BlockHasher* armv8_hasher();
 const PowGroupSearcher* armv8_searcher();

@@ -32,7 +32,13 @@ const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME'
 
 function versionText(): string {
   const info = backendInfo();
-  const lines = [`powprime ${packageVersion()}`, `backend: ${info.backend}`, `sha256: ${info.sha256}`, `bignum: ${info.bignum}`];
+  const timed = info.kernels.map((k) => `${k} ${(info.kernelRates[k]! / 1e6).toFixed(1)} M/s`).join(', ');
+  const lines = [
+    `powprime ${packageVersion()}`,
+    `backend: ${info.backend}`,
+    `sha256: ${info.sha256}${timed ? ` (chosen by a timing at load: ${timed})` : ''}`,
+    `bignum: ${info.bignum}`,
+  ];
   if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);
   for (const r of info.refused) lines.push(`refused: ${r}`);
   return lines.join('\n');
