@@ -44,6 +44,16 @@ function jobsRun(w: Running): string[] {
   return w.stdout().split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { job: string }).job);
 }
 
+/** The ids of the jobs running, once there are any (up to 30 s). */
+async function activeJobs(q: Queue): Promise<string[]> {
+  for (let i = 0; i < 300; i++) {
+    const active = (await q.getActive()).map((j) => j.id!);
+    if (active.length) return active;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return [];
+}
+
 const queueName = (): string => `t-${randomUUID().slice(0, 8)}`;
 const worker = (url: string, name: string, ...extra: string[]): Running =>
   startCli(['worker', '--queue', url, '--queue-name', name, '--threads', '1', '--lock-ms', '2000', '--json', ...extra]);
@@ -76,11 +86,7 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     const c = coordinator(redisUrl, name, 1024, 202n, 2, '--chunk-length', '16384');
     const q = new Queue(name, { connection: { url: redisUrl } });
     try {
-      let active: string[] = [];
-      for (let i = 0; i < 300 && !active.length; i++) {
-        active = (await q.getActive()).map((j) => j.id!);
-        if (!active.length) await new Promise((res) => setTimeout(res, 100));
-      }
+      const active = await activeJobs(q);
       expect(active.length).toBe(1);
       await slow.kill9();
       expect(jobsRun(slow)).not.toContain(active[0]);
@@ -102,11 +108,7 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     const c = coordinator(redisUrl, name, 1024, 909n, 1, '--chunk-length', '16384');
     const q = new Queue(name, { connection: { url: redisUrl } });
     try {
-      let active: string[] = [];
-      for (let i = 0; i < 300 && !active.length; i++) {
-        active = (await q.getActive()).map((j) => j.id!);
-        if (!active.length) await new Promise((res) => setTimeout(res, 100));
-      }
+      const active = await activeJobs(q);
       expect(active.length).toBeGreaterThan(0);
       slow.child.kill('SIGINT');
       const stopped = await slow.exited;
