@@ -1,5 +1,5 @@
 import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { backendInfo, closePool, searchSafePrimes } from '../src/index.ts';
 import { native } from '../src/native.ts';
 import { modPow, pow2Mod } from '../src/prime/bigint.ts';
@@ -16,6 +16,10 @@ const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x4 + m
 // A kernel the CPU lacks is capped to a lower one; keep only those that really run.
 const kernels = n ? all.filter((k) => n.setBignumKernel(k) === NAMES[k]) : [];
 if (n) n.setBignumKernel('ifma');
+// A test that caps the kernel and fails half-way must not leave the cap to the next one.
+afterEach(() => {
+  n?.setBignumKernel('ifma');
+});
 afterAll(async () => {
   n?.setBignumKernel('ifma');
   await closePool();
