@@ -74,11 +74,8 @@ POWPRIME_ARMSHA int64_t search_group(const uint32_t mid[8], const uint32_t w16[1
                                      uint32_t mask0) {
   // Whole quads before the one holding the changing word are run once.
   const int first = fast / 4;
-  uint32_t w[64] = {};
-  for (int t = 0; t < 16; t++) w[t] = w16[t];
-  uint32_t pre[8];
-  for (int i = 0; i < 8; i++) pre[i] = mid[i];
-  scalar_rounds(pre, w, 0, 4 * first);
+  uint32_t w[64], pre[8];
+  group_prefix(mid, w16, 4 * first, w, pre);
   const ArmState start = {vld1q_u32(pre), vld1q_u32(pre + 4)};
 
   uint32x4_t base[4];

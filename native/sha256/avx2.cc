@@ -50,8 +50,8 @@ POWPRIME_AVX2 inline void rounds(State& s, const V* w, int from) {
 POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast,
                                    const uint32_t* table, uint32_t from, uint32_t to,
                                    uint32_t mask0) {
-  uint32_t wc[64];
-  for (int t = 0; t < 16; t++) wc[t] = w16[t];
+  uint32_t wc[64], pre[8];
+  group_prefix(mid, w16, fast, wc, pre);
   expand_schedule(wc);
   // Schedule words that do not depend on the changing word are the same for
   // every candidate of the group: broadcast them instead of recomputing.
@@ -59,9 +59,6 @@ POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16]
   varies[fast] = true;
   for (int t = 16; t < 64; t++)
     varies[t] = varies[t - 2] || varies[t - 7] || varies[t - 15] || varies[t - 16];
-  uint32_t pre[8];
-  for (int i = 0; i < 8; i++) pre[i] = mid[i];
-  scalar_rounds(pre, wc, 0, fast);
   const State start = broadcast(pre);
 
   V w[64];

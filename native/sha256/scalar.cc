@@ -36,6 +36,12 @@ void scalar_rounds(uint32_t s[8], const uint32_t w[64], int from, int to) {
   s[0] = a; s[1] = b; s[2] = c; s[3] = d; s[4] = e; s[5] = f; s[6] = g; s[7] = h;
 }
 
+void group_prefix(const uint32_t mid[8], const uint32_t w16[16], int rounds, uint32_t w[64], uint32_t pre[8]) {
+  for (int t = 0; t < 64; t++) w[t] = t < 16 ? w16[t] : 0;
+  for (int i = 0; i < 8; i++) pre[i] = mid[i];
+  scalar_rounds(pre, w, 0, rounds);
+}
+
 static void compress(uint32_t state[8], const uint8_t* blocks, size_t nblocks) {
   uint32_t w[64];
   for (size_t n = 0; n < nblocks; n++, blocks += 64) {
@@ -50,12 +56,9 @@ static void compress(uint32_t state[8], const uint8_t* blocks, size_t nblocks) {
 
 static int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast,
                             const uint32_t* table, uint32_t from, uint32_t to, uint32_t mask0) {
-  uint32_t w[64];
-  for (int t = 0; t < 16; t++) w[t] = w16[t];
   // Rounds before the changing word are the same for the whole group.
-  uint32_t pre[8];
-  for (int i = 0; i < 8; i++) pre[i] = mid[i];
-  scalar_rounds(pre, w, 0, fast);
+  uint32_t w[64], pre[8];
+  group_prefix(mid, w16, fast, w, pre);
   for (uint32_t t = from; t < to; t++) {
     w[fast] = table[t];
     expand_schedule(w);

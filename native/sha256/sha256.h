@@ -23,6 +23,10 @@ inline void store_be32(uint8_t* p, uint32_t v) {
 void scalar_rounds(uint32_t s[8], const uint32_t w[64], int from, int to);
 // Expands w[0..15] into w[16..63].
 void expand_schedule(uint32_t w[64]);
+// What a proof-of-work group shares: its block's words in w[0..15] (the rest
+// zero) and, in pre, the state after rounds [0, rounds) from mid, which no
+// candidate changes when they differ only from word `rounds` on.
+void group_prefix(const uint32_t mid[8], const uint32_t w16[16], int rounds, uint32_t w[64], uint32_t pre[8]);
 
 // Two slots, as Bitcoin Core's sha256.cpp keeps its one-message Transform
 // apart from its many-lane TransformD64: an instruction set fills the slots

@@ -16,6 +16,9 @@ export interface Route {
 
 export type RouteTable<R extends string> = { readonly [K in R]: Route };
 
+/** A window: at most `limit` calls in any `periodMs`. */
+export const per = (limit: number, periodMs: number): Window => ({ limit, periodMs });
+
 /** The limiter's view of a table: windows by route key. */
 export function limitsOf<R extends string>(table: RouteTable<R>): Limits {
   return Object.fromEntries(Object.entries<Route>(table).map(([k, r]) => [k, [...r.limits]]));

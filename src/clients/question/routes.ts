@@ -1,42 +1,20 @@
 /** The question service's routes, with the limits its spec gives for them. */
 import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
-import type { RouteTable } from '../http/routes.ts';
+import { per, type RouteTable } from '../http/routes.ts';
 
 export type QuestionRoute = 'models' | 'config' | 'query' | 'answer' | 'file' | 'stats' | 'files' | 'page' | 'answers';
 
 export const QUESTION_ROUTES: RouteTable<QuestionRoute> = {
-  models: { method: 'GET', path: '/gpt/api/models', limits: [{ limit: 1, periodMs: MINUTE }] },
-  config: { method: 'GET', path: '/gpt/api/config', limits: [{ limit: 1, periodMs: MINUTE }] },
-  query: {
-    method: 'POST',
-    path: '/gpt/api/query',
-    limits: [
-      { limit: 1, periodMs: MINUTE },
-      { limit: 8, periodMs: HOUR },
-      { limit: 16, periodMs: DAY },
-    ],
-  },
-  answer: { method: 'GET', path: '/gpt/api/answer/:id', limits: [{ limit: 1, periodMs: MINUTE }] },
+  models: { method: 'GET', path: '/gpt/api/models', limits: [per(1, MINUTE)] },
+  config: { method: 'GET', path: '/gpt/api/config', limits: [per(1, MINUTE)] },
+  query: { method: 'POST', path: '/gpt/api/query', limits: [per(1, MINUTE), per(8, HOUR), per(16, DAY)] },
+  answer: { method: 'GET', path: '/gpt/api/answer/:id', limits: [per(1, MINUTE)] },
   // "lenient (no fixed figure)": no client-side window; a 429 still bans.
   file: { method: 'GET', path: '/gpt/answer/:id/file/:filename', limits: [] },
-  stats: { method: 'GET', path: '/gpt/api/stats', limits: [{ limit: 1, periodMs: MINUTE }] },
-  files: { method: 'GET', path: '/gpt/api/files', limits: [{ limit: 1, periodMs: MINUTE }] },
-  page: {
-    method: 'GET',
-    path: '/gpt/api/page/:n',
-    limits: [
-      { limit: 1, periodMs: MINUTE },
-      { limit: 8, periodMs: HOUR },
-    ],
-  },
-  answers: {
-    method: 'GET',
-    path: '/gpt/api/answers',
-    limits: [
-      { limit: 1, periodMs: MINUTE },
-      { limit: 8, periodMs: HOUR },
-    ],
-  },
+  stats: { method: 'GET', path: '/gpt/api/stats', limits: [per(1, MINUTE)] },
+  files: { method: 'GET', path: '/gpt/api/files', limits: [per(1, MINUTE)] },
+  page: { method: 'GET', path: '/gpt/api/page/:n', limits: [per(1, MINUTE), per(8, HOUR)] },
+  answers: { method: 'GET', path: '/gpt/api/answers', limits: [per(1, MINUTE), per(8, HOUR)] },
 };
 
 /** A token (nonce and difficulty) is good for 16 minutes and one request. */
