@@ -79,6 +79,10 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
   let workers: WorkerPresence[] = [];
   let lastLook = 0;
   let lostReported = false;
+  // Chunk times lately (ms), for how many chunks to keep queued.
+  const recentMs: number[] = [];
+  // Chunks found gone from Redis this round.
+  const missing: Chunk[] = [];
 
   const add = async (chunks: Chunk[]): Promise<void> => {
     if (chunks.length) await queue.addBulk(chunks.map((c) => ({ name: 'chunk', data: c.data, opts: { ...JOB_OPTIONS, jobId: c.id } })));
@@ -110,7 +114,6 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
   // Chunks gone from Redis are added again after this round's outcomes are
   // in: another coordinator of the same search may have removed one that a
   // lower chunk's prime has just made useless here too.
-  const missing: Chunk[] = [];
   const addMissing = async (): Promise<void> => {
     const wanted = new Set(plan.running.map((c) => c.id));
     const again = missing.splice(0).filter((c) => wanted.has(c.id));
@@ -123,7 +126,6 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
 
   // Enough chunks queued that no worker waits for the next poll: two per
   // worker slot, and more when chunks are shorter than a poll.
-  const recentMs: number[] = [];
   const capacity = (): number => {
     const slots = Math.max(1, workers.reduce((n, w) => n + w.concurrency, 0));
     const sorted = [...recentMs].sort((a, b) => a - b);
