@@ -20,6 +20,12 @@ export interface ChunkData {
   index: string;
   from: string;
   to: string;
+  /**
+   * Set by a coordinator that saw a lower chunk of the index find a prime:
+   * the worker skips it. A cancelled job keeps its id, so a second
+   * coordinator of the same search that adds it again adds nothing.
+   */
+  cancelled?: boolean;
 }
 
 /** A chunk job's return value. */
@@ -32,6 +38,8 @@ export interface ChunkOutcome {
   /** Wall time the worker spent on it. */
   ms: number;
   worker: string;
+  /** Skipped, not searched: `offset` and `prime` say nothing about the chunk. */
+  cancelled?: boolean;
 }
 
 export interface Chunk {
@@ -157,6 +165,9 @@ export class ChunkPlan {
     const c = this.inflight.get(id);
     if (!c) return;
     this.inflight.delete(id);
+    // Cancelled because a lower chunk of its index holds a prime (chunks are
+    // the same for every coordinator of a search): that chunk settles it.
+    if (outcome.cancelled) return;
     const st = this.states.get(c.index)!;
     const prime = outcome.prime === null ? null : BigInt(outcome.prime);
     st.outcomes.set(c.chunk, prime);
@@ -181,7 +192,7 @@ export class ChunkPlan {
 
   /**
    * Chunks in flight that can no longer matter: above a chunk that found a
-   * prime. They are forgotten here; the caller may cancel them.
+   * prime. They are forgotten here; the caller cancels them.
    */
   takeUseless(): Chunk[] {
     const out: Chunk[] = [];

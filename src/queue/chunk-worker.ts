@@ -3,15 +3,13 @@
  * machine's pool threads. The main thread only talks to Redis (renewing job
  * locks, publishing presence), so a lock is never lost to a busy event loop.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { BackendChoice } from '../backend.ts';
 import { resolveBackend } from '../backend.ts';
 import { searchSafePrimeRange } from '../prime/search.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
-import { publish, REFRESH_MS, withdraw } from './presence.ts';
+import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';
 
 export interface ChunkWorkerOptions {
   target: QueueTarget;
@@ -37,7 +35,7 @@ export const MAX_STALLED = 3;
 export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
   const { Worker, DelayedError, UnrecoverableError } = await import('bullmq');
   const redis = await openRedis(o.target, o.onNotice);
-  const id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const me = processIdentity();
   const perJob = Math.max(1, Math.floor(o.threads / o.concurrency));
   const backend = resolveBackend(o.backend);
   const recent: { at: number; sieved: number }[] = [];
@@ -46,6 +44,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
 
   const processor = async (job: Job<ChunkData, ChunkOutcome>, token?: string): Promise<ChunkOutcome> => {
     const d = job.data;
+    if (d.cancelled) return { offset: null, prime: null, sieved: 0, tested: 0, ms: 0, worker: me.id, cancelled: true };
     const ac = new AbortController();
     active.add(ac);
     const t0 = performance.now();
@@ -57,7 +56,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
         sieved: r.sieved,
         tested: r.tested,
         ms: Math.round(performance.now() - t0),
-        worker: id,
+        worker: me.id,
       };
       chunks++;
       recent.push({ at: Date.now(), sieved: r.sieved });
@@ -98,7 +97,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     while (recent.length && now - recent[0]!.at > 60_000) recent.shift();
     const sieved = recent.reduce((s, r) => s + r.sieved, 0);
     const rate = sieved / (Math.min(60_000, Math.max(now - started, 1)) / 1000);
-    await publish(redis, o.target.name, 'workers', { id, host: hostname(), pid: process.pid, threads: o.threads, concurrency: o.concurrency, backend, chunks, rate, seen: now }).catch(() => {});
+    await publish(redis, o.target.name, 'workers', { ...me, threads: o.threads, concurrency: o.concurrency, backend, chunks, rate, seen: now }).catch(() => {});
   };
   await beat();
   const timer = setInterval(() => void beat(), REFRESH_MS);
@@ -118,7 +117,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     stop();
     await worker.close();
     await running;
-    await withdraw(redis, o.target.name, 'workers', id).catch(() => {});
+    await withdraw(redis, o.target.name, 'workers', me.id).catch(() => {});
     redis.disconnect();
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The Redis a queue-mode search runs on, named by a URL, and the queue
- * objects on it. bullmq and ioredis are loaded here, on demand, so commands
- * that do not use a queue never load them.
+ * The Redis a queue-mode search runs on, named by a URL: the connection
+ * options every queue object takes, and a plain connection for powprime's
+ * own keys. ioredis is loaded here on demand (and bullmq by the callers), so
+ * commands that do not use a queue never load them.
  */
 import type { ConnectionOptions } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';

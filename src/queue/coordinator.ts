@@ -5,14 +5,12 @@
  * that vanished (Redis restarted, keys deleted) is simply added again, and
  * what is emitted is written by the caller before anything else happens.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { JobsOptions, Queue } from 'bullmq';
-import { QueueJobFailedError } from '../errors.ts';
 import { abortReason } from '../validate.ts';
 import { ChunkPlan, type Chunk, type ChunkData, type ChunkOutcome, type SettledIndex } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
-import { live, publish, REFRESH_MS, withdraw, type WorkerPresence } from './presence.ts';
+import { JobWatch } from './job-watch.ts';
+import { live, processIdentity, publish, REFRESH_MS, withdraw, type WorkerPresence } from './presence.ts';
 
 export interface CoordinatorOptions {
   target: QueueTarget;
@@ -65,15 +63,14 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 export async function coordinate(o: CoordinatorOptions): Promise<void> {
-  const { Queue, Job } = await import('bullmq');
+  const { Queue } = await import('bullmq');
   const redis = await openRedis(o.target, o.onNotice);
   const queue: Queue<ChunkData, ChunkOutcome> = new Queue(o.target.name, { connection: o.target.connection });
   // Outages are reported by the presence connection; the queue reconnects by itself.
   queue.on('error', () => {});
-  const id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const me = processIdentity();
   const plan = new ChunkPlan(o.bits, o.seed, o.startIndex, o.stride, o.count, o.chunkLength);
-  const started = Date.now();
-  const retried = new Set<string>();
+  const watch = new JobWatch<ChunkOutcome>(queue, 'chunk', CHUNK_ATTEMPTS);
   const pollMs = o.pollMs ?? 200;
   let done = 0;
   let workers: WorkerPresence[] = [];
@@ -88,28 +85,24 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
     if (chunks.length) await queue.addBulk(chunks.map((c) => ({ name: 'chunk', data: c.data, opts: { ...JOB_OPTIONS, jobId: c.id } })));
   };
 
-  // One look at a chunk in flight: its outcome if finished; re-added if Redis lost it.
+  // One look at a chunk in flight: its outcome if finished; noted if Redis lost it.
   const look = async (c: Chunk): Promise<void> => {
-    const state = await queue.getJobState(c.id);
-    if (state === 'completed') {
-      const job = await Job.fromId<ChunkData, ChunkOutcome>(queue, c.id);
-      if (job?.returnvalue) {
-        plan.complete(c.id, job.returnvalue);
-        recentMs.push(job.returnvalue.ms);
-        if (recentMs.length > 20) recentMs.shift();
-      }
-    } else if (state === 'failed') {
-      const job = await Job.fromId(queue, c.id);
-      // A failure left by an earlier run is retried once; one in this run ends it.
-      if (job && (job.finishedOn ?? 0) < started && !retried.has(c.id)) {
-        retried.add(c.id);
-        await job.retry('failed');
-        return;
-      }
-      throw new QueueJobFailedError('chunk', c.id, job?.attemptsMade ?? CHUNK_ATTEMPTS, job?.failedReason ?? 'no reason recorded');
-    } else if (state === 'unknown') {
+    const w = await watch.look(c.id);
+    if (w.state === 'done' && w.value) {
+      plan.complete(c.id, w.value);
+      recentMs.push(w.value.ms);
+      if (recentMs.length > 20) recentMs.shift();
+    } else if (w.state === 'missing') {
       missing.push(c);
     }
+  };
+  // A chunk made useless is marked rather than removed: a removed id could be
+  // added again by another coordinator of the same search and run twice. One
+  // already running finishes unread.
+  const cancel = async (c: Chunk): Promise<void> => {
+    const job = await queue.getJob(c.id);
+    const state = await job?.getState();
+    if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized')) await job.updateData({ ...job.data, cancelled: true });
   };
   // Chunks gone from Redis are added again after this round's outcomes are
   // in: another coordinator of the same search may have removed one that a
@@ -140,9 +133,7 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
         lastLook = Date.now();
         workers = await live<WorkerPresence>(redis, o.target.name, 'workers');
         await publish(redis, o.target.name, 'coordinators', {
-          id,
-          host: hostname(),
-          pid: process.pid,
+          ...me,
           bits: o.bits,
           seed: o.seed.toString(),
           done,
@@ -153,10 +144,7 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
       }
       await add(plan.dispatch(capacity()));
       await Promise.all(plan.running.map(look));
-      for (const c of plan.takeUseless()) {
-        // Only a waiting job can be removed; one already running finishes unread.
-        await queue.remove(c.id).catch(() => 0);
-      }
+      for (const c of plan.takeUseless()) await cancel(c);
       await addMissing();
       for (const r of plan.takeReady()) {
         await o.onPrime(r);
@@ -166,7 +154,7 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
       if (!plan.finished) await sleep(pollMs, o.signal);
     }
   } finally {
-    await withdraw(redis, o.target.name, 'coordinators', id).catch(() => {});
+    await withdraw(redis, o.target.name, 'coordinators', me.id).catch(() => {});
     await queue.close().catch(() => {});
     redis.disconnect();
   }

@@ -4,10 +4,17 @@
  * readers drop entries older than STALE_MS (a process killed with -9 simply
  * stops refreshing). One hash per kind, one field per process.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 
 export const REFRESH_MS = 2_000;
 const STALE_MS = 10_000;
+
+/** This process on a queue: host, pid and a random tag (a pid is reused after a restart). */
+export function processIdentity(): { id: string; host: string; pid: number } {
+  return { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, host: hostname(), pid: process.pid };
+}
 
 export interface WorkerPresence {
   id: string;

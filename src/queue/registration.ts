@@ -7,8 +7,8 @@
  * a crash is known there and never sent again.
  */
 import type { Job, Queue, Worker } from 'bullmq';
-import { QueueJobFailedError } from '../errors.ts';
 import type { QueueTarget } from './connection.ts';
+import { JobWatch } from './job-watch.ts';
 
 export interface RegistrationJob {
   prime: string;
@@ -39,13 +39,14 @@ export class RegistrationQueue {
   /** Submitted here and not yet registered, by job id. */
   private readonly submitted = new Map<string, RegistrationJob>();
 
-  private readonly opened = Date.now();
-  private readonly retried = new Set<string>();
+  private readonly watch: JobWatch<string>;
 
   private constructor(
     private readonly queue: Queue<RegistrationJob, string>,
     private readonly worker: Worker<RegistrationJob, string>,
-  ) {}
+  ) {
+    this.watch = new JobWatch(queue, 'registration', REGISTRATION_ATTEMPTS);
+  }
 
   static async open(o: RegistrationQueueOptions): Promise<RegistrationQueue> {
     const { Queue, Worker } = await import('bullmq');
@@ -93,20 +94,10 @@ export class RegistrationQueue {
     while (this.submitted.size) {
       if (signal.aborted) return;
       for (const [id, data] of [...this.submitted]) {
-        const state = await this.queue.getJobState(id);
-        if (state === 'completed') this.submitted.delete(id);
+        const w = await this.watch.look(id);
+        if (w.state === 'done') this.submitted.delete(id);
         // Gone from Redis (restarted): the keystore keeps it from being registered twice.
-        else if (state === 'unknown') await this.add(id, data);
-        else if (state === 'failed') {
-          const job = await this.queue.getJob(id);
-          // A failure left by an earlier run is retried once; one in this run ends it.
-          if (job && (job.finishedOn ?? 0) < this.opened && !this.retried.has(id)) {
-            this.retried.add(id);
-            await job.retry('failed');
-            continue;
-          }
-          throw new QueueJobFailedError('registration', id, job?.attemptsMade ?? REGISTRATION_ATTEMPTS, job?.failedReason ?? 'no reason recorded');
-        }
+        else if (w.state === 'missing') await this.add(id, data);
       }
       if (this.submitted.size) await new Promise((r) => setTimeout(r, 200));
     }
