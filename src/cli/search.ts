@@ -7,6 +7,7 @@ import { InterruptedError } from '../errors.ts';
 import { formatRate, parseIntArg } from './args.ts';
 import { parseShard, shardSize } from './shard.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
+import type { RegistrationQueue } from '../queue/registration.ts';
 import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
 import { KEYSTORE_OPTION, makeRegistrar } from './registry.ts';
 import type { Registrar } from '../clients/registry/registrar.ts';
@@ -171,19 +172,21 @@ export function registerSearch(program: Command): void {
             etaBuffer: 20,
           })
         : null;
-      bar?.start(wanted, existing.lines.length, { rate: '-', inflight: 0, workers: 0 });
-      const started = performance.now();
+      // The bar's tokens live here, so a notice line (which restarts the bar beneath it) loses none of them.
+      const tokens = { rate: '-', inflight: 0, workers: 0 };
       let found = 0;
-      // In queue mode, primes are registered through a queue of their own: one registration at a time across every process on it.
-      const registrations =
-        target && registering
-          ? await (await import('../queue/registration.ts')).RegistrationQueue.open({
-              target,
-              register: (p) => registering.register(p),
-              ...(registerRate ? { rate: registerRate } : {}),
-              onNotice: (m) => notice(bar, m),
-            })
-          : null;
+      const show = (t: Partial<typeof tokens>): void => {
+        Object.assign(tokens, t);
+        bar?.update(existing.lines.length + found, tokens);
+      };
+      const notice = (message: string): void => {
+        bar?.stop();
+        process.stderr.write(`powprime: ${message}\n`);
+        bar?.start(wanted, existing.lines.length + found, tokens);
+      };
+      bar?.start(wanted, existing.lines.length, tokens);
+      const started = performance.now();
+      let registrations: RegistrationQueue | null = null;
       const emit = async (r: Found): Promise<void> => {
         const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
         if (out) out.append(line);
@@ -192,10 +195,19 @@ export function registerSearch(program: Command): void {
         if (registrations) await registrations.submit({ prime: r.prime.toString(), bits, seed: seed.toString(), index: r.index.toString() });
         else await registering?.register(r.prime);
         const perPrime = (performance.now() - started) / found / 1000;
-        bar?.update(existing.lines.length + found, { rate: `${perPrime.toFixed(2)} s/prime` });
+        show({ rate: `${perPrime.toFixed(2)} s/prime` });
       };
       try {
         if (target) {
+          // Primes are registered through a queue of their own: one registration at a time across every process on it.
+          if (registering) {
+            registrations = await (await import('../queue/registration.ts')).RegistrationQueue.open({
+              target,
+              register: (p) => registering.register(p),
+              ...(registerRate ? { rate: registerRate } : {}),
+              onNotice: notice,
+            });
+          }
           const { coordinate } = await import('../queue/coordinator.ts');
           await coordinate({
             target,
@@ -207,8 +219,8 @@ export function registerSearch(program: Command): void {
             ...(chunkLength !== undefined ? { chunkLength } : {}),
             signal: controller.signal,
             onPrime: emit,
-            onNotice: (m) => notice(bar, m),
-            onProgress: (p) => bar?.update({ inflight: p.inflight, workers: p.workers.length, ...(found ? {} : { rate: `${formatRate(p.rate)} candidates` }) }),
+            onNotice: notice,
+            onProgress: (p) => show({ inflight: p.inflight, workers: p.workers.length, ...(found ? {} : { rate: `${formatRate(p.rate)} candidates` }) }),
           });
           await registrations?.drain(controller.signal);
         } else {
@@ -246,13 +258,6 @@ function parseRate(name: string, text: string): { max: number; ms: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new RangeError(`${name} must be n/seconds with both at least 1, e.g. 10/60 (got ${JSON.stringify(text)})`);
   return { max: Number(m[1]), ms: Number(m[2]) * 1000 };
-}
-
-/** One line for the person watching, above the progress bar when there is one. */
-function notice(bar: SingleBar | null, message: string): void {
-  if (bar) bar.stop();
-  process.stderr.write(`powprime: ${message}\n`);
-  if (bar) bar.start(bar.getTotal(), (bar as unknown as { value: number }).value);
 }
 
 function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }, reg: Registering | null): void {
