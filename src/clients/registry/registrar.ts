@@ -23,7 +23,7 @@ export class Registrar {
   }
 
   /** Keys are encrypted for the 256-second window they were sent in: decrypted with that instant (ms), not today's. */
-  private decrypt(material: KeyMaterial, receivedAt = this.client.clock.now()): Pick<LedgerEntry, 'key' | 'subkey' | 'totpKey' | 'totpTs'> {
+  private decrypt(material: KeyMaterial, receivedAt: number): Pick<LedgerEntry, 'key' | 'subkey' | 'totpKey' | 'totpTs'> {
     const subkey = b85decode(material.subkey);
     const now = receivedAt / 1000;
     return {
@@ -44,8 +44,7 @@ export class Registrar {
     for (const e of this.keystore.all()) {
       if (e.received) {
         // An answer (to /add or /rekey) journaled before a crash: its keys are the current ones.
-        const { received, ...rest } = e;
-        this.keystore.put({ ...rest, state: 'registered', ...this.decrypt(received.material, received.at), at: this.client.clock.now() });
+        this.storeKeys(e, e.received.material, e.received.at);
         continue;
       }
       if (e.state !== 'sending') continue;
@@ -85,10 +84,23 @@ export class Registrar {
       // No answer, or not one that says what happened: stays `sending`, settled by recover().
       throw err;
     }
-    // The answer is journaled (synced) before it is decrypted: the keys are safe from here on.
+    return this.keep(base, material);
+  }
+
+  /**
+   * An answer carrying keys (/add, /rekey) is journaled, synced, before it is
+   * decrypted: from then on a crash loses nothing, recover() finishes it.
+   */
+  private keep(entry: LedgerEntry, material: KeyMaterial): LedgerEntry {
     const receivedAt = this.client.clock.now();
-    this.keystore.put({ ...base, received: { material, at: receivedAt } });
-    const e: LedgerEntry = { ...base, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
+    this.keystore.put({ ...entry, received: { material, at: receivedAt } });
+    return this.storeKeys(entry, material, receivedAt);
+  }
+
+  /** The entry registered with the answer's decrypted keys, in place of its journal. */
+  private storeKeys(entry: LedgerEntry, material: KeyMaterial, receivedAt: number): LedgerEntry {
+    const { received: _journal, ...rest } = entry;
+    const e: LedgerEntry = { ...rest, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
     this.keystore.put(e);
     return e;
   }
@@ -110,12 +122,7 @@ export class Registrar {
 
   async rekey(p: bigint): Promise<LedgerEntry> {
     const e = this.owned(p);
-    const material = await this.client.rekey(p, this.currentBlob(e));
     // The old key is void now: the new one is journaled first, as for /add.
-    const receivedAt = this.client.clock.now();
-    this.keystore.put({ ...e, received: { material, at: receivedAt } });
-    const next: LedgerEntry = { ...e, ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
-    this.keystore.put(next);
-    return next;
+    return this.keep(e, await this.client.rekey(p, this.currentBlob(e)));
   }
 }
