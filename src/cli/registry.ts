@@ -27,7 +27,9 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A ledger entry as the CLI prints it: keys hidden unless asked, instants as ISO 8601 (the JSON convention). */
 function ledgerJson(e: LedgerEntry, showKeys: boolean): Record<string, unknown> {
-  const { at, totpTs, ...rest } = showKeys ? (({ received: _r, ...k }) => k)(e) : redact(e);
+  // The journaled raw answer is the ledger's business, never printed.
+  const { received: _received, ...entry } = e;
+  const { at, totpTs, ...rest } = showKeys ? entry : redact(e);
   return { ...rest, at: iso(at), ...(totpTs !== undefined ? { totpReferenceAt: iso(totpTs * 1000) } : {}) };
 }
 
