@@ -12,7 +12,7 @@ import { candidate, powLayout } from '../src/pow/order.ts';
 import { solvePow } from '../src/pow/solve.ts';
 import { poolSize } from '../src/pool/pool.ts';
 import { opensslSha256BlockRate } from './openssl.ts';
-import { spread, target, type BenchRow, type BenchTarget } from './schema.ts';
+import { ratio, spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 
 export interface PowBenchResult {
   rows: BenchRow[];
@@ -85,7 +85,6 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
   rows.push(row('openssl (1 core)', 'openssl sha256 blocks/s (1 core)', sslRuns, sslNote));
 
   const rate = (prefix: string): number | null => rows.find((r) => r.what.startsWith(prefix))?.value ?? null;
-  const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null ? a / b : null);
   const native1 = rate('native 1 thread');
   const nativeAll = rate(`native ${all} threads`);
   const ts = rate('ts 1 thread');

@@ -14,7 +14,7 @@ import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { sievePrimes } from '../src/prime/small-primes.ts';
 import { sieveLimit } from '../src/prime/tuning.ts';
-import { spread, target, type BenchRow, type BenchTarget } from './schema.ts';
+import { mean, ratio, spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 import { generateDhParams } from '../src/prime/dhparam.ts';
 
 export interface PrimeBenchResult {
@@ -84,9 +84,11 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
   const n = backendInfo().backend === 'native' ? native() : null;
   const rows: BenchRow[] = [];
   const skipped: string[] = [];
-  const add = (chart: BenchRow['chart'], series: string, bits: number, what: string, unit: string, xs: number[], value?: number, note?: string): void => {
+  // One row: the median of its samples, unless a value (a mean, a count) is given; `runs` then says over how many.
+  const add = (r: Pick<BenchRow, 'chart' | 'series' | 'bits' | 'what' | 'unit'> & { xs?: number[]; value?: number; runs?: number; note?: string }): void => {
+    const { xs = [], value, runs, note, ...rest } = r;
     const sp = spread(xs);
-    rows.push({ suite: 'prime', chart, series, bits, what, value: value ?? sp.median, unit, ...sp, ...(note ? { note } : {}) });
+    rows.push({ suite: 'prime', ...rest, value: value ?? sp.median, ...sp, ...(runs !== undefined ? { runs } : {}), ...(note ? { note } : {}) });
   };
   const bcuModPow = await loadBigintCryptoUtils(skipped);
   if (!n) skipped.push(`native rows: the addon is not loaded (${backendInfo().nativeError})`);
@@ -98,16 +100,16 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const runs = opts.quick ? 3 : 7;
     const slow = bits >= 4096 ? 1 : runs;
     const checks = 128;
-    const what = (series: string): string => `modexp ${bits} bits, ${series}`;
+    const modexp = (series: string, xs: number[], note?: string): void =>
+      add({ chart: 'modexp', series, bits, what: `modexp ${bits} bits, ${series}`, unit: 'ms', xs, ...(note ? { note } : {}) });
     if (n) {
-      add('modexp', 'native', bits, what('native'), 'ms', samplesMs(() => n.modPow(b, e, p), runs * 5));
-      add('modexp', 'native base-2', bits, what('native base-2'), 'ms', samplesMs(() => n.pow2Mod(e, p), runs * 5));
+      modexp('native', samplesMs(() => n.modPow(b, e, p), runs * 5));
+      modexp('native base-2', samplesMs(() => n.pow2Mod(e, p), runs * 5));
     }
-    add('modexp', 'TS', bits, what('TS'), 'ms', samplesMs(() => modPowJs(b, e, p), slow));
-    if (bcuModPow) add('modexp', 'bigint-crypto-utils', bits, what('bigint-crypto-utils'), 'ms', samplesMs(() => bcuModPow(b, e, p), slow));
+    modexp('TS', samplesMs(() => modPowJs(b, e, p), slow));
+    if (bcuModPow) modexp('bigint-crypto-utils', samplesMs(() => bcuModPow(b, e, p), slow));
     const rounds = opensslRounds(bits, checks);
-    add('modexp', 'OpenSSL per MR round', bits, what('OpenSSL per MR round'), 'ms', samplesMs(() => checkPrimeSync(p, { checks }), runs).map((x) => x / rounds), undefined,
-      `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`);
+    modexp('OpenSSL per MR round', samplesMs(() => checkPrimeSync(p, { checks }), runs).map((x) => x / rounds), `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`);
   }
 
   const threads = poolSize();
@@ -129,14 +131,15 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       let tested = 0;
       for await (const _ of searchSafePrimes({ bits, count, seed: 20261121n, backend: 'native', onProgress: (pr) => (tested = pr.tested) })) k++;
       const wall = (performance.now() - t) / 1000;
-      const mean = wall / k;
-      add('safe-prime', `native ${threads} threads`, bits, `safe prime ${bits} bits, native ${threads} threads`, 's', [], mean, `mean wall time per prime over ${k}`);
-      rows[rows.length - 1]!.runs = k;
+      const series = `native ${threads} threads`;
+      add({ chart: 'safe-prime', series, bits, what: `safe prime ${bits} bits, ${series}`, unit: 's', value: wall / k, runs: k, note: `mean wall time per prime over ${k}` });
       // The time per prime read as work × unit cost: Fermat tests per prime (against the
       // Hardy–Littlewood expectation for this sieve bound) and core time per test.
-      add('fermat-tests', 'measured', bits, `Fermat tests per prime ${bits} bits, measured`, 'tests', [], tested / k, `over ${k} primes, slices searched past the answer included`);
-      add('fermat-tests', 'expected', bits, `Fermat tests per prime ${bits} bits, expected`, 'tests', [], expectedTestsPerPrime(bits), `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}`);
-      if (tested) add('fermat-cost', 'core ms per test', bits, `core time per Fermat test ${bits} bits`, 'ms', [], (wall * threads * 1000) / tested, 'wall × threads / tests (sieving included)');
+      add({ chart: 'fermat-tests', series: 'measured', bits, what: `Fermat tests per prime ${bits} bits, measured`, unit: 'tests', value: tested / k, note: `over ${k} primes, slices searched past the answer included` });
+      add({ chart: 'fermat-tests', series: 'expected', bits, what: `Fermat tests per prime ${bits} bits, expected`, unit: 'tests', value: expectedTestsPerPrime(bits), note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}` });
+      if (tested) {
+        add({ chart: 'fermat-cost', series: 'core ms per test', bits, what: `core time per Fermat test ${bits} bits`, unit: 'ms', value: (wall * threads * 1000) / tested, note: 'wall × threads / tests (sieving included)' });
+      }
     }
     opts.onStep?.(`safe primes ${bits} bits, node:crypto`);
     const each: number[] = [];
@@ -145,7 +148,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       generatePrimeSync(bits, { safe: true });
       each.push((performance.now() - t) / 1000);
     }
-    add('safe-prime', 'node:crypto (1 core)', bits, `safe prime ${bits} bits, node:crypto`, 's', each, each.reduce((a, x) => a + x, 0) / each.length, `mean over ${ssl}`);
+    add({ chart: 'safe-prime', series: 'node:crypto (1 core)', bits, what: `safe prime ${bits} bits, node:crypto`, unit: 's', xs: each, value: mean(each), note: `mean over ${ssl}` });
   }
 
   // DH parameters end to end, as a user would make them: ours (all cores) against `openssl dhparam` (one core).
@@ -159,7 +162,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
         await generateDhParams({ bits, seed, backend: 'native' });
         each.push((performance.now() - t) / 1000);
       }
-      add('safe-prime', 'powprime dhparam', bits, `dhparam ${bits} bits, powprime`, 's', each, each.reduce((a, x) => a + x, 0) / each.length, `mean over ${each.length} seeds`);
+      add({ chart: 'safe-prime', series: 'powprime dhparam', bits, what: `dhparam ${bits} bits, powprime`, unit: 's', xs: each, value: mean(each), note: `mean over ${each.length} seeds` });
     }
     opts.onStep?.(`dhparam ${bits} bits, openssl dhparam`);
     const each: number[] = [];
@@ -171,11 +174,11 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       }
       each.push(r);
     }
-    if (each.length) add('safe-prime', 'openssl dhparam', bits, `dhparam ${bits} bits, openssl dhparam`, 's', each, each.reduce((a, x) => a + x, 0) / each.length, `mean over ${each.length}`);
+    if (each.length) add({ chart: 'safe-prime', series: 'openssl dhparam', bits, what: `dhparam ${bits} bits, openssl dhparam`, unit: 's', xs: each, value: mean(each), note: `mean over ${each.length}` });
   }
 
   const value = (what: string): number | null => rows.find((r) => r.what === what)?.value ?? null;
-  const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null ? a / b : null);
+  const dhTop = dhBits[dhBits.length - 1]!;
   const targets = [
     target('2048-bit modexp, native / OpenSSL per round', ratio(value('modexp 2048 bits, native'), value('modexp 2048 bits, OpenSSL per MR round')), '×', 1.0, 'max'),
     // "Base-2 Fermat at least 15% faster still": than OpenSSL's round, as the modexp line compares.
@@ -183,13 +186,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     target('2048-bit modexp, TS / bigint-crypto-utils', ratio(value('modexp 2048 bits, TS'), value('modexp 2048 bits, bigint-crypto-utils')), '×', 1.0, 'max'),
     target(`1024-bit safe prime on ${threads} threads`, value(`safe prime 1024 bits, native ${threads} threads`), 's', 0.1, 'max'),
     target(`2048-bit safe prime on ${threads} threads`, value(`safe prime 2048 bits, native ${threads} threads`), 's', 2, 'max'),
-    target(
-      `${dhBits[dhBits.length - 1]}-bit dhparam, openssl dhparam / powprime`,
-      ratio(value(`dhparam ${dhBits[dhBits.length - 1]} bits, openssl dhparam`), value(`dhparam ${dhBits[dhBits.length - 1]} bits, powprime`)),
-      '×',
-      20,
-      'min',
-    ),
+    target(`${dhTop}-bit dhparam, openssl dhparam / powprime`, ratio(value(`dhparam ${dhTop} bits, openssl dhparam`), value(`dhparam ${dhTop} bits, powprime`)), '×', 20, 'min'),
   ];
   return { threads, rows, targets, skipped };
 }

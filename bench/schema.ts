@@ -94,6 +94,15 @@ export function spread(xs: readonly number[]): Pick<BenchRow, 'runs' | 'min' | '
   return { runs: s.length, min: s[0]!, median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, max: s[s.length - 1]! };
 }
 
+export function mean(xs: readonly number[]): number {
+  return xs.reduce((a, x) => a + x, 0) / xs.length;
+}
+
+/** a / b, or null when either was not measured. */
+export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a != null && b != null ? a / b : null;
+}
+
 export function target(what: string, value: number | null, unit: string, goal: number, direction: 'min' | 'max'): BenchTarget {
   return { what, value, unit, goal, direction, met: value === null ? null : direction === 'min' ? value >= goal : value <= goal };
 }
