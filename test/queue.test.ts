@@ -60,6 +60,19 @@ const worker = (url: string, name: string, ...extra: string[]): Running =>
 const coordinator = (url: string, name: string, bits: number, seed: bigint, count: number, ...extra: string[]): Running =>
   startCli(['search', '--bits', String(bits), '--count', String(count), '--seed', String(seed), '--queue', url, '--queue-name', name, ...extra]);
 
+/**
+ * A 1024-bit search with one worker on the TS backend, whose chunks are slow
+ * enough to be caught in the middle of one: returned once it runs a chunk.
+ */
+async function slowWorkerMidChunk(seed: bigint, count: number) {
+  const name = queueName();
+  const expected = await local(1024, seed, count);
+  const slow = worker(redisUrl, name, '--backend', 'js');
+  const c = coordinator(redisUrl, name, 1024, seed, count, '--chunk-length', '16384');
+  const q = new Queue(name, { connection: { url: redisUrl } });
+  return { name, expected, slow, c, q, active: await activeJobs(q) };
+}
+
 describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-server)', () => {
   afterEach(killAll);
 
@@ -79,14 +92,8 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
   });
 
   it('a worker killed with -9 mid-chunk: another takes its chunk over when the lock expires', async () => {
-    const name = queueName();
-    const expected = await local(1024, 202n, 2);
-    // The TS backend makes chunks slow enough to be killed in the middle of one.
-    const slow = worker(redisUrl, name, '--backend', 'js');
-    const c = coordinator(redisUrl, name, 1024, 202n, 2, '--chunk-length', '16384');
-    const q = new Queue(name, { connection: { url: redisUrl } });
+    const { name, expected, slow, c, q, active } = await slowWorkerMidChunk(202n, 2);
     try {
-      const active = await activeJobs(q);
       expect(active.length).toBe(1);
       await slow.kill9();
       expect(jobsRun(slow)).not.toContain(active[0]);
@@ -102,13 +109,8 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
   });
 
   it('Ctrl-C on a worker hands its running chunk back at once, without using an attempt', async () => {
-    const name = queueName();
-    const expected = await local(1024, 909n, 1);
-    const slow = worker(redisUrl, name, '--backend', 'js');
-    const c = coordinator(redisUrl, name, 1024, 909n, 1, '--chunk-length', '16384');
-    const q = new Queue(name, { connection: { url: redisUrl } });
+    const { name, expected, slow, c, q, active } = await slowWorkerMidChunk(909n, 1);
     try {
-      const active = await activeJobs(q);
       expect(active.length).toBeGreaterThan(0);
       slow.child.kill('SIGINT');
       const stopped = await slow.exited;
