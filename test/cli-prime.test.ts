@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE as CLI, runCliSync as cli } from './helpers/cli.ts';
+import { killAll, startCli } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const tmp = (): string => tempDir('powprime-cli-prime-');
@@ -62,6 +63,27 @@ describe('powprime search', () => {
     expect(lines(parts).map((l) => [l.prime, l.index])).toEqual(lines(whole).map((l) => [l.prime, l.index]));
     // Already complete: nothing more to do.
     expect(cli('search', '--bits', '96', '--count', '5', '--out', parts).stdout).toMatch(/^0 new safe primes; 5 in/);
+  });
+
+  it('one run at a time per --out file: a second is refused while the first runs, and takes over after a kill -9', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'one.jsonl');
+    const args = ['search', '--bits', '1024', '--count', '60', '--seed', '31', '--out', file];
+    const first = startCli(args);
+    try {
+      await first.waitFor(() => existsSync(file) && lines(file).length >= 1, 'a first line');
+      const second = cli(...args);
+      expect(second.status).toBe(2);
+      expect(second.stderr).toBe(`powprime: --out ${file} is being written by another run (pid ${first.child.pid}); wait for it to end or stop it, or use another file\n`);
+      await first.kill9();
+      expect(existsSync(`${file}.lock`)).toBe(true); // left behind by the killed run
+      const rerun = cli(...args);
+      expect(rerun.status).toBe(0);
+      expect(existsSync(`${file}.lock`)).toBe(false);
+      expect(lines(file).map((l) => l.index)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    } finally {
+      await killAll();
+    }
   });
 
   it('refuses to mix runs in one file', () => {
