@@ -236,7 +236,7 @@ Napi::Value Pow2Mod(const Napi::CallbackInfo& info) {
   return make_big(info.Env(), out.data(), m.limbs());
 }
 
-// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number)
+// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean)
 // .search(j0: number, j1: number, stop?: BigUint64Array): {found: number | null, sieved: number, tested: number, stopped?: true}
 class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
  public:
@@ -250,7 +250,12 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
       range_error(info.Env(), "start must be 11 modulo 12");
     if (bignum::bit_length(start.data(), int(start.size())) < 16) range_error(info.Env(), "start must have at least 16 bits");
     const uint32_t limit = get_u32(info, 1, "sieveLimit", 5, bignum::kSieveLimit);
-    sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, get_rounds(info, 2));
+    bool only_23_mod_24 = false;
+    if (info.Length() > 3 && !info[3].IsUndefined()) {
+      if (!info[3].IsBoolean()) type_error(info.Env(), "only23Mod24 must be a boolean");
+      only_23_mod_24 = info[3].As<Napi::Boolean>().Value();
+    }
+    sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, get_rounds(info, 2), only_23_mod_24);
   }
 
  private:

@@ -54,7 +54,7 @@ export interface NativeBinding {
   isSafePrime(p: bigint, rounds?: number): boolean;
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
-  SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number) => NativeSieve;
+  SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean) => NativeSieve;
   backendInfo(): NativeBackendInfo;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(

@@ -5,7 +5,8 @@ import { checkPrimeSync } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closePool, generateDhParams, searchSafePrimes } from '../src/index.ts';
+import { closePool, generateDhParams } from '../src/index.ts';
+import { startPoint } from '../src/prime/stream.ts';
 import { runCliSync as cli } from './helpers/cli.ts';
 import { hasCommand } from './helpers/oracles.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -15,18 +16,30 @@ const dir = tempDir('powprime-dhparam-');
 const hasOpenssl = hasCommand('openssl', ['version']);
 
 describe('generateDhParams', () => {
-  it('p is the first safe prime ≡ 23 (mod 24) of the seeded search, q prime by node:crypto', async () => {
+  it('p is the least safe prime ≡ 23 (mod 24) from the seeded start point, by node:crypto; the TS backend agrees', async () => {
     const r = await generateDhParams({ bits: 512, seed: 77n });
     expect(r.g).toBe(2n);
     expect(r.p % 24n).toBe(23n);
     expect(r.p.toString(2)).toHaveLength(512);
-    expect(checkPrimeSync(r.p, { checks: 40 }) && checkPrimeSync((r.p - 1n) / 2n, { checks: 40 })).toBe(true);
-    // Every earlier index of the same search is a safe prime of the other class.
-    const earlier: bigint[] = [];
-    for await (const s of searchSafePrimes({ bits: 512, seed: 77n, count: Number(r.index) + 1 })) earlier.push(s.prime);
-    expect(earlier.at(-1)).toBe(r.p);
-    for (const p of earlier.slice(0, -1)) expect(p % 24n).toBe(11n);
+    // Walk the candidates ≡ 23 (mod 24) from index 0's start point up to p:
+    // none before it is a safe prime by node:crypto, p is. A residue per odd
+    // prime below 2000 skips those with a small factor in p or (p−1)/2.
+    const first = startPoint(512, 77n, 0n);
+    let c = first + ((23n - (first % 24n) + 24n) % 24n);
+    expect(c).toBeLessThanOrEqual(r.p);
+    const small = Array.from({ length: 1000 }, (_, i) => 2 * i + 3).filter((n) => n >= 5 && checkPrimeSync(BigInt(n)));
+    const res = small.map((n) => Number(c % BigInt(n)));
+    const isSafe = (x: bigint): boolean => checkPrimeSync((x - 1n) / 2n, { checks: 8 }) && checkPrimeSync(x, { checks: 8 });
+    let walked = 0;
+    for (; c < r.p; c += 24n, walked++) {
+      const smallFactor = res.some((v) => v === 0 || v === 1);
+      for (let k = 0; k < small.length; k++) res[k] = (res[k]! + 24) % small[k]!;
+      if (!smallFactor) expect(isSafe(c), `${c} is a safe prime before p`).toBe(false);
+    }
+    expect(walked).toBeGreaterThan(0);
+    expect(isSafe(r.p)).toBe(true);
     expect((await generateDhParams({ bits: 512, seed: 77n })).pem).toBe(r.pem);
+    expect((await generateDhParams({ bits: 512, seed: 77n, backend: 'js' })).pem).toBe(r.pem);
   });
 
   it.each([256, 511, 16385])('refuses %d bits', async (bits) => {

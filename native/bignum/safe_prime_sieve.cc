@@ -10,8 +10,10 @@
 
 namespace powprime::bignum {
 
-SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds)
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24)
     : start_(start, start + limbs), limbs_(limbs), rounds_(rounds) {
+  // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
+  struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
   const std::vector<uint32_t>& ps = sieve_primes();
   const std::vector<uint32_t>& inv = sieve_inverses_of_12();
   nprimes_ = size_t(std::lower_bound(ps.begin(), ps.end(), sieve_limit) - ps.begin());
@@ -64,6 +66,8 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
     for (uint64_t i = (t0_[k] + r - m) % r; i < len; i += r) marks[i] = 1;
     for (uint64_t i = (t1_[k] + r - m) % r; i < len; i += r) marks[i] = 1;
   }
+  if (struck_parity_ >= 0)
+    for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;
   stats.sieved += len;
   // Survivors go through base-2 Fermat on q a few at a time (the IFMA kernel
   // runs them together); the rest of the test follows in increasing j, so the

@@ -2,7 +2,8 @@
 // (p ≡ 11 mod 12, so 2 and 3 divide neither p nor q = (p−1)/2) are struck out
 // when p ≡ 0 or p ≡ 1 modulo a small prime r, i.e. when r divides p or q.
 // Survivors get base-2 Fermat on q, then on p (Pocklington's condition), then
-// the full probable-prime test on q.
+// the full probable-prime test on q. Optionally only p ≡ 23 (mod 24) is kept
+// (every other j): the class DH parameters with generator 2 need.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -21,7 +22,8 @@ class SafePrimeSieve {
  public:
   // start ≡ 11 (mod 12); sieve primes r < sieve_limit are used, and the caller
   // keeps sieve_limit below q's smallest possible value so no r equals q or p.
-  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds);
+  // only_23_mod_24 strikes the candidates ≡ 11 (mod 24) too.
+  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24 = false);
 
   // Lowest j in [j0, j1) whose p_j is a safe prime, or -1. When *stop
   // becomes non-zero (another thread asks), the search gives up between two
@@ -38,6 +40,8 @@ class SafePrimeSieve {
   int limbs_;
   int rounds_;
   size_t nprimes_;
+  // 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes.
+  int struck_parity_;
   std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
   std::vector<uint8_t> marks_;
 };

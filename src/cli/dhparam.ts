@@ -27,7 +27,7 @@ export function registerDhparam(program: Command): void {
     .option('--seed <S>', 'search seed, decimal or 0x: the same seed gives the same parameters (default: random, reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
     .option('--backend <name>', 'auto, native or js', 'auto')
-    .option('--json', 'print {"bits","seed","index","elapsedMs","out"} (with --out) or the PEM inside {"pem",…}')
+    .option('--json', 'print {"bits","seed","elapsedMs","out"} (with --out) or the PEM inside {"pem",…}')
     .action(async (bitsText: string, opts: DhparamOpts) => {
       const bits = parseIntArg('bits', bitsText, DH_MIN_BITS, DH_MAX_BITS);
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
@@ -54,10 +54,10 @@ export function registerDhparam(program: Command): void {
         status.clear();
         // DH parameters are public: readable by the servers that load them.
         if (opts.out !== undefined) writeFileAtomic(opts.out, r.pem, 0o644);
-        const facts = { bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
+        const facts = { bits, seed: seed.toString(), elapsedMs: Math.round(r.elapsedMs) };
         if (opts.json) process.stdout.write(`${JSON.stringify(opts.out !== undefined ? { ...facts, out: opts.out } : { ...facts, pem: r.pem })}\n`);
         else if (opts.out === undefined) process.stdout.write(r.pem);
-        if (process.stderr.isTTY) process.stderr.write(`${bits}-bit DH parameters in ${(r.elapsedMs / 1000).toFixed(1)} s (seed ${seed}, index ${r.index})\n`);
+        if (process.stderr.isTTY) process.stderr.write(`${bits}-bit DH parameters in ${(r.elapsedMs / 1000).toFixed(1)} s (seed ${seed})\n`);
       } finally {
         status.clear();
         process.off('SIGINT', onSigint);

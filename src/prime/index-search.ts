@@ -19,6 +19,8 @@ export interface IndexTask {
   index: bigint;
   backend: Backend;
   rounds: number;
+  /** Only p ≡ 23 (mod 24) counts (DH parameters with g = 2). */
+  only23Mod24: boolean;
   /** The shared positions are stream offsets from here (0: the whole index). */
   from: bigint;
   shared: SharedSearch;
@@ -28,11 +30,11 @@ interface Sieve {
   search(j0: number, j1: number, stop?: BigUint64Array): SliceResult;
 }
 
-function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number): Sieve {
-  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits), rounds);
+function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean): Sieve {
+  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits), rounds, only23Mod24);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
-  return new n.SafePrimeSieve(start, sieveLimit(bits), rounds < 0 ? undefined : rounds);
+  return new n.SafePrimeSieve(start, sieveLimit(bits), rounds < 0 ? undefined : rounds, only23Mod24);
 }
 
 /**
@@ -51,6 +53,7 @@ export class IndexStream {
     readonly index: bigint,
     readonly backend: Backend,
     readonly rounds: number,
+    readonly only23Mod24 = false,
   ) {
     this.st = stream(bits, seed, index);
     this.upper = this.st.count - this.st.first;
@@ -68,7 +71,7 @@ export class IndexStream {
 
   private sieve(run: 0 | 1): Sieve {
     const start = run === 0 ? candidateAt(this.st, this.st.first) : this.st.lo;
-    return (this.sieves[run] ??= makeSieve(this.backend, start, this.bits, this.rounds));
+    return (this.sieves[run] ??= makeSieve(this.backend, start, this.bits, this.rounds, this.only23Mod24));
   }
 
   /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. A set `stop` flag ends it early (result meaningless). */
@@ -97,11 +100,12 @@ function streamFor(task: IndexTask): IndexStream {
     cached.seed === task.seed &&
     cached.index === task.index &&
     cached.backend === task.backend &&
-    cached.rounds === task.rounds
+    cached.rounds === task.rounds &&
+    cached.only23Mod24 === task.only23Mod24
   ) {
     return cached;
   }
-  return (cached = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds));
+  return (cached = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.only23Mod24));
 }
 
 /** One pool thread's share of an index: its slices, claimed lowest first; work is candidates sieved, then tested. */

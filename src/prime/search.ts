@@ -57,6 +57,8 @@ interface Parsed {
   rounds: number;
   signal: AbortSignal | undefined;
   onProgress: ((p: SafePrimeProgress) => void) | undefined;
+  /** Only p ≡ 23 (mod 24) counts: DH parameters (dhparam.ts). */
+  only23Mod24: boolean;
 }
 
 /** A seed as the API and CLI take it: 0 ≤ seed < 2^256, as a bigint or decimal / 0x string. */
@@ -82,7 +84,7 @@ export function randomSeed(): bigint {
   return BigInt(`0x${Buffer.from(b).toString('hex')}`);
 }
 
-function parseOptions(opts: SafePrimeSearchOptions): Parsed {
+function parseOptions(opts: SafePrimeSearchOptions, only23Mod24 = false): Parsed {
   if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
   const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
   const seed = opts.seed === undefined ? randomSeed() : parseSeed('seed', opts.seed);
@@ -94,6 +96,7 @@ function parseOptions(opts: SafePrimeSearchOptions): Parsed {
     rounds: checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1,
     signal: checkSignal('signal', opts.signal),
     onProgress: checkFunction<(p: SafePrimeProgress) => void>('onProgress', opts.onProgress),
+    only23Mod24,
   };
 }
 
@@ -108,11 +111,21 @@ class RangeRun {
   readonly started = performance.now();
 
   constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint) {
-    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds);
+    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.only23Mod24);
     const end = to === undefined || to > st.length ? st.length : to;
     const length = end > from ? end - from : 0n;
     this.shared = createShared(length);
-    const task: IndexTask = { kind: 'safe-prime', bits: p.bits, seed: p.seed, index, backend: p.backend, rounds: p.rounds, from, shared: this.shared };
+    const task: IndexTask = {
+      kind: 'safe-prime',
+      bits: p.bits,
+      seed: p.seed,
+      index,
+      backend: p.backend,
+      rounds: p.rounds,
+      only23Mod24: p.only23Mod24,
+      from,
+      shared: this.shared,
+    };
     this.done = runOnThreads(WORKER, task, threads, this.shared).then(() => {
       const best = shared.best(this.shared);
       if (shared.stopped(this.shared)) throw new SearchStoppedError();
@@ -147,7 +160,25 @@ class IndexRun extends RangeRun {
 export async function* searchSafePrimes(
   opts: SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint },
 ): AsyncGenerator<SafePrimeResult, void, undefined> {
-  const p = parseOptions(opts);
+  yield* runSearch(parseOptions(opts), opts);
+}
+
+/**
+ * The least safe prime p ≡ 23 (mod 24) at or after the start point of index 0
+ * of the seeded search (in its stream order): what DH parameters with g = 2
+ * need. The sieve strikes the other class, so it costs one prime, not two.
+ */
+export async function findSafePrime23Mod24(opts: SafePrimeSearchOptions): Promise<SafePrimeResult> {
+  const p = parseOptions(opts, true);
+  for await (const r of runSearch(p, { count: 1 })) return r;
+  // runSearch yields `count` results or throws.
+  throw new InternalError('a search for one prime ended without one');
+}
+
+async function* runSearch(
+  p: Parsed,
+  opts: { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint },
+): AsyncGenerator<SafePrimeResult, void, undefined> {
   const count = checkCount('count', opts.count);
   const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
   const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);

@@ -2,6 +2,7 @@
  * The TS twin of native/bignum/safe_prime_sieve.cc: candidates
  * p_j = start + 12·j, struck out when a small prime divides p or q = (p−1)/2,
  * survivors tested with base-2 Fermat on q, then on p, then the full test on q.
+ * With `only23Mod24`, every other j (the p ≡ 11 mod 24) is struck too.
  */
 import { fermatBase2, isProbablePrimeJs } from './primality.ts';
 import { sievePrimes } from './small-primes.ts';
@@ -21,13 +22,18 @@ export class SafePrimeSieveJs {
   private readonly primes: Uint32Array;
   private readonly t0: Uint32Array;
   private readonly t1: Uint32Array;
+  /** 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes. */
+  private readonly struckParity: number;
 
   constructor(
     private readonly start: bigint,
     sieveLimit: number,
     private readonly rounds = -1,
+    only23Mod24 = false,
   ) {
     if (start % 12n !== 11n) throw new RangeError('start must be 11 modulo 12');
+    // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
+    this.struckParity = only23Mod24 ? (start % 24n === 23n ? 1 : 0) : -1;
     const { primes, inv12 } = sievePrimes(sieveLimit);
     this.primes = primes;
     this.t0 = new Uint32Array(primes.length);
@@ -53,6 +59,7 @@ export class SafePrimeSieveJs {
       for (let i = (t0[k]! + r - m) % r; i < len; i += r) marks[i] = 1;
       for (let i = (t1[k]! + r - m) % r; i < len; i += r) marks[i] = 1;
     }
+    if (this.struckParity >= 0) for (let i = j0 % 2 === this.struckParity ? 0 : 1; i < len; i += 2) marks[i] = 1;
     let tested = 0;
     for (let i = 0; i < len; i++) {
       if (marks[i]) continue;
