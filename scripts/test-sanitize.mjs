@@ -20,6 +20,7 @@ const suites = [
   'test/prime-differential.test.ts',
   'test/prime-vectors.test.ts',
   'test/search-stop.test.ts',
+  'test/sieve-differential.test.ts',
 ];
 
 function die(msg) {

@@ -16,14 +16,26 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
   const std::vector<uint32_t>& ps = sieve_primes();
   const std::vector<uint32_t>& inv = sieve_inverses_of_12();
+  const std::vector<uint64_t>& recip = sieve_reciprocals();
   nprimes_ = size_t(std::lower_bound(ps.begin(), ps.end(), sieve_limit) - ps.begin());
+  // start mod r for every sieve prime, 32 bits of start at a time from the
+  // top (the remainder so far, shifted, stays below 2^55). Primes are the
+  // inner loop so the steps of different primes overlap instead of waiting
+  // on each other.
+  std::vector<uint32_t> res(nprimes_, 0);
+  for (int i = 2 * limbs - 1; i >= 0; i--) {
+    const uint64_t half = (start[i / 2] >> (32 * (i % 2))) & 0xffffffffu;
+    for (size_t k = 0; k < nprimes_; k++) res[k] = mod_by_reciprocal((uint64_t(res[k]) << 32) | half, ps[k], recip[k]);
+  }
   t0_.resize(nprimes_);
   t1_.resize(nprimes_);
   for (size_t k = 0; k < nprimes_; k++) {
-    const uint64_t r = ps[k];
-    const uint64_t res = mod_small(start, limbs, uint32_t(r));
-    t0_[k] = uint32_t((r - res) % r * inv[k] % r);
-    t1_[k] = uint32_t((1 + r - res) % r * inv[k] % r);
+    // r | p_j ⇔ 12·j ≡ −start; r | q_j ⇔ 12·j ≡ 1 − start (mod r).
+    const uint32_t r = ps[k];
+    const uint64_t minus = res[k] == 0 ? 0 : r - res[k];
+    const uint64_t one_minus = minus + 1 == r ? 0 : minus + 1;
+    t0_[k] = mod_by_reciprocal(minus * inv[k], r, recip[k]);
+    t1_[k] = mod_by_reciprocal(one_minus * inv[k], r, recip[k]);
   }
 }
 
@@ -32,14 +44,20 @@ bool stopped(const std::atomic<uint64_t>* stop) { return stop && stop->load(std:
 }  // namespace
 
 int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const {
-  u64 p[kIfmaBatch][kMaxLimbs + 1], q[kIfmaBatch][kMaxLimbs];
+  u64 p[kIfmaBatch][kMaxLimbs + 1], q[kIfmaBatch][kMaxLimbs + 1];
+  int pw[kIfmaBatch], qw[kIfmaBatch];
   std::optional<Mont> mq[kIfmaBatch];
   const Mont* ms[kIfmaBatch] = {};
   for (int k = 0; k < count; k++) {
     std::fill(p[k], p[k] + limbs_ + 1, 0);
-    if (add_small(p[k], start_.data(), 12 * js[k], limbs_)) return -1;  // beyond the caller's range: cannot happen
-    shr1(q[k], p[k], limbs_);
-    mq[k].emplace(q[k], limbs_);
+    // start + 12·j may carry into one more word (the binding takes any j0
+    // below 2^53; a search stream never goes past its bit length): start's
+    // words are fewer than kMaxLimbs, so p still fits.
+    pw[k] = limbs_;
+    if (add_small(p[k], start_.data(), 12 * js[k], limbs_)) p[k][pw[k]++] = 1;
+    shr1(q[k], p[k], pw[k]);
+    qw[k] = trimmed(q[k], pw[k]);
+    mq[k].emplace(q[k], qw[k]);
     ms[k] = &*mq[k];
   }
   bool fermat_q[kIfmaBatch];
@@ -47,9 +65,9 @@ int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count, const std::ato
   for (int k = 0; k < count; k++) {
     if (!fermat_q[k]) continue;
     if (stopped(stop)) return kStopped;
-    const Mont mp(p[k], limbs_);
+    const Mont mp(p[k], pw[k]);
     // q has no factor below the sieve limit, so trial division would find nothing.
-    if (fermat_base2(mp) && is_probable_prime(q[k], limbs_, rounds_, /*trial=*/false)) return int64_t(js[k]);
+    if (fermat_base2(mp) && is_probable_prime(q[k], qw[k], rounds_, /*trial=*/false)) return int64_t(js[k]);
   }
   return -1;
 }
@@ -60,11 +78,16 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
   marks_.assign(len, 0);
   const std::vector<uint32_t>& ps = sieve_primes();
   uint8_t* marks = marks_.data();
+  const std::vector<uint64_t>& recip = sieve_reciprocals();
   for (size_t k = 0; k < nprimes_; k++) {
-    const uint64_t r = ps[k];
-    const uint64_t m = j0 % r;
-    for (uint64_t i = (t0_[k] + r - m) % r; i < len; i += r) marks[i] = 1;
-    for (uint64_t i = (t1_[k] + r - m) % r; i < len; i += r) marks[i] = 1;
+    const uint32_t r = ps[k];
+    const uint32_t m = mod_by_reciprocal(j0, r, recip[k]);
+    // First j ≥ j0 with j ≡ t (mod r), as an offset: t − m + r lies in (0, 2r).
+    uint64_t i0 = uint64_t(t0_[k]) + r - m, i1 = uint64_t(t1_[k]) + r - m;
+    if (i0 >= r) i0 -= r;
+    if (i1 >= r) i1 -= r;
+    for (uint64_t i = i0; i < len; i += r) marks[i] = 1;
+    for (uint64_t i = i1; i < len; i += r) marks[i] = 1;
   }
   if (struck_parity_ >= 0)
     for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;

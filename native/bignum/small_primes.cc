@@ -42,4 +42,15 @@ const std::vector<uint32_t>& sieve_inverses_of_12() {
   return inv;
 }
 
+const std::vector<uint64_t>& sieve_reciprocals() {
+  static const std::vector<uint64_t> m = [] {
+    const std::vector<uint32_t>& ps = sieve_primes();
+    std::vector<uint64_t> out(ps.size());
+    // No odd r divides 2^64, so floor((2^64 − 1) / r) = floor(2^64 / r).
+    for (size_t i = 0; i < ps.size(); i++) out[i] = UINT64_MAX / ps[i];
+    return out;
+  }();
+  return m;
+}
+
 }  // namespace powprime::bignum

@@ -16,5 +16,17 @@ constexpr uint32_t kSieveLimit = 1u << 23;
 const std::vector<uint32_t>& sieve_primes();
 // 12^-1 mod r for each entry of sieve_primes().
 const std::vector<uint32_t>& sieve_inverses_of_12();
+// floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
+const std::vector<uint64_t>& sieve_reciprocals();
+
+// x mod r from m = floor(2^64 / r), without a division: the sieve takes a
+// residue per sieve prime per slice, and a hardware divide there cost more
+// than the rest of the sieve. The quotient estimate floor(x·m / 2^64) is at
+// most one below floor(x / r) (x < 2^64), so one subtraction corrects it.
+inline uint32_t mod_by_reciprocal(uint64_t x, uint32_t r, uint64_t m) {
+  const uint64_t q = uint64_t((unsigned __int128)x * m >> 64);
+  const uint64_t rem = x - q * r;
+  return uint32_t(rem >= r ? rem - r : rem);
+}
 
 }  // namespace powprime::bignum

@@ -1,0 +1,75 @@
+// The combined sieve, native against TS and against a direct count: for random
+// starts and slice positions up to 2^53 (where the native sieve's residues
+// come from reciprocals, not divisions), both strike the same candidates and
+// find the same safe prime, with and without the p ≡ 23 (mod 24) filter.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { native } from '../src/native.ts';
+import { SafePrimeSieveJs } from '../src/prime/sieve.ts';
+import { SIEVE_LIMIT_MAX } from '../src/prime/tuning.ts';
+import { skipNativeNotice } from './helpers/backends.ts';
+
+skipNativeNotice('native sieve vs TS sieve');
+const n = native();
+const seed = process.env.FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED);
+
+/** A start ≡ 11 (mod 12) with `bits` bits. */
+const startArb = fc
+  .integer({ min: 64, max: 1024 })
+  .chain((bits) => fc.bigInt({ min: 1n << BigInt(bits - 1), max: (1n << BigInt(bits)) - 1n }))
+  .map((x) => x - (x % 12n) + 11n);
+
+/** Odd primes from 5 below `limit`, by trial division (independent of both sieves' tables). */
+function oddPrimesFrom5(limit: number): number[] {
+  const out: number[] = [];
+  for (let c = 5; c < limit; c += 2) {
+    let prime = true;
+    for (let d = 3; d * d <= c; d += 2) if (c % d === 0) { prime = false; break; }
+    if (prime) out.push(c);
+  }
+  return out;
+}
+
+describe.runIf(n !== null)('safe-prime sieve: native and TS strike the same candidates', () => {
+  it(`random starts of 64..1024 bits, slices anywhere below 2^53, both classes (fast-check seed ${seed})`, () => {
+    fc.assert(
+      fc.property(
+        startArb,
+        fc.integer({ min: 0, max: 2 ** 53 - 4096 }),
+        fc.integer({ min: 1, max: 4096 }),
+        fc.constantFrom(1 << 10, 1 << 16, SIEVE_LIMIT_MAX),
+        fc.boolean(),
+        (start, j0, len, limit, only23) => {
+          const a = new n!.SafePrimeSieve(start, limit, undefined, only23).search(j0, j0 + len);
+          const b = new SafePrimeSieveJs(start, limit, -1, only23).search(j0, j0 + len);
+          expect(a.found).toBe(b.found);
+          expect(a.sieved).toBe(b.sieved);
+          // The native sieve may have batched a few survivors past the one it found (IFMA).
+          if (a.found === null) expect(a.tested).toBe(b.tested);
+        },
+      ),
+      { seed, numRuns: 40 },
+    );
+  });
+
+  it('counts the survivors a direct check counts', () => {
+    const limit = 1 << 12;
+    const primes = oddPrimesFrom5(limit);
+    const start = (1n << 300n) + 11n - ((1n << 300n) % 12n);
+    for (const only23 of [false, true]) {
+      const j0 = 2 ** 52 + 12345;
+      const j1 = j0 + 3000;
+      const r = new n!.SafePrimeSieve(start, limit, undefined, only23).search(j0, j1);
+      const last = r.found ?? j1 - 1;
+      let survivors = 0;
+      for (let j = j0; j <= last; j++) {
+        const p = start + 12n * BigInt(j);
+        if (only23 && p % 24n !== 23n) continue;
+        if (primes.every((q) => p % BigInt(q) !== 0n && p % BigInt(q) !== 1n)) survivors++;
+      }
+      if (r.found === null) expect(r.tested).toBe(survivors);
+      else expect(r.tested).toBeGreaterThanOrEqual(survivors);
+      expect(survivors).toBeGreaterThan(20);
+    }
+  });
+});
