@@ -37,6 +37,13 @@ function nodeCryptoLoop(batch: number): void {
 
 const UNIT = 'hashes/s';
 
+/**
+ * The single-thread goal against OpenSSL's block rate depends on the kernel:
+ * 32 AVX-512 lanes reach about 5× (measured on Zen 5), SHA-NI about 2×, and a
+ * CPU with neither has no goal beyond keeping up with OpenSSL.
+ */
+const NATIVE_GOAL = (kernel: string): number => (kernel.startsWith('avx512') ? 4.5 : kernel.startsWith('sha-ni') ? 2.0 : 1.0);
+
 export async function runPowBench(opts: { quick: boolean; onStep?: (name: string) => void }): Promise<PowBenchResult> {
   const info = backendInfo();
   const hasNative = info.backend === 'native';
@@ -91,7 +98,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
   return {
     rows,
     targets: [
-      target('native 1 thread / openssl block rate', ratio(native1, rate('openssl')), '×', 1.5, 'min'),
+      target(`native 1 thread (${info.sha256}) / openssl block rate`, ratio(native1, rate('openssl')), '×', NATIVE_GOAL(info.sha256), 'min'),
       target(`native ${all} threads / native 1 thread`, ratio(nativeAll, native1), '×', all >= 2 ? 1.8 : 1, 'min'),
       target('ts 1 thread', ts === null ? null : ts / 1e6, 'M hashes/s', 2.5, 'min'),
       target('ts 1 thread / node:crypto per candidate', ratio(ts, rate('node:crypto')), '×', 1, 'min'),

@@ -100,6 +100,7 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   feats.Set("avx2", cpu.avx2);
   feats.Set("bmi2", cpu.bmi2);
   feats.Set("adx", cpu.adx);
+  feats.Set("avx512f", cpu.avx512f);
   feats.Set("avx512ifma", cpu.avx512ifma);
   feats.Set("armSha2", cpu.arm_sha2);
   out.Set("cpu", feats);

@@ -29,6 +29,7 @@ static CpuFeatures detect() {
   f.bmi2 = b & (1u << 8);
   f.adx = b & (1u << 19);
   f.sha_ni = (b & (1u << 29)) && sse41 && ssse3;
+  f.avx512f = zmm_saved && (b & (1u << 16));
   f.avx512ifma = zmm_saved && (b & (1u << 16)) && (b & (1u << 21));  // AVX512F, AVX512IFMA
   return f;
 }

@@ -10,6 +10,7 @@ struct CpuFeatures {
   bool avx2 = false;
   bool bmi2 = false;
   bool adx = false;
+  bool avx512f = false;     // and ZMM state saved by the OS
   bool avx512ifma = false;  // with AVX-512F, and ZMM state saved by the OS
   bool arm_sha2 = false;    // ARMv8 SHA256H/SHA256H2/SHA256SU0/SHA256SU1
 };

@@ -4,7 +4,7 @@ import { checkOptions } from './validate.ts';
 
 export interface Sha256Options {
   /**
-   * 'js', or a native message hasher ('sha-ni', 'scalar'; AVX2 only searches proof-of-work groups).
+   * 'js', or a native message hasher ('sha-ni', 'scalar'; AVX2 and AVX-512 only search proof-of-work groups).
    * Default: the fastest native kernel, or 'js' without the addon.
    */
   kernel?: string;

@@ -6,10 +6,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { packageRoot, packageVersion } from './package-root.ts';
 
 export interface NativeBackendInfo {
-  /** The kernel the PoW search uses, with its lane count: "sha-ni x2", "avx2 x8", "scalar". */
+  /** The kernel the PoW search uses, with its lane count: "avx512 x32", "sha-ni x2", "avx2 x8", "scalar". */
   sha256: string;
   /** The kernel used to hash whole messages. */
   hasher: string;
@@ -21,7 +22,7 @@ export interface NativeBackendInfo {
   hashers: string[];
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
-  cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512ifma: boolean; armSha2: boolean };
+  cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512f: boolean; avx512ifma: boolean; armSha2: boolean };
   /** The bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx" or "portable". */
   bignum: string;
 }
@@ -109,6 +110,7 @@ function load(): { binding: NativeBinding | null; error: string | null } {
         tried.push(`${file}: built for powprime ${binding.version ?? '(unknown)'}, this is ${version}`);
         continue;
       }
+      warnUnusableKernelRequest(binding);
       return { binding, error: null };
     } catch (err) {
       tried.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
@@ -116,6 +118,17 @@ function load(): { binding: NativeBinding | null; error: string | null } {
   }
   const fix = 'to build it: install cmake and a C++17 compiler, then run `npm rebuild powprime`';
   return { binding: null, error: `native addon not loaded (tried ${tried.join('; ')}); ${fix}` };
+}
+
+/** POWPRIME_POW_KERNEL is read by the addon itself; a value it could not honour is said here, once per process. */
+function warnUnusableKernelRequest(binding: NativeBinding): void {
+  const want = process.env.POWPRIME_POW_KERNEL;
+  // Pool workers load the addon too; the main thread speaks for all of them.
+  if (!want || !isMainThread) return;
+  const { kernels } = binding.backendInfo();
+  if (!kernels.includes(want)) {
+    process.emitWarning(`POWPRIME_POW_KERNEL=${JSON.stringify(want)} is not a PoW kernel usable here (${kernels.join(', ')}); ignored`, { code: 'POWPRIME_BAD_ENV' });
+  }
 }
 
 /** The native binding, or null (see nativeLoadError()). */

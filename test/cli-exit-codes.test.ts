@@ -34,6 +34,16 @@ describe('environment', () => {
     expect(r.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, js; ignored');
   });
 
+  it('POWPRIME_POW_KERNEL puts the named kernel first; one naming no usable kernel is one warning line', () => {
+    const forced = cli.withEnv({ POWPRIME_POW_KERNEL: 'scalar' })('--version');
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).toMatch(/^sha256: scalar \(chosen by POWPRIME_POW_KERNEL; timed at load: scalar /m);
+    expect(forced.stderr).toBe('');
+    const bogus = cli.withEnv({ POWPRIME_POW_KERNEL: 'bogus' })('solve', 'env', '2');
+    expect(bogus.status).toBe(0);
+    expect(bogus.stderr.trim()).toMatch(/^powprime: warning: POWPRIME_POW_KERNEL="bogus" is not a PoW kernel usable here \(.*scalar\); ignored$/);
+  });
+
   it('POWPRIME_BACKEND=js is obeyed without a warning', () => {
     const r = cli.withEnv({ POWPRIME_BACKEND: 'js' })('solve', 'env', '2', '--json');
     expect(r.status).toBe(0);

@@ -24,9 +24,22 @@ const FIPS: [string, string][] = [
 // NIST's byte-oriented messages (0 to 8577 bytes), as packaged by hash-test-vectors.
 const nist = createRequire(import.meta.url)('hash-test-vectors') as { input: string; sha256: string }[];
 
-it.runIf(backendInfo().kernels.includes('avx2'))('the AVX2 kernel, a group searcher only, refuses to hash a message', () => {
-  expect(() => sha256(new Uint8Array(3), { kernel: 'avx2' })).toThrow(RangeError);
-  expect(() => sha256(new Uint8Array(3), { kernel: 'avx2' })).toThrow(/^kernel 'avx2' only searches proof-of-work groups/);
+// Group searchers that hash no message: AVX2 and AVX-512 only pay off with a lane per candidate.
+const searchersOnly = backendInfo().kernels.filter((k) => k === 'avx2' || k === 'avx512');
+it.runIf(searchersOnly.length > 0).each(searchersOnly)('the %s kernel, a group searcher only, refuses to hash a message', (kernel) => {
+  expect(() => sha256(new Uint8Array(3), { kernel })).toThrow(RangeError);
+  expect(() => sha256(new Uint8Array(3), { kernel })).toThrow(new RegExp(`^kernel '${kernel}' only searches proof-of-work groups`));
+});
+
+// The kernel tests below iterate backendInfo().kernels; this makes sure a CPU
+// that has the instructions really runs its kernel there, not a silent skip.
+it.runIf(backendInfo().backend === 'native')('every kernel the CPU has the instructions for is usable', () => {
+  const { kernels, refused } = backendInfo();
+  const cpu = native()!.backendInfo().cpu;
+  for (const r of refused) expect(r).toMatch(/: CPU lacks /);
+  if (cpu.avx512f) expect(kernels).toContain('avx512');
+  if (cpu.shaNi) expect(kernels).toEqual(expect.arrayContaining(['sha-ni', 'sha-ni-x4']));
+  if (cpu.avx2) expect(kernels).toContain('avx2');
 });
 
 describe.each(kernels)('sha256 kernel %s', (kernel) => {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -110,6 +111,7 @@ struct Registry {
     std::vector<std::string> searcher_refused;
     admit(shani_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
     admit(shani4_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
+    admit(avx512_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
     admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
     admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers, searcher_refused);
     // Which SIMD searcher is fastest depends on the core (lane counts, and
@@ -125,8 +127,24 @@ struct Registry {
     }
     searchers.push_back(&kScalarSearcher);
     rates.push_back(time_searcher(kScalarSearcher, 1));  // reported only
+    prefer_requested();
     for (const std::string& r : searcher_refused)
       if (std::find(refused.begin(), refused.end(), r) == refused.end()) refused.push_back(r);
+  }
+
+  // POWPRIME_POW_KERNEL=<id> puts that usable searcher first, so a figure
+  // without a faster kernel (AVX-512 on a CPU that has it) can be measured
+  // on the same machine. A value naming no usable kernel changes nothing;
+  // the TS loader warns about it, where warnings are emitted.
+  void prefer_requested() {
+    const char* want = std::getenv("POWPRIME_POW_KERNEL");
+    if (!want || !*want) return;
+    for (size_t i = 0; i < searchers.size(); i++) {
+      if (std::strcmp(searchers[i]->id, want) != 0) continue;
+      std::rotate(searchers.begin(), searchers.begin() + i, searchers.begin() + i + 1);
+      std::rotate(rates.begin(), rates.begin() + i, rates.begin() + i + 1);
+      return;
+    }
   }
 };
 

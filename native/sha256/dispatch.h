@@ -1,7 +1,8 @@
 // Chooses the SHA-256 kernels once per process, one per slot: the fastest
 // message hasher and the fastest group searcher this CPU runs that also pass
 // a self-test against the scalar reference. Searchers are ranked by a short
-// timing at load (a few ms); hashers by a fixed order (SHA-NI, ARMv8, scalar).
+// timing at load (a few ms), unless POWPRIME_POW_KERNEL names one to put
+// first; hashers by a fixed order (SHA-NI, ARMv8, scalar).
 #pragma once
 #include <string>
 #include <vector>

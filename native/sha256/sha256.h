@@ -60,6 +60,7 @@ const BlockHasher* shani_hasher();
 const PowGroupSearcher* shani_searcher();
 const PowGroupSearcher* shani4_searcher();
 const PowGroupSearcher* avx2_searcher();
+const PowGroupSearcher* avx512_searcher();
 const BlockHasher* armv8_hasher();
 const PowGroupSearcher* armv8_searcher();
 

@@ -30,13 +30,18 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
 
+/** The first kernel is the fastest by the timing at load unless POWPRIME_POW_KERNEL put it there. */
+function howChosen(first: string): string {
+  return process.env.POWPRIME_POW_KERNEL === first ? 'chosen by POWPRIME_POW_KERNEL; timed at load' : 'chosen by a timing at load';
+}
+
 function versionText(): string {
   const info = backendInfo();
   const timed = info.kernels.map((k) => `${k} ${(info.kernelRates[k]! / 1e6).toFixed(1)} M/s`).join(', ');
   const lines = [
     `powprime ${packageVersion()}`,
     `backend: ${info.backend}`,
-    `sha256: ${info.sha256}${timed ? ` (chosen by a timing at load: ${timed})` : ''}`,
+    `sha256: ${info.sha256}${timed ? ` (${howChosen(info.kernels[0]!)}: ${timed})` : ''}`,
     `bignum: ${info.bignum}`,
   ];
   if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);

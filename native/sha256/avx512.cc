@@ -1,0 +1,180 @@
+// AVX-512 kernel: 32 candidates per step, two independent groups of 16
+// lanes. Everything here is AVX-512F: each rotation is one vprold, each
+// three-way XOR, Ch and Maj one vpternlogd. On Zen 5 these have a latency of
+// two cycles and issue several per cycle, so one group's round-to-round
+// dependency chain, not the instruction count, limits it; the round is
+// reassociated to shorten that chain and a second group fills the gaps. A
+// third group would spill registers.
+#include "sha256.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#include <array>
+#include <utility>
+
+#define POWPRIME_AVX512 __attribute__((target("avx512f")))
+
+namespace powprime::sha256 {
+namespace {
+
+using V = __m512i;
+
+POWPRIME_AVX512 inline V add(V a, V b) { return _mm512_add_epi32(a, b); }
+POWPRIME_AVX512 inline V bc(uint32_t x) { return _mm512_set1_epi32(int(x)); }
+// vpternlogd truth tables, bit index (x << 2) | (y << 1) | z.
+POWPRIME_AVX512 inline V xor3(V x, V y, V z) { return _mm512_ternarylogic_epi32(x, y, z, 0x96); }
+POWPRIME_AVX512 inline V ch(V e, V f, V g) { return _mm512_ternarylogic_epi32(e, f, g, 0xCA); }
+POWPRIME_AVX512 inline V maj(V a, V b, V c) { return _mm512_ternarylogic_epi32(a, b, c, 0xE8); }
+POWPRIME_AVX512 inline V bsig0(V x) {
+  return xor3(_mm512_ror_epi32(x, 2), _mm512_ror_epi32(x, 13), _mm512_ror_epi32(x, 22));
+}
+POWPRIME_AVX512 inline V bsig1(V x) {
+  return xor3(_mm512_ror_epi32(x, 6), _mm512_ror_epi32(x, 11), _mm512_ror_epi32(x, 25));
+}
+POWPRIME_AVX512 inline V ssig0(V x) {
+  return xor3(_mm512_ror_epi32(x, 7), _mm512_ror_epi32(x, 18), _mm512_srli_epi32(x, 3));
+}
+POWPRIME_AVX512 inline V ssig1(V x) {
+  return xor3(_mm512_ror_epi32(x, 17), _mm512_ror_epi32(x, 19), _mm512_srli_epi32(x, 10));
+}
+
+inline uint32_t ssig0(uint32_t x) { return rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3); }
+inline uint32_t ssig1(uint32_t x) { return rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10); }
+inline uint32_t bsig0(uint32_t x) { return rotr(x, 2) ^ rotr(x, 13) ^ rotr(x, 22); }
+inline uint32_t bsig1(uint32_t x) { return rotr(x, 6) ^ rotr(x, 11) ^ rotr(x, 25); }
+
+// Which schedule words change with message word `fast`.
+constexpr std::array<bool, 64> varying_words(int fast) {
+  std::array<bool, 64> v{};
+  v[fast] = true;
+  for (int t = 16; t < 64; t++) v[t] = v[t - 2] || v[t - 7] || v[t - 15] || v[t - 16];
+  return v;
+}
+
+struct State {
+  V a, b, c, d, e, f, g, h;
+};
+
+// One round with kw = K[t] + W[t]. The new e is ((d + h + kw) + Ch) + Σ1 and
+// the new a is Σ0 + (Maj + T1): the sums that do not wait for e are formed
+// while Ch and Σ1 are computed, which cuts the chain from e to the next e to
+// three steps (rotate, XOR, add). One add more than the textbook order.
+POWPRIME_AVX512 inline void round(State& s, V kw) {
+  const V hk = add(s.h, kw);
+  const V c = ch(s.e, s.f, s.g);
+  const V s1 = bsig1(s.e);
+  const V x = add(hk, c);
+  const V t1 = add(x, s1);
+  const V e = add(add(s.d, x), s1);
+  const V a = add(bsig0(s.a), add(maj(s.a, s.b, s.c), t1));
+  s.h = s.g; s.g = s.f; s.f = s.e; s.e = e;
+  s.d = s.c; s.c = s.b; s.b = s.a; s.a = a;
+}
+
+// Everything about a group that does not depend on the candidate, for
+// changing word F.
+template <int F>
+struct Prepared {
+  uint32_t kw[64];   // K + W, for the words that stay constant
+  uint32_t cw[64];   // for a varying word: the sum of its constant schedule terms
+  uint32_t pre[8];   // state after rounds [0, F)
+  uint32_t t1c;      // round F's T1 without its W
+};
+
+template <int F>
+POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16],
+                                     const uint32_t* table, uint32_t from, uint32_t to,
+                                     uint32_t mask0) {
+  static constexpr std::array<bool, 64> varies = varying_words(F);
+  Prepared<F> p;
+  uint32_t w[64];
+  group_prefix(mid, w16, F, w, p.pre);
+  expand_schedule(w);
+  for (int t = 0; t < 64; t++) {
+    p.kw[t] = K[t] + w[t];
+    p.cw[t] = 0;
+    if (t < 16 || !varies[t]) continue;
+    if (!varies[t - 2]) p.cw[t] += ssig1(w[t - 2]);
+    if (!varies[t - 7]) p.cw[t] += w[t - 7];
+    if (!varies[t - 15]) p.cw[t] += ssig0(w[t - 15]);
+    if (!varies[t - 16]) p.cw[t] += w[t - 16];
+  }
+  const uint32_t* s = p.pre;
+  p.t1c = s[7] + bsig1(s[4]) + ((s[4] & s[5]) ^ (~s[4] & s[6])) + K[F];
+  // Round F from the shared state: only its W differs between candidates.
+  const V e_base = bc(s[3] + p.t1c);
+  const V a_base = bc(bsig0(s[0]) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2])) + p.t1c);
+  const V m0 = bc(mask0);
+  const V h0add = bc(mid[0]);
+
+  for (uint32_t t = from; t < to; t += 32) {
+    const uint32_t left = to - t;
+    // Lanes past the end of the range load nothing (masked) and never report.
+    const __mmask16 live[2] = {
+        __mmask16(left >= 16 ? 0xFFFF : (1u << left) - 1),
+        __mmask16(left >= 32 ? 0xFFFF : left <= 16 ? 0 : (1u << (left - 16)) - 1)};
+    V wv[2][64];
+    State st[2];
+    for (int g = 0; g < 2; g++) {
+      wv[g][F] = _mm512_maskz_loadu_epi32(live[g], table + t + 16 * g);
+      st[g] = {add(a_base, wv[g][F]), bc(s[0]), bc(s[1]), bc(s[2]),
+               add(e_base, wv[g][F]), bc(s[4]), bc(s[5]), bc(s[6])};
+    }
+    // The varying schedule words first, kept as K + W: between the rounds
+    // they would hold registers the two states need.
+    V kwv[2][64];
+#pragma GCC unroll 64
+    for (int r = 16; r < 64; r++) {
+      if (!varies[r]) continue;
+      for (int g = 0; g < 2; g++) {
+        V x = bc(p.cw[r]);
+        if (varies[r - 2]) x = add(x, ssig1(wv[g][r - 2]));
+        if (varies[r - 7]) x = add(x, wv[g][r - 7]);
+        if (varies[r - 15]) x = add(x, ssig0(wv[g][r - 15]));
+        if (varies[r - 16]) x = add(x, wv[g][r - 16]);
+        wv[g][r] = x;
+        kwv[g][r] = add(x, bc(K[r]));
+      }
+    }
+#pragma GCC unroll 64
+    for (int r = F + 1; r < 64; r++) {
+      // Round 63's new e is dead (only a feeds h0) and the compiler drops it.
+      for (int g = 0; g < 2; g++) round(st[g], varies[r] ? kwv[g][r] : bc(p.kw[r]));
+    }
+    for (int g = 0; g < 2; g++) {
+      const __mmask16 hit = _mm512_mask_testn_epi32_mask(live[g], add(st[g].a, h0add), m0);
+      if (hit) return int64_t(t + 16 * g + uint32_t(__builtin_ctz(hit)));
+    }
+  }
+  return -1;
+}
+
+using Fixed = int64_t (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t, uint32_t, uint32_t);
+
+// The changing word's index decides which schedule words vary, and with it
+// the shape of the fully unrolled rounds: one instance per index.
+template <size_t... F>
+constexpr std::array<Fixed, sizeof...(F)> instances(std::index_sequence<F...>) {
+  return {search_fixed<int(F)>...};
+}
+constexpr std::array<Fixed, 16> kByFast = instances(std::make_index_sequence<16>());
+
+int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
+                     uint32_t from, uint32_t to, uint32_t mask0) {
+  return kByFast[size_t(fast)](mid, w16, table, from, to, mask0);
+}
+
+const PowGroupSearcher kAvx512Searcher = {"avx512", "avx512 x32", search_group};
+
+}  // namespace
+
+const PowGroupSearcher* avx512_searcher() { return &kAvx512Searcher; }
+
+}  // namespace powprime::sha256
+
+#else
+namespace powprime::sha256 {
+const PowGroupSearcher* avx512_searcher() { return nullptr; }
+}  // namespace powprime::sha256
+#endif
