@@ -3,6 +3,7 @@
 // TypeError or RangeError naming it; nothing here may abort the process.
 #include <napi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -160,19 +161,23 @@ Napi::Value PowSearch(const Napi::CallbackInfo& info) {
 using bignum::u64;
 
 // A non-negative bigint as little-endian limbs (at least one), below 2^(64·(kMaxLimbs−1)).
-std::vector<u64> get_big(const Napi::CallbackInfo& info, size_t i, const char* name) {
-  if (info.Length() <= i || !info[i].IsBigInt()) type_error(info.Env(), std::string(name) + " must be a bigint");
-  Napi::BigInt b = info[i].As<Napi::BigInt>();
+std::vector<u64> big_from(Napi::Env env, Napi::Value v, const std::string& name) {
+  if (!v.IsBigInt()) type_error(env, name + " must be a bigint");
+  Napi::BigInt b = v.As<Napi::BigInt>();
   size_t count = b.WordCount();
   std::vector<u64> w(count ? count : 1, 0);
   int sign = 0;
   b.ToWords(&sign, &count, w.data());
-  if (sign && !(count == 1 && w[0] == 0)) range_error(info.Env(), std::string(name) + " must not be negative");
+  if (sign && !(count == 1 && w[0] == 0)) range_error(env, name + " must not be negative");
   w.resize(size_t(bignum::trimmed(w.data(), int(w.size()))));
   if (w.size() >= size_t(bignum::kMaxLimbs))
-    range_error(info.Env(), std::string(name) + " is too large for the native backend (at most " +
-                                std::to_string(64 * (bignum::kMaxLimbs - 1)) + " bits)");
+    range_error(env, name + " is too large for the native backend (at most " +
+                         std::to_string(64 * (bignum::kMaxLimbs - 1)) + " bits)");
   return w;
+}
+
+std::vector<u64> get_big(const Napi::CallbackInfo& info, size_t i, const char* name) {
+  return big_from(info.Env(), info.Length() > i ? info[i] : info.Env().Undefined(), name);
 }
 
 Napi::BigInt make_big(Napi::Env env, const u64* w, int n) {
@@ -201,10 +206,14 @@ Napi::Value IsSafePrime(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), bignum::is_safe_prime(p.data(), int(p.size()), rounds));
 }
 
-std::vector<u64> get_odd_modulus(const Napi::CallbackInfo& info, size_t i) {
-  std::vector<u64> m = get_big(info, i, "modulus");
-  if (!(m[0] & 1) || (m.size() == 1 && m[0] < 3)) range_error(info.Env(), "modulus must be odd and at least 3");
+std::vector<u64> odd_from(Napi::Env env, Napi::Value v, const std::string& name) {
+  std::vector<u64> m = big_from(env, v, name);
+  if (!(m[0] & 1) || (m.size() == 1 && m[0] < 3)) range_error(env, name + " must be odd and at least 3");
   return m;
+}
+
+std::vector<u64> get_odd_modulus(const Napi::CallbackInfo& info, size_t i) {
+  return odd_from(info.Env(), info.Length() > i ? info[i] : info.Env().Undefined(), "modulus");
 }
 
 // modPow(base: bigint, exponent: bigint, modulus: bigint): bigint — modulus odd, base < modulus.
@@ -235,6 +244,34 @@ Napi::Value Pow2Mod(const Napi::CallbackInfo& info) {
   m.pow2(r.data(), e.data(), int(e.size()));
   m.from_mont(out.data(), r.data());
   return make_big(info.Env(), out.data(), m.limbs());
+}
+
+// fermatBase2(n: bigint[]): boolean[] — 2^(n−1) ≡ 1 (mod n) for each odd
+// n ≥ 3, at most 64 of them; the way the sieve tests its survivors (eight at a
+// time in SIMD lanes on the IFMA kernel), exposed so tests can reach it.
+Napi::Value FermatBase2(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsArray()) type_error(env, "n must be an array of bigints");
+  Napi::Array arr = info[0].As<Napi::Array>();
+  const uint32_t count = arr.Length();
+  if (count < 1 || count > 64) range_error(env, "n must hold 1 to 64 numbers");
+  std::vector<std::vector<u64>> ns;
+  size_t width = 1;
+  for (uint32_t k = 0; k < count; k++) {
+    std::vector<u64> w = odd_from(env, arr.Get(k), "n[" + std::to_string(k) + "]");
+    width = std::max(width, w.size());
+    ns.push_back(std::move(w));
+  }
+  std::vector<const u64*> ptrs;
+  for (std::vector<u64>& w : ns) {
+    w.resize(width, 0);
+    ptrs.push_back(w.data());
+  }
+  std::unique_ptr<bool[]> out(new bool[count]);
+  bignum::fermat_base2_many(ptrs.data(), int(count), int(width), out.get());
+  Napi::Array result = Napi::Array::New(env, count);
+  for (uint32_t k = 0; k < count; k++) result.Set(k, Napi::Boolean::New(env, out[k]));
+  return result;
 }
 
 // new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean)
@@ -349,6 +386,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("isSafePrime", Napi::Function::New(env, IsSafePrime));
   exports.Set("modPow", Napi::Function::New(env, ModPow));
   exports.Set("pow2Mod", Napi::Function::New(env, Pow2Mod));
+  exports.Set("fermatBase2", Napi::Function::New(env, FermatBase2));
   exports.Set("SafePrimeSieve", SieveWrap::Define(env));
   exports.Set("backendInfo", Napi::Function::New(env, BackendInfo));
   exports.Set("sha256", Napi::Function::New(env, Sha256));

@@ -11,7 +11,7 @@ export interface BackendInfo {
   backend: Backend;
   /** Active SHA-256 kernel for the PoW search: "avx512 x32", "sha-ni x4", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
-  /** Bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx", "portable" or "js". */
+  /** Bignum multiplication kernels in use: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable" or "js". */
   bignum: string;
   /** Native PoW kernels usable on this CPU, fastest first (empty without the addon). */
   kernels: string[];

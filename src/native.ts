@@ -23,7 +23,7 @@ export interface NativeBackendInfo {
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
   cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512f: boolean; avx512ifma: boolean; armSha2: boolean };
-  /** The bignum multiplication kernels in use: "avx512-ifma x4 + mulx/adx", "mulx/adx" or "portable". */
+  /** The bignum multiplication kernels in use: "avx512-ifma x8 + mulx/adx", "mulx/adx" or "portable". */
   bignum: string;
 }
 
@@ -55,6 +55,7 @@ export interface NativeBinding {
   isSafePrime(p: bigint, rounds?: number): boolean;
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
+  fermatBase2(n: bigint[]): boolean[];
   SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean) => NativeSieve;
   backendInfo(): NativeBackendInfo;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;

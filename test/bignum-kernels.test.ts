@@ -12,7 +12,7 @@ import { rng } from './helpers/oracles.ts';
 const n = backendInfo().backend === 'native' ? native() : null;
 const all = ['portable', 'adx', 'ifma'] as const;
 const best = n ? n.backendInfo().bignum : '';
-const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x4 + mulx/adx' } as const;
+const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x8 + mulx/adx' } as const;
 // A kernel the CPU lacks is capped to a lower one; keep only those that really run.
 const kernels = n ? all.filter((k) => n.setBignumKernel(k) === NAMES[k]) : [];
 if (n) n.setBignumKernel('ifma');

@@ -1,6 +1,7 @@
 #include "mont_ifma.h"
 
 #include "../cpu_features.h"
+#include "radix52.h"
 #include "sliding_window.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -17,7 +18,7 @@
 namespace powprime::bignum {
 namespace {
 
-constexpr u64 kMask = (u64(1) << 52) - 1;
+constexpr u64 kMask = kDigitMask;
 constexpr int kMaxDigits = 80;
 
 // Registers needed for a modulus of `bits` bits: R = 2^(52·8·Z) ≥ 4n.
@@ -25,24 +26,6 @@ int zmm_count(int bits) {
   for (int z : {2, 3, 4, 5, 6, 8, 10})
     if (52 * 8 * z >= bits + 2) return z;
   return 0;
-}
-
-void to_digits(u64* d, int digits, const u64* w, int limbs) {
-  for (int k = 0; k < digits; k++) {
-    const int bit = 52 * k, word = bit / 64, shift = bit % 64;
-    u64 v = word < limbs ? w[word] >> shift : 0;
-    if (shift > 12 && word + 1 < limbs) v |= w[word + 1] << (64 - shift);
-    d[k] = v & kMask;
-  }
-}
-
-void from_digits(u64* w, int limbs, const u64* d, int digits) {
-  std::memset(w, 0, sizeof(u64) * size_t(limbs));
-  for (int k = 0; k < digits; k++) {
-    const int bit = 52 * k, word = bit / 64, shift = bit % 64;
-    if (word < limbs) w[word] |= d[k] << shift;
-    if (shift > 12 && word + 1 < limbs) w[word + 1] |= d[k] >> (64 - shift);
-  }
 }
 
 // The operands of one exponentiation, in digits (8·Z of them).
@@ -54,59 +37,38 @@ struct Ctx {
   alignas(64) u64 two_n[kMaxDigits];
 };
 
-// K independent products at once (each with its own modulus, all of 8·Z
-// digits), stage by stage, so one product's scalar step overlaps the others'
-// vector work: a single product is bound by that step's latency.
-template <int Z, int K>
-POWPRIME_IFMA void amm_multi(u64* const* out, const u64* const* a, const u64* const* b, const Ctx* const* c) {
-  constexpr int L = 8 * Z;
-  __m512i acc[K][Z];
-  for (int k = 0; k < K; k++)
-    for (int z = 0; z < Z; z++) acc[k][z] = _mm512_setzero_si512();
-  const __m512i zero = _mm512_setzero_si512();
-  for (int i = 0; i < L; i++) {
-    __m512i ai[K], mi[K];
-    u64 lane0[K];
-    for (int k = 0; k < K; k++) {
-      ai[k] = _mm512_set1_epi64((long long)a[k][i]);
-      for (int z = 0; z < Z; z++) acc[k][z] = _mm512_madd52lo_epu64(acc[k][z], ai[k], _mm512_load_si512(b[k] + 8 * z));
-      lane0[k] = u64(_mm_cvtsi128_si64(_mm512_castsi512_si128(acc[k][0])));
-    }
-    for (int k = 0; k < K; k++) {
-      const u64 m = (lane0[k] * c[k]->k0) & kMask;
-      mi[k] = _mm512_set1_epi64((long long)m);
-      for (int z = 0; z < Z; z++) acc[k][z] = _mm512_madd52lo_epu64(acc[k][z], mi[k], _mm512_load_si512(c[k]->n + 8 * z));
-      const u64 carry = (lane0[k] + ((m * c[k]->n[0]) & kMask)) >> 52;
-      for (int z = 0; z + 1 < Z; z++) acc[k][z] = _mm512_alignr_epi64(acc[k][z + 1], acc[k][z], 1);
-      acc[k][Z - 1] = _mm512_alignr_epi64(zero, acc[k][Z - 1], 1);
-      acc[k][0] = _mm512_add_epi64(acc[k][0], _mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)carry)));
-    }
-    for (int k = 0; k < K; k++) {
-      for (int z = 0; z < Z; z++) acc[k][z] = _mm512_madd52hi_epu64(acc[k][z], ai[k], _mm512_load_si512(b[k] + 8 * z));
-      for (int z = 0; z < Z; z++) acc[k][z] = _mm512_madd52hi_epu64(acc[k][z], mi[k], _mm512_load_si512(c[k]->n + 8 * z));
-    }
-  }
-  for (int k = 0; k < K; k++) {
-    alignas(64) u64 t[L];
-    for (int z = 0; z < Z; z++) _mm512_store_si512(t + 8 * z, acc[k][z]);
-    u64 c2 = 0;
-    for (int j = 0; j < L; j++) {
-      const u64 v = t[j] + c2;
-      out[k][j] = v & kMask;
-      c2 = v >> 52;
-    }
-  }
-}
-
 // out = a·b·2^(−52·digits) mod n, almost: out < 2n for a, b < 2n. Digits of
-// a and b below 2^52; out normalised the same way. The one-lane case of amm_multi.
+// a and b below 2^52; out normalised the same way. Operand scanning: per
+// digit of a, add a_i·b, then m·n with m making the lowest digit zero, and
+// shift down one digit (the alignr chain).
 template <int Z>
 POWPRIME_IFMA void amm(u64* out, const u64* a, const u64* b, const Ctx& c) {
-  u64* const outs[1] = {out};
-  const u64* const as[1] = {a};
-  const u64* const bs[1] = {b};
-  const Ctx* const cs[1] = {&c};
-  amm_multi<Z, 1>(outs, as, bs, cs);
+  constexpr int L = 8 * Z;
+  __m512i acc[Z];
+  for (int z = 0; z < Z; z++) acc[z] = _mm512_setzero_si512();
+  const __m512i zero = _mm512_setzero_si512();
+  for (int i = 0; i < L; i++) {
+    const __m512i ai = _mm512_set1_epi64((long long)a[i]);
+    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52lo_epu64(acc[z], ai, _mm512_load_si512(b + 8 * z));
+    const u64 lane0 = u64(_mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0])));
+    const u64 m = (lane0 * c.k0) & kMask;
+    const __m512i mi = _mm512_set1_epi64((long long)m);
+    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52lo_epu64(acc[z], mi, _mm512_load_si512(c.n + 8 * z));
+    const u64 carry = (lane0 + ((m * c.n[0]) & kMask)) >> 52;
+    for (int z = 0; z + 1 < Z; z++) acc[z] = _mm512_alignr_epi64(acc[z + 1], acc[z], 1);
+    acc[Z - 1] = _mm512_alignr_epi64(zero, acc[Z - 1], 1);
+    acc[0] = _mm512_add_epi64(acc[0], _mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)carry)));
+    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52hi_epu64(acc[z], ai, _mm512_load_si512(b + 8 * z));
+    for (int z = 0; z < Z; z++) acc[z] = _mm512_madd52hi_epu64(acc[z], mi, _mm512_load_si512(c.n + 8 * z));
+  }
+  alignas(64) u64 t[L];
+  for (int z = 0; z < Z; z++) _mm512_store_si512(t + 8 * z, acc[z]);
+  u64 c2 = 0;
+  for (int j = 0; j < L; j++) {
+    const u64 v = t[j] + c2;
+    out[j] = v & kMask;
+    c2 = v >> 52;
+  }
 }
 
 using AmmFn = void (*)(u64*, const u64*, const u64*, const Ctx&);
@@ -120,22 +82,6 @@ AmmFn amm_for(int z) {
     case 6: return amm<6>;
     case 8: return amm<8>;
     case 10: return amm<10>;
-    default: return nullptr;
-  }
-}
-
-using AmmMultiFn = void (*)(u64* const*, const u64* const*, const u64* const*, const Ctx* const*);
-
-template <int K>
-AmmMultiFn amm_multi_for(int z) {
-  switch (z) {
-    case 2: return amm_multi<2, K>;
-    case 3: return amm_multi<3, K>;
-    case 4: return amm_multi<4, K>;
-    case 5: return amm_multi<5, K>;
-    case 6: return amm_multi<6, K>;
-    case 8: return amm_multi<8, K>;
-    case 10: return amm_multi<10, K>;
     default: return nullptr;
   }
 }
@@ -248,53 +194,6 @@ void ifma_pow2(u64* r, const u64* e, int e_limbs, const u64* n, int limbs, const
   finish(r, acc, c, mul, limbs);
 }
 
-int ifma_digits(int bits) { return 8 * zmm_count(bits); }
-
-void ifma_pow2_batch(int count, u64* const* r, const u64* const* e, const int* e_limbs, const u64* const* n, int limbs,
-                     const u64* const* r2) {
-  constexpr int kMax = kIfmaBatch;
-  Ctx ctx[kMax];
-  alignas(64) u64 acc[kMax][kMaxDigits];
-  alignas(64) u64 r2d[kMaxDigits];
-  alignas(64) u64 unit[kMaxDigits] = {1};
-  int top = 0;
-  for (int k = 0; k < count; k++) {
-    setup(ctx[k], n[k], limbs);
-    std::memset(acc[k], 0, sizeof acc[k]);
-    to_digits(r2d, ctx[k].digits, r2[k], limbs);
-    amm_for(ctx[k].z)(acc[k], unit, r2d, ctx[k]);  // R mod n: the Montgomery 1
-    const int bits = bit_length(e[k], e_limbs[k]);
-    if (bits > top) top = bits;
-  }
-  const int d = ctx[0].digits;
-  // Lanes run in lockstep; unused lanes repeat lane 0's work and are ignored.
-  u64* outs[kMax];
-  const u64* ins[kMax];
-  const Ctx* cs[kMax];
-  for (int k = 0; k < kMax; k++) {
-    const int src = k < count ? k : 0;
-    outs[k] = k < count ? acc[k] : acc[count];
-    ins[k] = acc[src];
-    cs[k] = &ctx[src];
-  }
-  if (count < kMax) std::memcpy(acc[count], acc[0], sizeof acc[0]);
-  const AmmMultiFn sq = amm_multi_for<kMax>(ctx[0].z);
-  for (int i = top - 1; i >= 0; i--) {
-    sq(outs, ins, ins, cs);
-    for (int k = 0; k < count; k++) {
-      if (i >= e_limbs[k] * 64 || !bit(e[k], i)) continue;
-      u64 carry = 0;
-      for (int j = 0; j < d; j++) {
-        const u64 v = (acc[k][j] << 1) + carry;
-        acc[k][j] = v & kMask;
-        carry = v >> 52;
-      }
-      if (cmp_digits(acc[k], ctx[k].two_n, d) >= 0) sub_digits(acc[k], ctx[k].two_n, d);
-    }
-  }
-  for (int k = 0; k < count; k++) finish(r[k], acc[k], ctx[k], amm_for(ctx[k].z), limbs);
-}
-
 }  // namespace powprime::bignum
 
 #else
@@ -303,7 +202,5 @@ bool ifma_usable() { return false; }
 int ifma_r2_exponent(int) { return 0; }
 void ifma_modexp(u64*, const u64*, const u64*, int, const u64*, int, const u64*) {}
 void ifma_pow2(u64*, const u64*, int, const u64*, int, const u64*) {}
-int ifma_digits(int) { return 0; }
-void ifma_pow2_batch(int, u64* const*, const u64* const*, const int*, const u64* const*, int, const u64* const*) {}
 }  // namespace powprime::bignum
 #endif

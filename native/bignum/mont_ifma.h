@@ -18,14 +18,6 @@ bool ifma_usable();
 void ifma_modexp(u64* r, const u64* base, const u64* e, int e_limbs, const u64* n, int limbs, const u64* r2);
 // r = 2^e mod n.
 void ifma_pow2(u64* r, const u64* e, int e_limbs, const u64* n, int limbs, const u64* r2);
-// Digits (of 52 bits) the kernel uses for a modulus of `bits` bits; moduli
-// batched together must agree on it.
-int ifma_digits(int bits);
-// Up to kIfmaBatch independent r[k] = 2^e[k] mod n[k], all of `limbs` words
-// and the same ifma_digits, run together (their products interleaved).
-constexpr int kIfmaBatch = 4;
-void ifma_pow2_batch(int count, u64* const* r, const u64* const* e, const int* e_limbs, const u64* const* n, int limbs,
-                     const u64* const* r2);
 // The exponent k for which callers supply r2 = 2^k mod n (k = 2·52·digits).
 int ifma_r2_exponent(int bits);
 

@@ -117,7 +117,7 @@ MulKernel bignum_kernel() {
 
 const char* bignum_kernel_name(MulKernel k) {
   switch (k) {
-    case MulKernel::ifma: return "avx512-ifma x4 + mulx/adx";
+    case MulKernel::ifma: return "avx512-ifma x8 + mulx/adx";
     case MulKernel::adx: return "mulx/adx";
     default: return "portable";
   }
@@ -229,8 +229,9 @@ void Mont::pow2_words(u64* r, const u64* e, int e_limbs) const {
 
 // One IFMA product waits on a scalar step per digit (the Montgomery factor m),
 // so alone it beats the ADX kernel only for wide moduli (measured: 1024-bit
-// modexp 0.32 ms either way, 2048-bit 1.07 vs 1.9 ms); narrower ones use IFMA
-// through fermat_base2_batch, which runs several at once.
+// modexp 0.32 ms either way, 2048-bit 1.07 vs 1.9 ms). The sieve's Fermat
+// tests, the bulk of a search, use IFMA at every width through
+// fermat_base2_many, eight numbers in eight lanes (fermat_vertical.h).
 constexpr int kIfmaMinBits = 1100;
 
 bool Mont::uses_ifma() const {

@@ -1,9 +1,11 @@
 #include "primality.h"
 
+#include <algorithm>
 #include <iterator>
 #include <vector>
 
 #include "../sha256/dispatch.h"
+#include "fermat_vertical.h"
 #include "mont_ifma.h"
 #include "small_primes.h"
 
@@ -133,37 +135,17 @@ bool fermat_base2(const Mont& m) {
   return equal(x.w, m.one(), m.limbs());
 }
 
-void fermat_base2_batch(const Mont* const* ms, int count, bool* out) {
-  // Below ~700 bits the 64-bit kernels win even against batched IFMA.
-  constexpr int kMinBits = 700;
-  const int limbs = ms[0]->limbs();
-  const int digits = ifma_digits(bit_length(ms[0]->modulus(), limbs));
-  bool together = bignum_kernel() == MulKernel::ifma && count > 1 && count <= kIfmaBatch;
-  for (int k = 0; together && k < count; k++) {
-    const int bits = bit_length(ms[k]->modulus(), ms[k]->limbs());
-    together = ms[k]->limbs() == limbs && bits >= kMinBits && bits <= kIfmaMaxBits && ifma_digits(bits) == digits;
-  }
-  if (!together) {
-    for (int k = 0; k < count; k++) out[k] = fermat_base2(*ms[k]);
+void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out) {
+  bool together = bignum_kernel() == MulKernel::ifma;
+  for (int k = 0; together && k < count; k++) together = fermat2_vertical_takes(bit_length(n[k], limbs));
+  if (together) {
+    for (int k = 0; k < count; k += kVerticalLanes) fermat2_vertical(n + k, std::min(kVerticalLanes, count - k), limbs, out + k);
     return;
   }
-  static thread_local Num e[kIfmaBatch], r2[kIfmaBatch], res[kIfmaBatch];
-  u64* rp[kIfmaBatch];
-  const u64* ep[kIfmaBatch];
-  const u64* np[kIfmaBatch];
-  const u64* r2p[kIfmaBatch];
-  int el[kIfmaBatch];
   for (int k = 0; k < count; k++) {
-    sub_small(e[k].w, ms[k]->modulus(), 1, limbs);
-    ms[k]->ifma_r2(r2[k].w);
-    rp[k] = res[k].w;
-    ep[k] = e[k].w;
-    np[k] = ms[k]->modulus();
-    r2p[k] = r2[k].w;
-    el[k] = limbs;
+    const int w = trimmed(n[k], limbs);
+    out[k] = fermat_base2(Mont(n[k], w));
   }
-  ifma_pow2_batch(count, rp, ep, el, np, limbs, r2p);
-  for (int k = 0; k < count; k++) out[k] = res[k].w[0] == 1 && trimmed(res[k].w, limbs) == 1;
 }
 
 bool strong_lucas_probable_prime(const Mont& m) {

@@ -38,8 +38,9 @@ bool is_safe_prime(const u64* p, int limbs, int rounds);
 
 // base^(n-1) ≡ 1 (mod n), base 2.
 bool fermat_base2(const Mont& m);
-// The same for up to kIfmaBatch moduli at once: on the IFMA kernel, run
-// together when they share a width (the candidates of a sieve slice do).
-void fermat_base2_batch(const Mont* const* ms, int count, bool* out);
+// The same for count odd numbers n[k] > 1 of `limbs` words (zero-padded):
+// on the IFMA kernel eight at a time in SIMD lanes (fermat_vertical.h),
+// elsewhere one by one.
+void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out);
 
 }  // namespace powprime::bignum

@@ -1,9 +1,8 @@
 #include "safe_prime_sieve.h"
 
 #include <algorithm>
-#include <optional>
 
-#include "mont_ifma.h"
+#include "fermat_vertical.h"
 #include "montgomery.h"
 #include "primality.h"
 #include "small_primes.h"
@@ -44,10 +43,10 @@ bool stopped(const std::atomic<uint64_t>* stop) { return stop && stop->load(std:
 }  // namespace
 
 int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const {
-  u64 p[kIfmaBatch][kMaxLimbs + 1], q[kIfmaBatch][kMaxLimbs + 1];
-  int pw[kIfmaBatch], qw[kIfmaBatch];
-  std::optional<Mont> mq[kIfmaBatch];
-  const Mont* ms[kIfmaBatch] = {};
+  u64 p[kTestBatch][kMaxLimbs + 1], q[kTestBatch][kMaxLimbs + 1];
+  int pw[kTestBatch], qw[kTestBatch];
+  const u64* qs[kTestBatch];
+  int width = 0;
   for (int k = 0; k < count; k++) {
     std::fill(p[k], p[k] + limbs_ + 1, 0);
     // start + 12·j may carry into one more word (the binding takes any j0
@@ -55,13 +54,14 @@ int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count, const std::ato
     // words are fewer than kMaxLimbs, so p still fits.
     pw[k] = limbs_;
     if (add_small(p[k], start_.data(), 12 * js[k], limbs_)) p[k][pw[k]++] = 1;
+    q[k][limbs_] = 0;
     shr1(q[k], p[k], pw[k]);
     qw[k] = trimmed(q[k], pw[k]);
-    mq[k].emplace(q[k], qw[k]);
-    ms[k] = &*mq[k];
+    qs[k] = q[k];
+    width = std::max(width, pw[k]);
   }
-  bool fermat_q[kIfmaBatch];
-  fermat_base2_batch(ms, count, fermat_q);
+  bool fermat_q[kTestBatch];
+  fermat_base2_many(qs, count, width, fermat_q);
   for (int k = 0; k < count; k++) {
     if (!fermat_q[k]) continue;
     if (stopped(stop)) return kStopped;
@@ -92,23 +92,23 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
   if (struck_parity_ >= 0)
     for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;
   stats.sieved += len;
-  // Survivors go through base-2 Fermat on q a few at a time (the IFMA kernel
-  // runs them together); the rest of the test follows in increasing j, so the
-  // lowest safe prime of the range is still the one returned.
-  // Only the IFMA kernel gains from a batch; elsewhere one at a time, so a
-  // stop is seen after at most one test.
-  const int batch_size = bignum_kernel() == MulKernel::ifma ? kIfmaBatch : 1;
-  uint64_t batch[kIfmaBatch];
+  // Survivors go through base-2 Fermat on q eight at a time on the IFMA
+  // kernel (one per SIMD lane), one at a time elsewhere; the rest of the test
+  // follows in increasing j, so the lowest safe prime of the range is still
+  // the one returned. A stop is seen before each batch, and `tested` counts
+  // the candidates of the batches actually run.
+  const int batch_size = bignum_kernel() == MulKernel::ifma && fermat2_vertical_takes(bit_length(start_.data(), limbs_) - 1) ? kTestBatch : 1;
+  uint64_t batch[kTestBatch];
   int count = 0;
   for (uint64_t i = 0; i <= len; i++) {
     if (i < len && marks[i]) continue;
     if (i < len) {
       batch[count++] = j0 + i;
-      stats.tested++;
       if (count < batch_size) continue;
     }
     if (count == 0) break;
     if (stopped(stop)) return kStopped;
+    stats.tested += uint64_t(count);
     const int64_t found = test_batch(batch, count, stop);
     if (found != -1) return found;
     count = 0;

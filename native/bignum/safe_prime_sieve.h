@@ -33,6 +33,8 @@ class SafePrimeSieve {
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop = nullptr);
 
  private:
+  // Survivors tested together: the vertical IFMA kernel's lane count.
+  static constexpr int kTestBatch = 8;
   // Lowest of the candidates js[0..count) (increasing) that is a safe prime, −1, or kStopped.
   int64_t test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const;
 

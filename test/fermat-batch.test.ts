@@ -1,0 +1,83 @@
+// The sieve's survivors get base-2 Fermat tests in batches: on the IFMA
+// kernel eight at a time, one number per SIMD lane, each lane with its own
+// modulus and exponent. Every kernel is checked against Python's pow().
+import { spawnSync } from 'node:child_process';
+import { generatePrimeSync } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backendInfo } from '../src/index.ts';
+import { native } from '../src/native.ts';
+import { hasCommand, rng } from './helpers/oracles.ts';
+
+const n = backendInfo().backend === 'native' ? native() : null;
+const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x8 + mulx/adx' } as const;
+const kernels = n ? (['portable', 'adx', 'ifma'] as const).filter((k) => n.setBignumKernel(k) === NAMES[k]) : [];
+afterEach(() => {
+  n?.setBignumKernel('ifma');
+});
+
+/** 2^(x−1) mod x == 1 for each x, by Python's built-in pow. */
+function pythonFermat(xs: bigint[]): boolean[] {
+  const r = spawnSync('python3', ['-c', 'import sys\nfor l in sys.stdin.read().split():\n  x=int(l)\n  print(int(pow(2,x-1,x)==1))'], {
+    input: xs.join('\n'),
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
+  return r.stdout.trim().split('\n').map((l) => l === '1');
+}
+
+function randomOdd(bits: number, next: () => number): bigint {
+  let x = 1n;
+  for (let i = 1; i < bits; i++) x = (x << 1n) | (next() < 0.5 ? 1n : 0n);
+  return x | 1n;
+}
+
+const prime = (bits: number): bigint => generatePrimeSync(bits, { bigint: true });
+// 2^p − 1 with p prime but 2^p − 1 composite passes base-2 Fermat (2^p ≡ 1 and
+// p divides 2^p − 2): a pseudoprime every kernel must call a pass.
+const mersennePseudoprimes = [257n, 263n, 269n, 1061n, 2039n].map((p) => (1n << p) - 1n);
+
+describe.runIf(n !== null && hasCommand('python3', ['--version'])).each(kernels)('fermatBase2 on the %s kernel', (kernel) => {
+  it('agrees with Python on primes, composites and base-2 pseudoprimes, in mixed batches of every size', () => {
+    n!.setBignumKernel(kernel);
+    const next = rng(4242);
+    // Small ones too: 341 = 11·31 and 561 = 3·11·17 are base-2 pseudoprimes.
+    const pool: bigint[] = [...mersennePseudoprimes, 3n, 5n, 7n, 9n, 15n, 341n, 561n, 1105n, 2n ** 61n - 1n, 2n ** 64n + 13n];
+    for (const bits of [64, 100, 256, 300, 511, 1024, 1500, 2048, 2076, 2077, 3072]) {
+      pool.push(prime(bits), randomOdd(bits, next), prime(bits >> 1) * prime(bits - (bits >> 1)));
+    }
+    // Widths at the edge of a digit count: R = 2^(52·L) must stay ≥ 16n.
+    for (const L of [5, 20, 40, 41, 60]) for (const d of [-4, -3]) pool.push(randomOdd(52 * L + d, next));
+    const want = pythonFermat(pool);
+    expect(want.filter(Boolean).length, 'the pool holds passes and failures').toBeGreaterThan(10);
+    expect(want.filter((w) => !w).length).toBeGreaterThan(10);
+    // Batches of 1..17 numbers drawn from the pool: lanes of different widths, partial and several groups of eight.
+    for (let round = 0; round < 40; round++) {
+      const size = 1 + (round % 17);
+      const idx = Array.from({ length: size }, () => Math.floor(next() * pool.length));
+      expect(n!.fermatBase2(idx.map((i) => pool[i]!)), `batch ${idx.join(',')}`).toEqual(idx.map((i) => want[i]));
+    }
+  });
+
+  it('agrees with Python up to the 8192-bit end of the lane kernel, and past it', () => {
+    n!.setBignumKernel(kernel);
+    const next = rng(77);
+    // 4253: a Mersenne prime.
+    const xs = [randomOdd(8191, next), randomOdd(8300, next), randomOdd(8316, next), randomOdd(8400, next), (1n << 4253n) - 1n];
+    expect(n!.fermatBase2(xs)).toEqual(pythonFermat(xs));
+  });
+});
+
+describe.runIf(n !== null)('fermatBase2 arguments', () => {
+  it.each([
+    ['no numbers', [], RangeError, /^n must hold 1 to 64 numbers/],
+    ['65 numbers', Array(65).fill(7n), RangeError, /^n must hold 1 to 64 numbers/],
+    ['an even number', [7n, 8n], RangeError, /^n\[1\] must be odd and at least 3/],
+    ['1', [1n], RangeError, /^n\[0\] must be odd and at least 3/],
+    ['a negative', [-7n], RangeError, /^n\[0\] must not be negative/],
+    ['a number', [7n, 7], TypeError, /^n\[1\] must be a bigint/],
+    ['a string', '7', TypeError, /^n must be an array of bigints/],
+  ])('%s is refused', (_what, arg, type, message) => {
+    expect(() => n!.fermatBase2(arg as bigint[])).toThrow(type);
+    expect(() => n!.fermatBase2(arg as bigint[])).toThrow(message);
+  });
+});
