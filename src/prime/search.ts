@@ -109,6 +109,14 @@ class RangeRun {
   readonly shared: SharedSearch;
   readonly done: Promise<{ offset: bigint | null; prime: bigint | null }>;
   readonly started = performance.now();
+  /**
+   * Cleared when a thread on the run returns: threads return only once the
+   * next slice starts at or past the answer (or the run stopped), so a thread
+   * joining after that would find nothing left.
+   */
+  joinable = true;
+  private readonly task: IndexTask;
+  private readonly threads: Promise<void>[] = [];
 
   constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint) {
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.only23Mod24);
@@ -126,7 +134,9 @@ class RangeRun {
       from,
       shared: this.shared,
     };
-    this.done = runOnThreads(WORKER, task, threads, this.shared).then(() => {
+    this.task = task;
+    this.add(runOnThreads(WORKER, task, threads, this.shared));
+    this.done = this.allThreads().then(() => {
       const best = shared.best(this.shared);
       if (shared.stopped(this.shared)) throw new SearchStoppedError();
       if (best >= length) return { offset: null, prime: null };
@@ -134,6 +144,32 @@ class RangeRun {
     });
     // A stopped run's rejection is handled by whoever stopped it.
     this.done.catch(() => {});
+  }
+
+  /**
+   * One more pool thread on this run's slices, for a thread that has no index
+   * of its own left to start: the claim loop lets threads join at any time
+   * and still returns the lowest prime. Settles when that thread returns.
+   */
+  join(): Promise<void> {
+    return this.add(runOnThreads(WORKER, this.task, 1, this.shared));
+  }
+
+  private add(t: Promise<void>): Promise<void> {
+    this.threads.push(t);
+    const returned = (): void => {
+      this.joinable = false;
+    };
+    t.then(returned, returned);
+    return t;
+  }
+
+  /** Every thread on the run has returned, joined ones included. */
+  private async allThreads(): Promise<void> {
+    for (let seen = 0; seen < this.threads.length; ) {
+      seen = this.threads.length;
+      await Promise.all(this.threads);
+    }
   }
 }
 
@@ -229,6 +265,18 @@ async function* runSearch(
       busy++;
       next += stride;
       void run.result.then(
+        () => settle(),
+        () => settle(),
+      );
+    }
+    // A thread with no index left to start (the last indexes of a search, or
+    // read-ahead full) helps the earliest index still running, so the tail of
+    // a search does not leave cores idle.
+    while (!closed && perIndex === 1 && busy < running) {
+      const run = [...active.values()].find((r) => r.joinable);
+      if (!run) break;
+      busy++;
+      run.join().then(
         () => settle(),
         () => settle(),
       );
