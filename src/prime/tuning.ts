@@ -9,32 +9,41 @@ import type { Backend } from '../backend.ts';
 export const SIEVE_LIMIT_MAX = 1 << 23;
 
 /**
- * Sieve primes up to about 2048·bits, up to 2^23: deeper pays while the sieve
+ * Sieve primes up to about 4096·bits, up to 2^23: deeper pays while the sieve
  * work a prime adds stays below the Fermat tests it saves. Always below
  * q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
 export function sieveLimit(bits: number): number {
-  const depth = Math.min(Math.max(bits * 2048, 1 << 12), SIEVE_LIMIT_MAX);
+  const depth = Math.min(Math.max(bits * 4096, 1 << 12), SIEVE_LIMIT_MAX);
   return Math.min(depth, 2 ** (bits - 3));
 }
 
-/**
- * Candidates per slice: a few tens of milliseconds of tests natively (test
- * cost grows as bits^2..3), so a stop is seen quickly; TS slices are 16x smaller.
- */
-export function sliceLength(bits: number, backend: Backend): number {
-  const native = Math.min(Math.max(2 ** Math.floor(Math.log2(2 ** 33 / (bits * bits))), 64), 65536);
-  return backend === 'native' ? native : Math.max(native / 16, 16);
+/** A few tens of milliseconds of one-at-a-time tests (test cost grows as bits^2..3). */
+function testsBoundSlice(bits: number): number {
+  return Math.min(Math.max(2 ** Math.floor(Math.log2(2 ** 33 / (bits * bits))), 64), 65536);
 }
 
 /**
- * Candidates per chunk of a search spread over machines: 64 native slices,
- * about a second or two of one core's work, so queue traffic stays small
- * beside the work. Fixed per bit length whatever the backend (chunks are
+ * Candidates per slice. Native slices hold at least 8192 candidates, about
+ * 90 sieve survivors, so the IFMA kernel's eight-lane Fermat batches are
+ * nearly all full (a slice's last batch is partial; at 2048 slices that cost
+ * a tenth of the tests' time); a stop is seen between batches, not slices,
+ * so the longer slice does not slow it. TS slices are 16x smaller than the
+ * tests bound, so a stop is seen quickly there.
+ */
+export function sliceLength(bits: number, backend: Backend): number {
+  const bound = testsBoundSlice(bits);
+  return backend === 'native' ? Math.max(bound, 8192) : Math.max(bound / 16, 16);
+}
+
+/**
+ * Candidates per chunk of a search spread over machines: about a second or
+ * two of one core's work, so queue traffic stays small beside the work.
+ * Fixed per bit length whatever the backend and slice length (chunks are
  * named by their offsets, and any machine may run any chunk).
  */
 export function chunkLength(bits: number): number {
-  return 64 * sliceLength(bits, 'native');
+  return 64 * testsBoundSlice(bits);
 }
 
 /**
