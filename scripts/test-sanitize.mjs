@@ -21,6 +21,7 @@ const suites = [
   'test/prime-vectors.test.ts',
   'test/search-stop.test.ts',
   'test/sieve-differential.test.ts',
+  'test/fermat-batch.test.ts',
 ];
 
 function die(msg) {
