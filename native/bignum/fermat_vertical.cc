@@ -33,7 +33,8 @@ int digits_for(int bits) { return (bits + 4 + 51) / 52; }
 // R mod n (the Montgomery form of 1) for one lane, as `digits` digits: from
 // 2^(b−1) < n, doubled with a conditional subtraction up to 2^(52·digits).
 void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
-  u64 x[kMaxLimbs + 1] = {};
+  u64 x[kMaxLimbs + 1];
+  std::fill(x, x + limbs + 1, 0);  // not the whole array: this runs for every lane of every batch
   const int b = bit_length(n, limbs);
   x[(b - 1) / 64] = u64(1) << ((b - 1) % 64);
   for (int i = b - 1; i < 52 * digits; i++) {

@@ -42,34 +42,16 @@ namespace {
 bool stopped(const std::atomic<uint64_t>* stop) { return stop && stop->load(std::memory_order_relaxed) != 0; }
 }  // namespace
 
-int64_t SafePrimeSieve::test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const {
-  u64 p[kTestBatch][kMaxLimbs + 1], q[kTestBatch][kMaxLimbs + 1];
-  int pw[kTestBatch], qw[kTestBatch];
-  const u64* qs[kTestBatch];
-  int width = 0;
-  for (int k = 0; k < count; k++) {
-    std::fill(p[k], p[k] + limbs_ + 1, 0);
-    // start + 12·j may carry into one more word (the binding takes any j0
-    // below 2^53; a search stream never goes past its bit length): start's
-    // words are fewer than kMaxLimbs, so p still fits.
-    pw[k] = limbs_;
-    if (add_small(p[k], start_.data(), 12 * js[k], limbs_)) p[k][pw[k]++] = 1;
-    q[k][limbs_] = 0;
-    shr1(q[k], p[k], pw[k]);
-    qw[k] = trimmed(q[k], pw[k]);
-    qs[k] = q[k];
-    width = std::max(width, pw[k]);
-  }
-  bool fermat_q[kTestBatch];
-  fermat_base2_many(qs, count, width, fermat_q);
-  for (int k = 0; k < count; k++) {
-    if (!fermat_q[k]) continue;
-    if (stopped(stop)) return kStopped;
-    const Mont mp(p[k], pw[k]);
-    // q has no factor below the sieve limit, so trial division would find nothing.
-    if (fermat_base2(mp) && is_probable_prime(q[k], qw[k], rounds_, /*trial=*/false)) return int64_t(js[k]);
-  }
-  return -1;
+int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
+  // start + 12·j may carry into one more word (the binding takes any j0
+  // below 2^53; a search stream never goes past its bit length): start's
+  // words are fewer than kMaxLimbs, so p still fits.
+  std::fill(out, out + limbs_ + 1, 0);
+  int w = limbs_;
+  if (add_small(out, start_.data(), 12 * j, limbs_)) out[w++] = 1;
+  if (want_p) return w;
+  shr1(out, out, w);
+  return trimmed(out, w);
 }
 
 int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop) {
@@ -93,27 +75,55 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
     for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;
   stats.sieved += len;
   // Survivors go through base-2 Fermat on q eight at a time on the IFMA
-  // kernel (one per SIMD lane), one at a time elsewhere; the rest of the test
-  // follows in increasing j, so the lowest safe prime of the range is still
-  // the one returned. A stop is seen before each batch, and `tested` counts
-  // the candidates of the batches actually run.
-  const int batch_size = bignum_kernel() == MulKernel::ifma && fermat2_vertical_takes(bit_length(start_.data(), limbs_) - 1) ? kTestBatch : 1;
-  uint64_t batch[kTestBatch];
-  int count = 0;
-  for (uint64_t i = 0; i <= len; i++) {
-    if (i < len && marks[i]) continue;
-    if (i < len) {
-      batch[count++] = j0 + i;
-      if (count < batch_size) continue;
+  // kernel (one per SIMD lane), one at a time elsewhere. Pocklington's Fermat
+  // test on p, for the candidates whose q passed, takes the first lanes of
+  // the next batch: alone it would run the one-number kernel at several times
+  // a lane's cost. Candidates resolve in increasing j (p tests come oldest
+  // first from earlier batches, q tests in order), so the first candidate
+  // whose full test passes is the lowest safe prime of the range. A stop is
+  // seen before each batch, and `tested` counts the q tests actually run.
+  const int lanes = bignum_kernel() == MulKernel::ifma && fermat2_vertical_takes(bit_length(start_.data(), limbs_) - 1) ? kTestBatch : 1;
+  std::vector<uint64_t> waiting;  // j whose q passed and whose p is untested, increasing
+  size_t next_waiting = 0;
+  uint64_t i = 0;
+  u64 num[kTestBatch][kMaxLimbs + 1];
+  for (;;) {
+    uint64_t js[kTestBatch];
+    bool is_p[kTestBatch];
+    int count = 0;
+    for (; count < lanes && next_waiting < waiting.size(); count++) {
+      js[count] = waiting[next_waiting++];
+      is_p[count] = true;
     }
-    if (count == 0) break;
+    const int p_lanes = count;
+    for (; count < lanes && i < len; i++) {
+      if (marks[i]) continue;
+      js[count] = j0 + i;
+      is_p[count++] = false;
+    }
+    if (count == 0) return -1;
     if (stopped(stop)) return kStopped;
-    stats.tested += uint64_t(count);
-    const int64_t found = test_batch(batch, count, stop);
-    if (found != -1) return found;
-    count = 0;
+    stats.tested += uint64_t(count - p_lanes);
+    const u64* ns[kTestBatch];
+    int width = 1;
+    for (int k = 0; k < count; k++) {
+      width = std::max(width, candidate(js[k], is_p[k], num[k]));
+      ns[k] = num[k];
+    }
+    bool pass[kTestBatch];
+    fermat_base2_many(ns, count, width, pass);
+    for (int k = 0; k < count; k++) {
+      if (!pass[k]) continue;
+      if (!is_p[k]) {
+        waiting.push_back(js[k]);
+        continue;
+      }
+      if (stopped(stop)) return kStopped;
+      // q has no factor below the sieve limit, so trial division would find nothing.
+      const int qw = candidate(js[k], false, num[k]);
+      if (is_probable_prime(num[k], qw, rounds_, /*trial=*/false)) return int64_t(js[k]);
+    }
   }
-  return -1;
 }
 
 }  // namespace powprime::bignum

@@ -35,8 +35,8 @@ class SafePrimeSieve {
  private:
   // Survivors tested together: the vertical IFMA kernel's lane count.
   static constexpr int kTestBatch = 8;
-  // Lowest of the candidates js[0..count) (increasing) that is a safe prime, −1, or kStopped.
-  int64_t test_batch(const uint64_t* js, int count, const std::atomic<uint64_t>* stop) const;
+  // p_j (want_p) or q_j = (p_j − 1)/2 into out (limbs_ + 1 words, zero-padded); its word count.
+  int candidate(uint64_t j, bool want_p, u64* out) const;
 
   std::vector<u64> start_;
   int limbs_;
