@@ -10,6 +10,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -39,11 +40,6 @@ POWPRIME_AVX512 inline V ssig1(V x) {
   return xor3(_mm512_ror_epi32(x, 17), _mm512_ror_epi32(x, 19), _mm512_srli_epi32(x, 10));
 }
 
-inline uint32_t ssig0(uint32_t x) { return rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3); }
-inline uint32_t ssig1(uint32_t x) { return rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10); }
-inline uint32_t bsig0(uint32_t x) { return rotr(x, 2) ^ rotr(x, 13) ^ rotr(x, 22); }
-inline uint32_t bsig1(uint32_t x) { return rotr(x, 6) ^ rotr(x, 11) ^ rotr(x, 25); }
-
 // Which schedule words change with message word `fast`.
 constexpr std::array<bool, 64> varying_words(int fast) {
   std::array<bool, 64> v{};
@@ -72,39 +68,35 @@ POWPRIME_AVX512 inline void round(State& s, V kw) {
   s.d = s.c; s.c = s.b; s.b = s.a; s.a = a;
 }
 
-// Everything about a group that does not depend on the candidate, for
-// changing word F.
-template <int F>
-struct Prepared {
-  uint32_t kw[64];   // K + W, for the words that stay constant
-  uint32_t cw[64];   // for a varying word: the sum of its constant schedule terms
-  uint32_t pre[8];   // state after rounds [0, F)
-  uint32_t t1c;      // round F's T1 without its W
-};
-
 template <int F, int G>
 POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16],
                                      const uint32_t* table, uint32_t from, uint32_t to,
                                      uint32_t mask0) {
   static constexpr std::array<bool, 64> varies = varying_words(F);
-  Prepared<F> p;
-  uint32_t w[64];
-  group_prefix(mid, w16, F, w, p.pre);
+  // What the group shares: the state after rounds [0, F), K + W for the
+  // words that stay constant, and for a varying word the sum of its
+  // constant schedule terms.
+  uint32_t w[64], s[8], kw[64], cw[64];
+  group_prefix(mid, w16, F, w, s);
   expand_schedule(w);
   for (int t = 0; t < 64; t++) {
-    p.kw[t] = K[t] + w[t];
-    p.cw[t] = 0;
+    kw[t] = K[t] + w[t];
+    cw[t] = 0;
     if (t < 16 || !varies[t]) continue;
-    if (!varies[t - 2]) p.cw[t] += ssig1(w[t - 2]);
-    if (!varies[t - 7]) p.cw[t] += w[t - 7];
-    if (!varies[t - 15]) p.cw[t] += ssig0(w[t - 15]);
-    if (!varies[t - 16]) p.cw[t] += w[t - 16];
+    // sha256:: names the scalar sigmas, which the vector ones here hide.
+    if (!varies[t - 2]) cw[t] += sha256::ssig1(w[t - 2]);
+    if (!varies[t - 7]) cw[t] += w[t - 7];
+    if (!varies[t - 15]) cw[t] += sha256::ssig0(w[t - 15]);
+    if (!varies[t - 16]) cw[t] += w[t - 16];
   }
-  const uint32_t* s = p.pre;
-  p.t1c = s[7] + bsig1(s[4]) + ((s[4] & s[5]) ^ (~s[4] & s[6])) + K[F];
-  // Round F from the shared state: only its W differs between candidates.
-  const V e_base = bc(s[3] + p.t1c);
-  const V a_base = bc(bsig0(s[0]) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2])) + p.t1c);
+  // Round F from the shared state: its new a and e are the ones it gives
+  // with W = 0, plus each candidate's W.
+  uint32_t base[8];
+  std::copy(s, s + 8, base);
+  w[F] = 0;
+  scalar_rounds(base, w, F, F + 1);
+  const V a_base = bc(base[0]);
+  const V e_base = bc(base[4]);
   const V m0 = bc(mask0);
   const V h0add = bc(mid[0]);
 
@@ -122,13 +114,13 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
                add(e_base, wv[g][F]), bc(s[4]), bc(s[5]), bc(s[6])};
     }
     // The varying schedule words first, kept as K + W: between the rounds
-    // they would hold registers the two states need.
+    // they would hold registers the states need.
     V kwv[G][64];
 #pragma GCC unroll 64
     for (int r = 16; r < 64; r++) {
       if (!varies[r]) continue;
       for (int g = 0; g < G; g++) {
-        V x = bc(p.cw[r]);
+        V x = bc(cw[r]);
         if (varies[r - 2]) x = add(x, ssig1(wv[g][r - 2]));
         if (varies[r - 7]) x = add(x, wv[g][r - 7]);
         if (varies[r - 15]) x = add(x, ssig0(wv[g][r - 15]));
@@ -140,7 +132,7 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
 #pragma GCC unroll 64
     for (int r = F + 1; r < 64; r++) {
       // Round 63's new e is dead (only a feeds h0) and the compiler drops it.
-      for (int g = 0; g < G; g++) round(st[g], varies[r] ? kwv[g][r] : bc(p.kw[r]));
+      for (int g = 0; g < G; g++) round(st[g], varies[r] ? kwv[g][r] : bc(kw[r]));
     }
     for (int g = 0; g < G; g++) {
       const __mmask16 hit = _mm512_mask_testn_epi32_mask(live[g], add(st[g].a, h0add), m0);
