@@ -46,6 +46,18 @@ void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
   to_digits(out, digits, x, limbs);
 }
 
+// out = t with its carries propagated: L digits under 2^52 each (the value
+// is below 2^(52·L), so nothing carries out of the top).
+POWPRIME_IFMA void normalize8(V* out, const V* t, int L) {
+  const V mask = _mm512_set1_epi64((long long)kDigitMask);
+  V c = _mm512_setzero_si512();
+  for (int j = 0; j < L; j++) {
+    const V v = _mm512_add_epi64(t[j], c);
+    out[j] = _mm512_and_si512(v, mask);
+    c = _mm512_srli_epi64(v, 52);
+  }
+}
+
 // out = a·b·R^−1 (mod n), eight lanes at once, for a, b below 4n with
 // digits under 2^52; out is below 2n, its digits normalised the same way.
 // Coarsely integrated operand scanning: each step adds a_i·b and m·n and
@@ -74,13 +86,7 @@ POWPRIME_IFMA void amm8(V* out, const V* a, const V* b, const V* n, V k0, int L)
     }
     t[L - 1] = x;
   }
-  const V mask = _mm512_set1_epi64((long long)kDigitMask);
-  V c = zero;
-  for (int j = 0; j < L; j++) {
-    const V v = _mm512_add_epi64(t[j], c);
-    out[j] = _mm512_and_si512(v, mask);
-    c = _mm512_srli_epi64(v, 52);
-  }
+  normalize8(out, t, L);
 }
 
 // Column k of the cross products of rows i and i+1 (x0 = a_i, x1 = a_{i+1}):
@@ -161,13 +167,7 @@ POWPRIME_IFMA void sqr8(V* out, const V* a, const V* n, V k0, int L) {
       t[k] = d;
     }
   }
-  const V mask = _mm512_set1_epi64((long long)kDigitMask);
-  V c = zero;
-  for (int j = 0; j < L; j++) {
-    const V v = _mm512_add_epi64(t[L + j], c);
-    out[j] = _mm512_and_si512(v, mask);
-    c = _mm512_srli_epi64(v, 52);
-  }
+  normalize8(out, t + L, L);
 }
 
 // x = 2x in the lanes of `lanes`: each digit shifts by one and takes the top
