@@ -30,7 +30,7 @@ static CpuFeatures detect() {
   f.adx = b & (1u << 19);
   f.sha_ni = (b & (1u << 29)) && sse41 && ssse3;
   f.avx512f = zmm_saved && (b & (1u << 16));
-  f.avx512ifma = zmm_saved && (b & (1u << 16)) && (b & (1u << 21));  // AVX512F, AVX512IFMA
+  f.avx512ifma = f.avx512f && (b & (1u << 21));
   return f;
 }
 

@@ -135,9 +135,13 @@ bool fermat_base2(const Mont& m) {
   return equal(x.w, m.one(), m.limbs());
 }
 
+int fermat_base2_lanes(int bits) {
+  return bignum_kernel() == MulKernel::ifma && fermat2_vertical_takes(bits) ? kVerticalLanes : 1;
+}
+
 void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out) {
-  bool together = bignum_kernel() == MulKernel::ifma;
-  for (int k = 0; together && k < count; k++) together = fermat2_vertical_takes(bit_length(n[k], limbs));
+  bool together = true;
+  for (int k = 0; together && k < count; k++) together = fermat_base2_lanes(bit_length(n[k], limbs)) > 1;
   if (together) {
     for (int k = 0; k < count; k += kVerticalLanes) fermat2_vertical(n + k, std::min(kVerticalLanes, count - k), limbs, out + k);
     return;

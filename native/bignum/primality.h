@@ -42,5 +42,8 @@ bool fermat_base2(const Mont& m);
 // on the IFMA kernel eight at a time in SIMD lanes (fermat_vertical.h),
 // elsewhere one by one.
 void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out);
+// How many numbers of this width fermat_base2_many runs together: the lane
+// count on the IFMA kernel, else 1.
+int fermat_base2_lanes(int bits);
 
 }  // namespace powprime::bignum

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "fermat_vertical.h"
-#include "montgomery.h"
 #include "primality.h"
 #include "small_primes.h"
 
@@ -82,7 +80,7 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
   // first from earlier batches, q tests in order), so the first candidate
   // whose full test passes is the lowest safe prime of the range. A stop is
   // seen before each batch, and `tested` counts the q tests actually run.
-  const int lanes = bignum_kernel() == MulKernel::ifma && fermat2_vertical_takes(bit_length(start_.data(), limbs_) - 1) ? kTestBatch : 1;
+  const int lanes = std::min(kTestBatch, fermat_base2_lanes(bit_length(start_.data(), limbs_) - 1));
   std::vector<uint64_t> waiting;  // j whose q passed and whose p is untested, increasing
   size_t next_waiting = 0;
   uint64_t i = 0;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fermat_vertical.h"
 #include "limbs.h"
 
 namespace powprime::bignum {
@@ -33,8 +34,8 @@ class SafePrimeSieve {
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop = nullptr);
 
  private:
-  // Survivors tested together: the vertical IFMA kernel's lane count.
-  static constexpr int kTestBatch = 8;
+  // Survivors tested together at most: the vertical IFMA kernel's lane count.
+  static constexpr int kTestBatch = kVerticalLanes;
   // p_j (want_p) or q_j = (p_j − 1)/2 into out (limbs_ + 1 words, zero-padded); its word count.
   int candidate(uint64_t j, bool want_p, u64* out) const;
 
