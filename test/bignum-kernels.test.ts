@@ -5,17 +5,14 @@ import { native } from '../src/native.ts';
 import { modPow, pow2Mod } from '../src/prime/bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from '../src/prime/primality.ts';
 import { textbookPowMod } from './helpers/number-theory.ts';
+import { BIGNUM_KERNEL_NAMES, usableBignumKernels } from './helpers/backends.ts';
 import { rng } from './helpers/oracles.ts';
 
 // Every native multiplication kernel this CPU has (portable, MULX/ADX, AVX-512
 // IFMA), each checked against the TS backend and independent arithmetic.
 const n = backendInfo().backend === 'native' ? native() : null;
-const all = ['portable', 'adx', 'ifma'] as const;
 const best = n ? n.backendInfo().bignum : '';
-const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x8 + mulx/adx' } as const;
-// A kernel the CPU lacks is capped to a lower one; keep only those that really run.
-const kernels = n ? all.filter((k) => n.setBignumKernel(k) === NAMES[k]) : [];
-if (n) n.setBignumKernel('ifma');
+const kernels = usableBignumKernels();
 // A test that caps the kernel and fails half-way must not leave the cap to the next one.
 afterEach(() => {
   n?.setBignumKernel('ifma');
@@ -38,7 +35,7 @@ it.runIf(n === null)('without the addon the bignum work runs on the TS backend',
 describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => {
   it('is the kernel in force', () => {
     const name = n!.setBignumKernel(kernel);
-    expect(name).toBe(NAMES[kernel]);
+    expect(name).toBe(BIGNUM_KERNEL_NAMES[kernel]);
     n!.setBignumKernel('ifma');
     expect(n!.backendInfo().bignum).toBe(best);
   });

@@ -6,11 +6,11 @@ import { generatePrimeSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backendInfo } from '../src/index.ts';
 import { native } from '../src/native.ts';
+import { usableBignumKernels } from './helpers/backends.ts';
 import { hasCommand, rng } from './helpers/oracles.ts';
 
 const n = backendInfo().backend === 'native' ? native() : null;
-const NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x8 + mulx/adx' } as const;
-const kernels = n ? (['portable', 'adx', 'ifma'] as const).filter((k) => n.setBignumKernel(k) === NAMES[k]) : [];
+const kernels = usableBignumKernels();
 afterEach(() => {
   n?.setBignumKernel('ifma');
 });
