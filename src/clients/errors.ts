@@ -109,13 +109,18 @@ export class ChallengeExpiredError extends PowprimeError {
   }
 }
 
-/** A state file that must not be rebuilt (the registry keystore) is not valid JSON; nothing was changed. */
+/**
+ * A state file that must not be rebuilt (the registry keystore) is not valid
+ * JSON or not of the expected shape (`problem` says what is wrong); nothing
+ * was changed.
+ */
 export class StateFileCorruptError extends PowprimeError {
   readonly code = 'ERR_STATE_CORRUPT';
   constructor(
     readonly file: string,
     cause?: unknown,
+    readonly problem = 'is not valid JSON',
   ) {
-    super(`${file} is not valid JSON; it holds keys, so powprime will not replace it: restore it from a backup or repair it`, { cause });
+    super(`${file} ${problem}; it holds keys, so powprime will not replace it: restore it from a backup or repair it`, { cause });
   }
 }

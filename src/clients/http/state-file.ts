@@ -43,8 +43,14 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
  */
 export type CorruptPolicy = 'set-aside' | 'refuse';
 
+/**
+ * Says what is wrong with a parsed state file's shape ("entry 3 has no prime"),
+ * or undefined when it is usable. A wrong shape is handled like invalid JSON.
+ */
+export type ShapeCheck = (parsed: unknown) => string | undefined;
+
 /** The parsed JSON of `file`, or undefined when it does not exist (or was set aside). */
-export function readJsonState(file: string, policy: CorruptPolicy): unknown {
+export function readJsonState(file: string, policy: CorruptPolicy, shape?: ShapeCheck): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -52,13 +58,20 @@ export function readJsonState(file: string, policy: CorruptPolicy): unknown {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+  let parsed: unknown;
+  let problem: string | undefined;
+  let cause: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
+    problem = shape?.(parsed);
   } catch (err) {
-    if (policy === 'refuse') throw new StateFileCorruptError(file, err);
-    const aside = `${file}.corrupt-${Date.now()}`;
-    renameSync(file, aside);
-    process.emitWarning(`${file} was not valid JSON; moved to ${aside}, starting afresh`, { code: 'POWPRIME_STATE_CORRUPT' });
-    return undefined;
+    problem = 'is not valid JSON';
+    cause = err;
   }
+  if (problem === undefined) return parsed;
+  if (policy === 'refuse') throw new StateFileCorruptError(file, cause, problem);
+  const aside = `${file}.corrupt-${Date.now()}`;
+  renameSync(file, aside);
+  process.emitWarning(`${file} ${problem}; moved to ${aside}, starting afresh`, { code: 'POWPRIME_STATE_CORRUPT' });
+  return undefined;
 }
