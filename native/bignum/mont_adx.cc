@@ -1,5 +1,7 @@
 #include "mont_adx.h"
 
+#include "kernel.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 namespace powprime::bignum {
@@ -194,14 +196,26 @@ void mont_sqr_adx(u64* r, const u64* a, const u64* n, u64 n0, int len) {
   final_sub(r, T + len, extra, n, len);
 }
 
-bool mont_adx_compiled() { return true; }
+namespace {
+
+Products adx_products(int) { return {mont_mul_adx, mont_sqr_adx}; }
+bool adx_runs(const CpuFeatures& cpu) { return cpu.bmi2 && cpu.adx; }
+
+// Rows of four words per turn: every width a multiple of 4.
+constexpr BignumKernel kAdx = {
+    "adx", "mulx/adx", adx_runs, "CPU lacks BMI2 and ADX", /*pad=*/4, adx_products,
+    /*exp_min_bits=*/0, /*exp_max_bits=*/0, nullptr, nullptr, nullptr,
+    /*fermat_lanes=*/1, /*fermat_max_bits=*/0, nullptr,
+};
+
+}  // namespace
+
+const BignumKernel* adx_kernel() { return &kAdx; }
 
 }  // namespace powprime::bignum
 
 #else
 namespace powprime::bignum {
-void mont_mul_adx(u64*, const u64*, const u64*, const u64*, u64, int) {}
-void mont_sqr_adx(u64*, const u64*, const u64*, u64, int) {}
-bool mont_adx_compiled() { return false; }
+const BignumKernel* adx_kernel() { return nullptr; }
 }  // namespace powprime::bignum
 #endif
