@@ -33,8 +33,10 @@ static_assert((kVerticalMaxBits + 4 + 51) / 52 == kMaxDigits && (kVerticalMaxBit
 
 // R mod n (the Montgomery form of 1) for one lane, as `digits` digits: from
 // 2^(b−1) < n, doubled with a conditional subtraction up to 2^(52·digits).
+// limbs ≤ kMaxWords (run trims the batch's width to its widest number).
+constexpr int kMaxWords = (kVerticalMaxBits + 63) / 64;
 void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
-  u64 x[kMaxLimbs + 1];
+  u64 x[kMaxWords + 1];
   std::fill(x, x + limbs + 1, 0);  // not the whole array: this runs for every lane of every batch
   const int b = bit_length(n, limbs);
   x[(b - 1) / 64] = u64(1) << ((b - 1) % 64);
@@ -198,6 +200,8 @@ POWPRIME_IFMA void gather(V* dst, const u64 (*col)[kMaxDigits], int L) {
 POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   int top = 0;
   for (int k = 0; k < count; k++) top = std::max(top, bit_length(n[k], limbs));
+  // The words above the widest number are zero padding: work on the number's size.
+  limbs = std::min(limbs, (top + 63) / 64);
   // At least two digits: the products read n_1.
   const int L = std::max(2, digits_for(top));
   // Lanes past count repeat lane 0; their answers are dropped.
