@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bignum/dispatch.h"
 #include "bignum/montgomery.h"
 #include "bignum/primality.h"
 #include "bignum/safe_prime_sieve.h"
@@ -105,7 +106,15 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   feats.Set("avx512ifma", cpu.avx512ifma);
   feats.Set("armSha2", cpu.arm_sha2);
   out.Set("cpu", feats);
-  out.Set("bignum", bignum::bignum_kernel_name(bignum::bignum_kernel()));
+  out.Set("bignum", bignum::kernel_in_force().name);
+  Napi::Array bignum_usable = Napi::Array::New(env);
+  n = 0;
+  for (const bignum::BignumKernel* k : bignum::usable_kernels()) bignum_usable.Set(n++, k->id);
+  out.Set("bignumKernels", bignum_usable);
+  Napi::Array bignum_refused = Napi::Array::New(env);
+  n = 0;
+  for (const std::string& r : bignum::refused_kernels()) bignum_refused.Set(n++, r);
+  out.Set("bignumRefused", bignum_refused);
   return out;
 }
 
@@ -221,18 +230,14 @@ Napi::Value ModPow(const Napi::CallbackInfo& info) {
   std::vector<u64> base = get_big(info, 0, "base");
   const std::vector<u64> e = get_big(info, 1, "exponent");
   const std::vector<u64> mod = get_odd_modulus(info, 2);
-  const bignum::Mont m(mod.data(), int(mod.size()));
-  const int n = m.limbs();
-  base.resize(std::max(base.size(), size_t(n)), 0);
-  // Compare with the context's modulus: it has n words, where `mod` may be
-  // shorter (the ADX kernel widens the modulus to a multiple of 4 words).
-  if (bignum::trimmed(base.data(), int(base.size())) > n || bignum::cmp(base.data(), m.modulus(), n) >= 0)
+  if (base.size() > mod.size() || (base.size() == mod.size() && bignum::cmp(base.data(), mod.data(), int(mod.size())) >= 0))
     range_error(info.Env(), "base must be below modulus");
-  std::vector<u64> bm(n), r(n), out(n);
-  m.to_mont(bm.data(), base.data());
-  m.pow(r.data(), bm.data(), e.data(), int(e.size()));
-  m.from_mont(out.data(), r.data());
-  return make_big(info.Env(), out.data(), n);
+  const bignum::Mont m(mod.data(), int(mod.size()));
+  // The kernel may work at a wider (padded) width than the modulus's size.
+  base.resize(size_t(m.width()), 0);
+  std::vector<u64> out(static_cast<size_t>(m.width()));
+  m.modexp(out.data(), base.data(), e.data(), int(e.size()));
+  return make_big(info.Env(), out.data(), m.width());
 }
 
 // pow2Mod(exponent: bigint, modulus: bigint): bigint — 2^exponent mod an odd modulus.
@@ -240,10 +245,9 @@ Napi::Value Pow2Mod(const Napi::CallbackInfo& info) {
   const std::vector<u64> e = get_big(info, 0, "exponent");
   const std::vector<u64> mod = get_odd_modulus(info, 1);
   const bignum::Mont m(mod.data(), int(mod.size()));
-  std::vector<u64> r(m.limbs()), out(m.limbs());
-  m.pow2(r.data(), e.data(), int(e.size()));
-  m.from_mont(out.data(), r.data());
-  return make_big(info.Env(), out.data(), m.limbs());
+  std::vector<u64> out(static_cast<size_t>(m.width()));
+  m.pow2(out.data(), e.data(), int(e.size()));
+  return make_big(info.Env(), out.data(), m.width());
 }
 
 // fermatBase2(n: bigint[]): boolean[] — 2^(n−1) ≡ 1 (mod n) for each odd
@@ -305,14 +309,13 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     if (!(j1 >= j0 && j1 <= 9007199254740991.0) || j1 != double(uint64_t(j1))) range_error(env, "j1 must be a safe integer >= j0");
     if (j1 - j0 > double(1 << 24)) range_error(env, "j1 - j0 must be at most 2^24");
     // Optional stop flag: a one-element BigUint64Array over shared memory that
-    // another thread sets non-zero; read atomically between tests.
-    const std::atomic<uint64_t>* stop = nullptr;
+    // another thread sets non-zero; read atomically between tests (stop_flag.h).
+    bignum::StopFlag stop;
     if (info.Length() > 2 && !info[2].IsUndefined()) {
       if (!info[2].IsTypedArray() || info[2].As<Napi::TypedArray>().TypedArrayType() != napi_biguint64_array ||
           info[2].As<Napi::TypedArray>().ElementLength() < 1)
         type_error(env, "stop must be a BigUint64Array of at least one element");
-      static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) && std::atomic<uint64_t>::is_always_lock_free);
-      stop = reinterpret_cast<const std::atomic<uint64_t>*>(info[2].As<Napi::BigUint64Array>().Data());
+      stop = bignum::StopFlag(info[2].As<Napi::BigUint64Array>().Data());
     }
     bignum::SieveStats stats;
     const int64_t found = sieve_->search(uint64_t(j0), uint64_t(j1), stats, stop);
@@ -327,18 +330,16 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
   std::unique_ptr<bignum::SafePrimeSieve> sieve_;
 };
 
-// setBignumKernel(name: 'portable' | 'adx' | 'ifma'): caps the multiplication
-// kernel for this process (tests use it to cover every kernel); returns the
-// kernel now in force.
+// setBignumKernel(id?: string): puts the usable bignum kernel with this id
+// (one of backendInfo().bignumKernels) in force for this process, or the
+// best one when id is undefined; tests and benchmarks use it to cover every
+// kernel. Returns the name of the kernel now in force.
 Napi::Value SetBignumKernel(const Napi::CallbackInfo& info) {
-  if (info.Length() < 1 || !info[0].IsString()) type_error(info.Env(), "kernel must be a string");
-  const std::string name = info[0].As<Napi::String>().Utf8Value();
-  bignum::MulKernel cap;
-  if (name == "portable") cap = bignum::MulKernel::portable;
-  else if (name == "adx") cap = bignum::MulKernel::adx;
-  else if (name == "ifma") cap = bignum::MulKernel::ifma;
-  else range_error(info.Env(), "kernel must be 'portable', 'adx' or 'ifma'");
-  return Napi::String::New(info.Env(), bignum::bignum_kernel_name(bignum::set_bignum_kernel(cap)));
+  std::string id;
+  if (!get_kernel_id(info, 0, id)) return Napi::String::New(info.Env(), bignum::use_best_kernel().name);
+  const bignum::BignumKernel* k = bignum::use_kernel(id);
+  if (!k) range_error(info.Env(), "kernel '" + id + "' is not a bignum kernel usable on this machine");
+  return Napi::String::New(info.Env(), k->name);
 }
 
 // tables(): the tables the TS backend mirrors, as plain arrays and numbers,

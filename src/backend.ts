@@ -11,13 +11,17 @@ export interface BackendInfo {
   backend: Backend;
   /** Active SHA-256 kernel for the PoW search: "avx512 x32-48", "sha-ni x4", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
-  /** Bignum multiplication kernels in use: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable" or "js". */
+  /** Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable" or "js". */
   bignum: string;
+  /** Ids of the native bignum kernels usable on this CPU, best first (empty without the addon). */
+  bignumKernels: string[];
+  /** Native bignum kernels compiled in but refused here, with the reason. */
+  bignumRefused: string[];
   /** Native PoW kernels usable on this CPU, fastest first (empty without the addon). */
   kernels: string[];
   /** Hashes per second each of them reached on one thread in the short timing at load that ranked them. */
   kernelRates: Record<string, number>;
-  /** Native kernels compiled in but refused here, with the reason. */
+  /** Native SHA-256 kernels compiled in but refused here, with the reason. */
   refused: string[];
   /** Why the native addon is not in use, or null. */
   nativeError: string | null;
@@ -25,9 +29,21 @@ export interface BackendInfo {
 
 export function backendInfo(): BackendInfo {
   const n = native();
-  if (!n) return { backend: 'js', sha256: 'js', bignum: 'js', kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
+  if (!n) {
+    return { backend: 'js', sha256: 'js', bignum: 'js', bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
+  }
   const info = n.backendInfo();
-  return { backend: 'native', sha256: info.sha256, bignum: info.bignum, kernels: info.kernels, kernelRates: info.searcherRates, refused: info.refused, nativeError: null };
+  return {
+    backend: 'native',
+    sha256: info.sha256,
+    bignum: info.bignum,
+    bignumKernels: info.bignumKernels,
+    bignumRefused: info.bignumRefused,
+    kernels: info.kernels,
+    kernelRates: info.searcherRates,
+    refused: info.refused,
+    nativeError: null,
+  };
 }
 
 let warned = false;

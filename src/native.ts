@@ -23,8 +23,12 @@ export interface NativeBackendInfo {
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
   cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512f: boolean; avx512ifma: boolean; armSha2: boolean };
-  /** The bignum multiplication kernels in use: "avx512-ifma x8 + mulx/adx", "mulx/adx" or "portable". */
+  /** Name of the bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx" or "portable". */
   bignum: string;
+  /** Ids of the bignum kernels usable on this CPU (admitted by its features, then a self-test at load), best first; "portable" always last. */
+  bignumKernels: string[];
+  /** Bignum kernels compiled in but refused here, as "id: reason". */
+  bignumRefused: string[];
 }
 
 export interface NativeSieve {
@@ -50,7 +54,8 @@ export interface NativeBinding {
   tables(): NativeTables;
   /** The package version the addon was built for (checked by the loader). */
   version: string;
-  setBignumKernel(kernel: 'portable' | 'adx' | 'ifma'): string;
+  /** Puts the usable bignum kernel with this id (see backendInfo().bignumKernels) in force, or the best one when omitted; returns its name. */
+  setBignumKernel(kernel?: string): string;
   isProbablePrime(n: bigint, rounds?: number, trial?: boolean): boolean;
   isSafePrime(p: bigint, rounds?: number): boolean;
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;

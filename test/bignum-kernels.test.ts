@@ -5,7 +5,7 @@ import { native } from '../src/native.ts';
 import { modPow, pow2Mod } from '../src/prime/bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from '../src/prime/primality.ts';
 import { textbookPowMod } from './helpers/number-theory.ts';
-import { BIGNUM_KERNEL_NAMES, usableBignumKernels } from './helpers/backends.ts';
+import { usableBignumKernels } from './helpers/backends.ts';
 import { rng } from './helpers/oracles.ts';
 
 // Every native multiplication kernel this CPU has (portable, MULX/ADX, AVX-512
@@ -15,10 +15,10 @@ const best = n ? n.backendInfo().bignum : '';
 const kernels = usableBignumKernels();
 // A test that caps the kernel and fails half-way must not leave the cap to the next one.
 afterEach(() => {
-  n?.setBignumKernel('ifma');
+  n?.setBignumKernel();
 });
 afterAll(async () => {
-  n?.setBignumKernel('ifma');
+  n?.setBignumKernel();
   await closePool();
 });
 
@@ -32,12 +32,54 @@ it.runIf(n === null)('without the addon the bignum work runs on the TS backend',
   expect(backendInfo().bignum).toBe('js');
 });
 
-describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => {
-  it('is the kernel in force', () => {
-    const name = n!.setBignumKernel(kernel);
-    expect(name).toBe(BIGNUM_KERNEL_NAMES[kernel]);
-    n!.setBignumKernel('ifma');
+describe.runIf(n !== null)('the native bignum kernel table', () => {
+  it('backendInfo lists the usable kernels best first, the portable one last, and says why any other is refused', () => {
+    const info = n!.backendInfo();
+    expect(info.bignumKernels.at(-1)).toBe('portable');
+    expect(info.bignum).toBe(best);
+    expect(new Set(info.bignumKernels).size).toBe(info.bignumKernels.length);
+    for (const r of info.bignumRefused) expect(r).toMatch(/^[a-z0-9-]+: (CPU lacks .+|self-test failed)$/);
+    for (const id of info.bignumKernels) expect(info.bignumRefused.some((r) => r.startsWith(`${id}:`))).toBe(false);
+    // A kernel whose instructions the CPU has is refused only by a failed self-test, which must not happen here.
+    const { cpu } = info;
+    expect(info.bignumKernels.includes('adx')).toBe(cpu.bmi2 && cpu.adx && process.arch === 'x64');
+    expect(info.bignumKernels.includes('ifma')).toBe(cpu.avx512ifma && cpu.bmi2 && cpu.adx && process.arch === 'x64');
+    expect(backendInfo().bignumKernels).toEqual(info.bignumKernels);
+    expect(backendInfo().bignumRefused).toEqual(info.bignumRefused);
+  });
+
+  it('setBignumKernel takes only a usable id', () => {
+    for (const bad of ['nope', 'IFMA', '']) {
+      expect(() => n!.setBignumKernel(bad)).toThrow(RangeError);
+      expect(() => n!.setBignumKernel(bad)).toThrow(/is not a bignum kernel usable on this machine$/);
+    }
+    expect(() => n!.setBignumKernel(3 as unknown as string)).toThrow(TypeError);
     expect(n!.backendInfo().bignum).toBe(best);
+  });
+});
+
+describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => {
+  it('is the kernel in force, and the best one comes back', () => {
+    const name = n!.setBignumKernel(kernel);
+    expect(n!.backendInfo().bignum).toBe(name);
+    expect(n!.setBignumKernel()).toBe(best);
+    expect(n!.backendInfo().bignum).toBe(best);
+  });
+
+  it('BPSW alone (no trial division) gives the verdicts of trial division on every odd number below 3000', () => {
+    n!.setBignumKernel(kernel);
+    // Small numbers sit furthest below a kernel's padded width (the ADX and
+    // IFMA kernels pad a 1-word modulus to 4 words): 5 and 11 were once called composite there.
+    const trialDivision = (x: number): boolean => {
+      for (let d = 3; d * d <= x; d += 2) if (x % d === 0) return false;
+      return true;
+    };
+    for (const x of [5, 7, 11, 13]) expect(n!.isProbablePrime(BigInt(x), 0, false), String(x)).toBe(true);
+    for (let x = 3; x < 3000; x += 2) {
+      expect(n!.isProbablePrime(BigInt(x), 0, false), String(x)).toBe(trialDivision(x));
+      expect(n!.isProbablePrime(BigInt(x), 2, false), String(x)).toBe(trialDivision(x));
+    }
+    n!.setBignumKernel();
   });
 
   it('modPow refuses a base at or above the modulus, whatever width the kernel pads the modulus to', () => {
@@ -55,7 +97,7 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
       expect(n!.modPow(6n, 1n, 7n)).toBe(6n);
       expect(n!.modPow(2n ** 64n + 2n, 1n, 2n ** 64n + 3n)).toBe(2n ** 64n + 2n);
     } finally {
-      n!.setBignumKernel('ifma');
+      n!.setBignumKernel();
     }
   });
 
@@ -70,7 +112,7 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
       expect(n!.modPow(b, e, m), `${bits} bits`).toBe(want);
       expect(n!.pow2Mod(e, m), `${bits} bits`).toBe(pow2Mod(e, m));
     }
-    n!.setBignumKernel('ifma');
+    n!.setBignumKernel();
   });
 
   it('primality verdicts agree with TS and node:crypto', () => {
@@ -89,14 +131,14 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
     const safe = generatePrimeSync(768, { bigint: true, safe: true });
     expect(n!.isSafePrime(safe)).toBe(true);
     expect(isSafePrimeJs(safe)).toBe(true);
-    n!.setBignumKernel('ifma');
+    n!.setBignumKernel();
   });
 
   it('a 1024-bit seeded search finds the same primes as the TS backend', async () => {
     n!.setBignumKernel(kernel);
     const got: bigint[] = [];
     for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'native' })) got.push(r.prime);
-    n!.setBignumKernel('ifma');
+    n!.setBignumKernel();
     const ref: bigint[] = [];
     for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'js' })) ref.push(r.prime);
     expect(got).toEqual(ref);

@@ -12,7 +12,7 @@ import { hasCommand, rng } from './helpers/oracles.ts';
 const n = backendInfo().backend === 'native' ? native() : null;
 const kernels = usableBignumKernels();
 afterEach(() => {
-  n?.setBignumKernel('ifma');
+  n?.setBignumKernel();
 });
 
 /** 2^(x−1) mod x == 1 for each x, by Python's built-in pow. */

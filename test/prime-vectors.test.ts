@@ -6,7 +6,7 @@ import { backendInfo, isProbablePrimeSync, isSafePrimeSync } from '../src/index.
 import { native } from '../src/native.ts';
 import { strongBase2, strongLucas } from '../src/prime/primality.ts';
 import { chernickCarmichaels, isStrongProbablePrime, smallestFactor } from './helpers/number-theory.ts';
-import { describeBackends } from './helpers/backends.ts';
+import { describeBackends, usableBignumKernels } from './helpers/backends.ts';
 import { hasCommand } from './helpers/oracles.ts';
 
 const vectors = JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as {
@@ -121,9 +121,20 @@ describe('Baillie–PSW components against the literature', () => {
     }
   });
 
-  it.runIf(backendInfo().backend === 'native')('native BPSW without trial division rejects both kinds, and Arnault numbers', () => {
+  it.runIf(backendInfo().backend === 'native')('native BPSW without trial division, on every bignum kernel, rejects both kinds and Arnault numbers, and takes small primes', () => {
     const arnault = ARNAULT.map(({ factors }) => factors.reduce((a, b) => a * b, 1n));
-    for (const n of [...A001262, ...A217255, ...A014233, ...arnault]) expect(native()!.isProbablePrime(n, 0, false), String(n)).toBe(false);
+    const small = primesUpTo(200).filter((p) => p > 2n);
+    try {
+      for (const kernel of usableBignumKernels()) {
+        native()!.setBignumKernel(kernel);
+        for (const n of [...A001262, ...A217255, ...A014233, ...arnault, 9n, 15n, 21n, 25n, 49n, 121n, 169n]) {
+          expect(native()!.isProbablePrime(n, 0, false), `${n} on ${kernel}`).toBe(false);
+        }
+        for (const p of small) expect(native()!.isProbablePrime(p, 0, false), `${p} on ${kernel}`).toBe(true);
+      }
+    } finally {
+      native()!.setBignumKernel();
+    }
   });
 
   it('Arnault numbers pass the strong base-2 test: the strong Lucas test is what rejects them', () => {

@@ -1,6 +1,5 @@
 #include "fermat_vertical.h"
 
-#include "mont_ifma.h"
 #include "radix52.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -18,7 +17,7 @@ using V = __m512i;
 // The stack arrays' size: numbers up to 8316 bits. There is no lower
 // bound: eight lanes beat one 64-bit Montgomery ladder at every width
 // measured (64 bits: 0.5 against 5.5 µs a test; 2048: 0.27 against 1.47 ms).
-constexpr int kMaxDigits = 160;
+constexpr int kMaxDigits = kVerticalMaxDigits;
 // From this many digits (about 1280 bits) sqr8 squares faster than amm8;
 // below, its extra passes over the columns cost more than the products it
 // saves (measured per test: 1024 bits 0.040 against 0.035 ms, 2048 bits
@@ -29,11 +28,15 @@ constexpr int kSqrMinDigits = 25;
 // comes back below 2n, so a doubled value needs no reduction before the
 // next squaring.
 int digits_for(int bits) { return (bits + 4 + 51) / 52; }
+static_assert((kVerticalMaxBits + 4 + 51) / 52 == kMaxDigits && (kVerticalMaxBits + 5 + 51) / 52 > kMaxDigits,
+              "kVerticalMaxBits is the widest number digits_for fits in kMaxDigits");
 
 // R mod n (the Montgomery form of 1) for one lane, as `digits` digits: from
 // 2^(b−1) < n, doubled with a conditional subtraction up to 2^(52·digits).
+// limbs ≤ kMaxWords (run trims the batch's width to its widest number).
+constexpr int kMaxWords = (kVerticalMaxBits + 63) / 64;
 void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
-  u64 x[kMaxLimbs + 1];
+  u64 x[kMaxWords + 1];
   std::fill(x, x + limbs + 1, 0);  // not the whole array: this runs for every lane of every batch
   const int b = bit_length(n, limbs);
   x[(b - 1) / 64] = u64(1) << ((b - 1) % 64);
@@ -61,9 +64,11 @@ POWPRIME_IFMA void normalize8(V* out, const V* t, int L) {
 // out = a·b·R^−1 (mod n), eight lanes at once, for a, b below 4n with
 // digits under 2^52; out is below 2n, its digits normalised the same way.
 // Coarsely integrated operand scanning: each step adds a_i·b and m·n and
-// drops one digit. The 64-bit accumulators take the unnormalised sums (at
-// most 4 terms under 2^52 per step and digit, so under 2^61 after 158 steps)
-// and are normalised once at the end.
+// drops one digit. The 64-bit accumulators take the unnormalised sums and
+// are normalised once at the end: a step adds at most 4 terms under 2^52 to
+// a digit (lo and hi halves of a_i·b and m·n) plus the carry out of digit 0
+// (under 2^11), and there are at most kMaxDigits = 160 steps, so a sum stays
+// under 160·(4·2^52 + 2^11) < 640·2^52 < 2^62.
 POWPRIME_IFMA void amm8(V* out, const V* a, const V* b, const V* n, V k0, int L) {
   alignas(64) V t[kMaxDigits + 1];
   const V zero = _mm512_setzero_si512();
@@ -195,6 +200,8 @@ POWPRIME_IFMA void gather(V* dst, const u64 (*col)[kMaxDigits], int L) {
 POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   int top = 0;
   for (int k = 0; k < count; k++) top = std::max(top, bit_length(n[k], limbs));
+  // The words above the widest number are zero padding: work on the number's size.
+  limbs = std::min(limbs, (top + 63) / 64);
   // At least two digits: the products read n_1.
   const int L = std::max(2, digits_for(top));
   // Lanes past count repeat lane 0; their answers are dropped.
@@ -236,17 +243,7 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
 
 }  // namespace
 
-bool fermat2_vertical_takes(int bits) {
-  return ifma_usable() && digits_for(bits) <= kMaxDigits;
-}
-
 void fermat2_vertical(const u64* const* n, int count, int limbs, bool* out) { run(n, count, limbs, out); }
 
-}  // namespace powprime::bignum
-
-#else
-namespace powprime::bignum {
-bool fermat2_vertical_takes(int) { return false; }
-void fermat2_vertical(const u64* const*, int, int, bool*) {}
 }  // namespace powprime::bignum
 #endif

@@ -9,13 +9,14 @@
 namespace powprime::bignum {
 
 constexpr int kVerticalLanes = 8;
-
-// The kernel runs here (AVX-512 IFMA) and takes odd numbers of this many bits
-// (up to 8316).
-bool fermat2_vertical_takes(int bits);
+// Digits a lane holds at most; numbers of up to 52·digits − 4 bits fit
+// (R = 2^(52·digits) ≥ 16n, see digits_for in the .cc).
+constexpr int kVerticalMaxDigits = 160;
+constexpr int kVerticalMaxBits = 52 * kVerticalMaxDigits - 4;
 
 // out[k] = (2^(n[k]−1) ≡ 1 mod n[k]) for k < count ≤ kVerticalLanes; every
-// n[k] odd, of `limbs` words, with fermat2_vertical_takes(its bit length).
+// n[k] odd, of `limbs` words and at most kVerticalMaxBits bits. Needs AVX-512
+// IFMA (the "ifma" kernel admits it); compiled on x86-64 with GCC or Clang only.
 void fermat2_vertical(const u64* const* n, int count, int limbs, bool* out);
 
 }  // namespace powprime::bignum

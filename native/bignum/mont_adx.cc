@@ -1,5 +1,7 @@
 #include "mont_adx.h"
 
+#include "kernel.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 namespace powprime::bignum {
@@ -159,6 +161,9 @@ inline u64 row_reduce_carry(u64* t, const u64* y, u64 x, long len, u64 extra) {
 
 void mont_mul_adx(u64* r, const u64* a, const u64* b, const u64* n, u64 n0, int len) {
   // buf[0] takes the reduction row's discarded word 0; t = buf + 1 has len + 2 words.
+  // Sized for the widest modulus, not this one: stack space costs nothing
+  // until touched (only len + 3 words are), where a buffer sized per product
+  // would be an allocation per product.
   u64 buf[kMaxLimbs + 3];
   std::memset(buf, 0, sizeof(u64) * size_t(len + 3));
   u64* t = buf + 1;
@@ -172,7 +177,7 @@ void mont_mul_adx(u64* r, const u64* a, const u64* b, const u64* n, u64 n0, int 
 void mont_sqr_adx(u64* r, const u64* a, const u64* n, u64 n0, int len) {
   // The double-width square: cross products once (rows of falling length),
   // doubled, plus the diagonal; then len reduction rows in place.
-  u64 T[2 * kMaxLimbs + 2];
+  u64 T[2 * kMaxLimbs + 2];  // 2·len + 2 words used; sized as buf above
   std::memset(T, 0, sizeof(u64) * size_t(2 * len + 2));
   for (int i = 0; i + 1 < len; i++) row_add_any(T + 2 * i + 1, a + i + 1, a[i], len - 1 - i);
   u64 carry = 0;
@@ -194,14 +199,26 @@ void mont_sqr_adx(u64* r, const u64* a, const u64* n, u64 n0, int len) {
   final_sub(r, T + len, extra, n, len);
 }
 
-bool mont_adx_compiled() { return true; }
+namespace {
+
+Products adx_products(int) { return {mont_mul_adx, mont_sqr_adx}; }
+bool adx_runs(const CpuFeatures& cpu) { return cpu.bmi2 && cpu.adx; }
+
+// Rows of four words per turn: every width a multiple of 4.
+constexpr BignumKernel kAdx = {
+    "adx", "mulx/adx", adx_runs, "CPU lacks BMI2 and ADX", /*pad=*/4, adx_products,
+    /*exp_min_bits=*/0, /*exp_max_bits=*/0, nullptr, nullptr, nullptr,
+    /*fermat_lanes=*/1, /*fermat_max_bits=*/0, nullptr,
+};
+
+}  // namespace
+
+const BignumKernel* adx_kernel() { return &kAdx; }
 
 }  // namespace powprime::bignum
 
 #else
 namespace powprime::bignum {
-void mont_mul_adx(u64*, const u64*, const u64*, const u64*, u64, int) {}
-void mont_sqr_adx(u64*, const u64*, const u64*, u64, int) {}
-bool mont_adx_compiled() { return false; }
+const BignumKernel* adx_kernel() { return nullptr; }
 }  // namespace powprime::bignum
 #endif

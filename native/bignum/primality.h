@@ -24,6 +24,7 @@ inline constexpr RoundsRow kDefaultRounds[] = {{3747, 3}, {1345, 4}, {476, 5}, {
                                                {308, 8},  {55, 27},  {0, 34}};
 int default_rounds(int bits);
 
+// On the kernel of m.
 bool strong_probable_prime_base2(const Mont& m);
 bool strong_lucas_probable_prime(const Mont& m);
 // Miller–Rabin round i with the base derived from n (see derive_base).
@@ -31,19 +32,20 @@ bool miller_rabin_derived(const Mont& m, int i);
 
 // Full test: small primes, BPSW, then `rounds` derived-base rounds
 // (rounds < 0: default_rounds). `trial` enables trial division.
-bool is_probable_prime(const u64* n, int limbs, int rounds, bool trial = true);
+bool is_probable_prime(const u64* n, int limbs, int rounds, bool trial = true,
+                       const BignumKernel& kernel = kernel_in_force());
 // p ≡ 3 (mod 4), q = (p−1)/2 probable prime, and Pocklington on p with base 2
 // (2^(p−1) ≡ 1 mod p and gcd(3, p) = 1) proves p prime given q. p >= 5.
 bool is_safe_prime(const u64* p, int limbs, int rounds);
 
 // base^(n-1) ≡ 1 (mod n), base 2.
 bool fermat_base2(const Mont& m);
-// The same for count odd numbers n[k] > 1 of `limbs` words (zero-padded):
-// on the IFMA kernel eight at a time in SIMD lanes (fermat_vertical.h),
-// elsewhere one by one.
+// The same for count odd numbers n[k] > 1 of `limbs` words (zero-padded), on
+// the kernel in force: in its batched test where it has one and takes them
+// all (eight at a time in SIMD lanes on the IFMA kernel), else one by one.
 void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out);
-// How many numbers of this width fermat_base2_many runs together: the lane
-// count on the IFMA kernel, else 1.
+// How many numbers of this width fermat_base2_many runs together on the
+// kernel in force: its lane count, or 1.
 int fermat_base2_lanes(int bits);
 
 }  // namespace powprime::bignum

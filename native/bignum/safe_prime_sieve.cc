@@ -36,10 +36,6 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   }
 }
 
-namespace {
-bool stopped(const std::atomic<uint64_t>* stop) { return stop && stop->load(std::memory_order_relaxed) != 0; }
-}  // namespace
-
 int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
   // start + 12·j may carry into one more word (the binding takes any j0
   // below 2^53; a search stream never goes past its bit length): start's
@@ -52,7 +48,7 @@ int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
   return trimmed(out, w);
 }
 
-int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop) {
+int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop) {
   if (j1 <= j0) return -1;
   const uint64_t len = j1 - j0;
   marks_.assign(len, 0);
@@ -84,7 +80,9 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
   std::vector<uint64_t> waiting;  // j whose q passed and whose p is untested, increasing
   size_t next_waiting = 0;
   uint64_t i = 0;
-  u64 num[kTestBatch][kMaxLimbs + 1];
+  // One candidate of up to limbs_ + 1 words per lane (p may carry into one more word).
+  const size_t stride = size_t(limbs_) + 1;
+  std::vector<u64> nums(kTestBatch * stride);
   for (;;) {
     uint64_t js[kTestBatch];
     bool is_p[kTestBatch];
@@ -100,13 +98,14 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
       is_p[count++] = false;
     }
     if (count == 0) return -1;
-    if (stopped(stop)) return kStopped;
+    if (stop.raised()) return kStopped;
     stats.tested += uint64_t(count - p_lanes);
     const u64* ns[kTestBatch];
     int width = 1;
     for (int k = 0; k < count; k++) {
-      width = std::max(width, candidate(js[k], is_p[k], num[k]));
-      ns[k] = num[k];
+      u64* num = nums.data() + size_t(k) * stride;
+      width = std::max(width, candidate(js[k], is_p[k], num));
+      ns[k] = num;
     }
     bool pass[kTestBatch];
     fermat_base2_many(ns, count, width, pass);
@@ -116,10 +115,11 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, cons
         waiting.push_back(js[k]);
         continue;
       }
-      if (stopped(stop)) return kStopped;
+      if (stop.raised()) return kStopped;
       // q has no factor below the sieve limit, so trial division would find nothing.
-      const int qw = candidate(js[k], false, num[k]);
-      if (is_probable_prime(num[k], qw, rounds_, /*trial=*/false)) return int64_t(js[k]);
+      u64* q = nums.data() + size_t(k) * stride;
+      const int qw = candidate(js[k], false, q);
+      if (is_probable_prime(q, qw, rounds_, /*trial=*/false)) return int64_t(js[k]);
     }
   }
 }

@@ -5,12 +5,12 @@
 // the full probable-prime test on q. Optionally only p ≡ 23 (mod 24) is kept
 // (every other j): the class DH parameters with generator 2 need.
 #pragma once
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
 #include "fermat_vertical.h"
 #include "limbs.h"
+#include "stop_flag.h"
 
 namespace powprime::bignum {
 
@@ -26,12 +26,12 @@ class SafePrimeSieve {
   // only_23_mod_24 strikes the candidates ≡ 11 (mod 24) too.
   SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24 = false);
 
-  // Lowest j in [j0, j1) whose p_j is a safe prime, or -1. When *stop
-  // becomes non-zero (another thread asks), the search gives up between two
+  // Lowest j in [j0, j1) whose p_j is a safe prime, or -1. When `stop` is
+  // raised (another thread asks), the search gives up between two
   // tests and returns kStopped: a slice at 8192 bits holds seconds of tests,
   // and a stop must not wait for them.
   static constexpr int64_t kStopped = -2;
-  int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, const std::atomic<uint64_t>* stop = nullptr);
+  int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop = StopFlag());
 
  private:
   // Survivors tested together at most: the vertical IFMA kernel's lane count.

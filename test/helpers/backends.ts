@@ -5,7 +5,6 @@
  */
 import { describe } from 'vitest';
 import { backendInfo, type Backend } from '../../src/index.ts';
-import { native } from '../../src/native.ts';
 
 const info = backendInfo();
 export const hasNative = info.backend === 'native';
@@ -27,18 +26,10 @@ export function skipNativeNotice(what: string): void {
   if (!hasNative) describe.skip(`${what} (addon not loaded: ${info.nativeError})`, () => {});
 }
 
-/** What backendInfo().bignum says with each native bignum kernel in force. */
-export const BIGNUM_KERNEL_NAMES = { portable: 'portable', adx: 'mulx/adx', ifma: 'avx512-ifma x8 + mulx/adx' } as const;
-
 /**
- * The native bignum kernels this CPU really runs (portable, MULX/ADX, AVX-512
- * IFMA): a kernel the CPU lacks is capped to a lower one, so each is kept
- * only when asking for it gives its own name. Leaves the best one in force.
+ * The native bignum kernels this CPU runs, best first, as the addon admitted
+ * them at load (CPU features, then a self-test): the ids setBignumKernel takes.
  */
-export function usableBignumKernels(): (keyof typeof BIGNUM_KERNEL_NAMES)[] {
-  const n = hasNative ? native() : null;
-  if (!n) return [];
-  const kernels = (['portable', 'adx', 'ifma'] as const).filter((k) => n.setBignumKernel(k) === BIGNUM_KERNEL_NAMES[k]);
-  n.setBignumKernel('ifma');
-  return kernels;
+export function usableBignumKernels(): string[] {
+  return hasNative ? info.bignumKernels : [];
 }
