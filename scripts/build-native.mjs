@@ -16,6 +16,11 @@ const strict = process.argv.includes('--strict');
 // --sanitize builds an ASan/UBSan addon into build-sanitize/ (never build/,
 // which the loader uses by default), for scripts/test-sanitize.mjs.
 const sanitize = process.argv.includes('--sanitize');
+// --clang builds with clang++ into build-clang/ (scripts/test-clang.mjs), so
+// that the GCC build in build/ and this one are tested side by side.
+const clang = process.argv.includes('--clang');
+// --werror (CI): any compiler warning fails the build. Never on a user's install.
+const werror = process.argv.includes('--werror');
 
 function fail(reason) {
   if (strict) {
@@ -28,20 +33,29 @@ function fail(reason) {
 
 if (process.env.POWPRIME_SKIP_NATIVE === '1') fail('POWPRIME_SKIP_NATIVE=1');
 
-/** Why the prebuild for this platform cannot be used, or null when it can. */
+/**
+ * Why no prebuild for this platform can be used, or null when one can. On
+ * Linux the musl build (powprime.musl.node) sits beside the glibc one; each is
+ * tried, and only one whose libc matches the running Node loads.
+ */
 function prebuildProblem() {
-  const file = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'powprime.node');
-  if (!existsSync(file)) return 'none for this platform';
+  const dir = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+  const files = ['powprime.node', 'powprime.musl.node'].map((f) => path.join(dir, f)).filter((f) => existsSync(f));
+  if (files.length === 0) return 'none for this platform';
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  // In a child process: a binary for the wrong libc must not take the installer down.
-  const probe = spawnSync(
-    process.execPath,
-    ['-e', 'const b = require(process.argv[1]); b.backendInfo(); process.stdout.write(String(b.version))', file],
-    { encoding: 'utf8' },
-  );
-  if (probe.status !== 0) return (probe.stderr.split('\n').find((l) => /error/i.test(l)) ?? `exit code ${probe.status}`).trim();
-  if (probe.stdout !== version) return `built for ${probe.stdout}, this is ${version}`;
-  return null;
+  const problems = [];
+  for (const file of files) {
+    // In a child process: a binary for the wrong libc must not take the installer down.
+    const probe = spawnSync(
+      process.execPath,
+      ['-e', 'const b = require(process.argv[1]); b.backendInfo(); process.stdout.write(String(b.version))', file],
+      { encoding: 'utf8' },
+    );
+    if (probe.status !== 0) problems.push(`${path.basename(file)}: ${(probe.stderr.split('\n').find((l) => /error/i.test(l)) ?? `exit code ${probe.status}`).trim()}`);
+    else if (probe.stdout !== version) problems.push(`${path.basename(file)}: built for ${probe.stdout}, this is ${version}`);
+    else return null;
+  }
+  return problems.join('; ');
 }
 
 if (!strict) {
@@ -59,8 +73,12 @@ try {
 } catch {
   fail('cmake-js is not installed');
 }
-const args = [cli, 'compile', '--directory', root];
+// `compile` keeps an existing build folder's configuration; a build that sets
+// options of its own configures afresh so that they really apply.
+const args = [cli, clang || werror ? 'rebuild' : 'compile', '--directory', root];
 if (sanitize) args.push('--out', path.join(root, 'build-sanitize'), '--CDPOWPRIME_SANITIZE=ON');
+if (clang) args.push('--out', path.join(root, 'build-clang'), '--CDCMAKE_CXX_COMPILER=clang++', '--CDCMAKE_C_COMPILER=clang');
+if (werror) args.push('--CDPOWPRIME_WERROR=ON');
 const run = spawnSync(process.execPath, args, {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,8 +87,10 @@ const run = spawnSync(process.execPath, args, {
 if (run.error) fail(run.error.message);
 if (run.status !== 0) {
   const out = `${run.stdout}\n${run.stderr}`;
-  const firstError = out.split('\n').find((l) => /error|not found|could not/i.test(l)) ?? `exit code ${run.status}`;
+  const lines = out.split('\n');
+  const firstError = lines.find((l) => /error:/i.test(l)) ?? lines.find((l) => /error|not found|could not/i.test(l)) ?? `exit code ${run.status}`;
   if (strict) process.stderr.write(out);
   fail(firstError.trim());
 }
-console.log(`powprime: native addon built${sanitize ? ' (sanitizers, build-sanitize/)' : ''}`);
+const where = [sanitize && 'sanitizers, build-sanitize/', clang && 'clang, build-clang/', werror && 'warnings as errors'].filter(Boolean);
+console.log(`powprime: native addon built${where.length ? ` (${where.join('; ')})` : ''}`);

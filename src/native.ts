@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
+import { elfInterpreter } from './elf-interpreter.ts';
 import { packageRoot, packageVersion } from './package-root.ts';
 
 export interface NativeBackendInfo {
@@ -78,15 +79,32 @@ export interface NativeBinding {
 
 let loaded: { binding: NativeBinding | null; error: string | null } | undefined;
 
-/** The prebuilt addon's folder for this platform (node-gyp-build's naming), or why there is none. */
-export function prebuildFolder(): { dir: string | null; why: string | null } {
-  const tag = `${process.platform}-${process.arch}`;
-  if (process.platform === 'linux') {
-    // The prebuild links against glibc; on musl (Alpine) it cannot load.
-    const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
-    if (!header?.glibcVersionRuntime) return { dir: null, why: `no prebuild for ${tag} with musl libc` };
+/**
+ * The C library the running Node links against on Linux. Its ELF interpreter
+ * says it (ld-musl-* for musl); a static Node names none, and then only glibc
+ * puts its runtime version in the process report. Never from files such as
+ * /etc/alpine-release: a glibc Node can run on Alpine (gcompat) and a musl
+ * Node anywhere.
+ */
+export function runningLibc(execPath = process.execPath): 'glibc' | 'musl' {
+  try {
+    const interpreter = elfInterpreter(execPath);
+    if (interpreter !== null) return /\/ld-musl-/.test(interpreter) ? 'musl' : 'glibc';
+  } catch {
+    // Unreadable executable: the report below still knows.
   }
-  return { dir: path.join(packageRoot(), 'prebuilds', tag), why: null };
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  return header?.glibcVersionRuntime ? 'glibc' : 'musl';
+}
+
+/**
+ * The prebuilt addon for this platform, named as node-gyp-build names them:
+ * prebuilds/<platform>-<arch>/powprime.node, and powprime.musl.node beside it
+ * for Linux on musl (the glibc one cannot load there).
+ */
+export function prebuildFile(): string {
+  const name = process.platform === 'linux' && runningLibc() === 'musl' ? 'powprime.musl.node' : 'powprime.node';
+  return path.join(packageRoot(), 'prebuilds', `${process.platform}-${process.arch}`, name);
 }
 
 /**
@@ -99,11 +117,7 @@ function load(): { binding: NativeBinding | null; error: string | null } {
   const explicit = process.env.POWPRIME_ADDON_PATH;
   const places: string[] = explicit ? [path.resolve(explicit)] : [path.join(packageRoot(), 'build', 'Release', 'powprime.node')];
   const tried: string[] = [];
-  if (!explicit) {
-    const pre = prebuildFolder();
-    if (pre.dir) places.push(path.join(pre.dir, 'powprime.node'));
-    else tried.push(pre.why!);
-  }
+  if (!explicit) places.push(prebuildFile());
   const version = packageVersion();
   for (const file of places) {
     if (!existsSync(file)) {

@@ -12,10 +12,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "wide_arith.h"
+
 namespace powprime::bignum {
 
 using u64 = uint64_t;
+#if POWPRIME_HAS_INT128
+// The Montgomery kernels still spell their products with it (GCC and clang).
 using u128 = unsigned __int128;
+#endif
 
 // Largest operand the native core takes: 32768 bits. Larger numbers are
 // handled by the TypeScript backend.
@@ -37,47 +42,31 @@ inline bool equal(const u64* a, const u64* b, int n) { return std::memcmp(a, b, 
 
 inline u64 add(u64* r, const u64* a, const u64* b, int n) {
   u64 c = 0;
-  for (int i = 0; i < n; i++) {
-    const u128 s = u128(a[i]) + b[i] + c;
-    r[i] = u64(s);
-    c = u64(s >> 64);
-  }
+  for (int i = 0; i < n; i++) c = add_carry(a[i], b[i], c, &r[i]);
   return c;
 }
 
 inline u64 sub(u64* r, const u64* a, const u64* b, int n) {
   u64 borrow = 0;
-  for (int i = 0; i < n; i++) {
-    const u128 d = u128(a[i]) - b[i] - borrow;
-    r[i] = u64(d);
-    borrow = u64(d >> 64) & 1;
-  }
+  for (int i = 0; i < n; i++) borrow = sub_borrow(a[i], b[i], borrow, &r[i]);
   return borrow;
 }
 
 // r = a + v for a small v; returns the carry out.
 inline u64 add_small(u64* r, const u64* a, u64 v, int n) {
   u64 c = v;
-  for (int i = 0; i < n; i++) {
-    const u128 s = u128(a[i]) + c;
-    r[i] = u64(s);
-    c = u64(s >> 64);
-  }
+  for (int i = 0; i < n; i++) c = add_carry(a[i], c, 0, &r[i]);
   return c;
 }
 
 inline void sub_small(u64* r, const u64* a, u64 v, int n) {
   u64 borrow = v;
-  for (int i = 0; i < n; i++) {
-    const u128 d = u128(a[i]) - borrow;
-    r[i] = u64(d);
-    borrow = u64(d >> 64) & 1;
-  }
+  for (int i = 0; i < n; i++) borrow = sub_borrow(a[i], borrow, 0, &r[i]);
 }
 
 inline int bit_length(const u64* a, int n) {
   for (int i = n - 1; i >= 0; i--)
-    if (a[i]) return 64 * i + 64 - __builtin_clzll(a[i]);
+    if (a[i]) return 64 * i + 64 - clz64(a[i]);
   return 0;
 }
 

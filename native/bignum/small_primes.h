@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "wide_arith.h"
+
 namespace powprime::bignum {
 
 // Odd primes below kTrialPrimesBelow, for trial division in is_probable_prime.
@@ -24,7 +26,7 @@ const std::vector<uint64_t>& sieve_reciprocals();
 // than the rest of the sieve. The quotient estimate floor(x·m / 2^64) is at
 // most one below floor(x / r) (x < 2^64), so one subtraction corrects it.
 inline uint32_t mod_by_reciprocal(uint64_t x, uint32_t r, uint64_t m) {
-  const uint64_t q = uint64_t((unsigned __int128)x * m >> 64);
+  const uint64_t q = mul_high(x, m);
   const uint64_t rem = x - q * r;
   return uint32_t(rem >= r ? rem - r : rem);
 }
