@@ -39,6 +39,8 @@ export function registerBench(program: Command): void {
         import('../../bench/schema.ts'),
         import('../../bench/noise.ts'),
       ]);
+      // Without the report's libraries (optional), say so before minutes of measuring, not after.
+      if (opts.report !== undefined) await Promise.all([import('vega'), import('vega-lite')]);
       // A bad --compare file is refused before minutes of measuring, not after.
       let old: import('../../bench/schema.ts').BenchResult | undefined;
       if (opts.compare !== undefined) {

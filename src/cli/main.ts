@@ -9,6 +9,7 @@ import { CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
+import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS } from './program.ts';
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
@@ -82,6 +83,13 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    const missing = missingPieceMessage(err);
+    if (missing !== null) {
+      // Like an unavailable backend: the command cannot run as installed (exit 2).
+      process.exitCode = 2;
+      process.stderr.write(`powprime: ${missing}\n`);
       return;
     }
     process.exitCode = exitCodeFor(err);
