@@ -31,7 +31,10 @@ if (process.env.POWPRIME_SKIP_NATIVE === '1') fail('POWPRIME_SKIP_NATIVE=1');
 /** Why the prebuild for this platform cannot be used, or null when it can. */
 function prebuildProblem() {
   const file = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'powprime.node');
-  if (!existsSync(file)) return 'none for this platform';
+  if (!existsSync(file)) {
+    // A git clone has no prebuilds/ at all: only the packed package carries them.
+    return existsSync(path.join(root, 'prebuilds')) ? 'none for this platform' : 'this copy has none: only the packed npm package carries prebuilt addons, a git clone compiles';
+  }
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   // In a child process: a binary for the wrong libc must not take the installer down.
   const probe = spawnSync(
