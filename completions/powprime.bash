@@ -18,7 +18,7 @@ _powprime_options() {
     "") echo "-V --version -h --help" ;;
     "solve") echo "--threads --backend --max-attempts --json -h --help" ;;
     "check") echo "--hex --status --safe --json -h --help" ;;
-    "search") echo "--bits --count --seed --threads --backend --out --json --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
+    "search") echo "--bits --count --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
     "dhparam") echo "--out --outform --seed --threads --backend --json -h --help" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms --json -h --help" ;;
     "queue") echo "-h --help" ;;

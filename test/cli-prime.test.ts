@@ -87,6 +87,13 @@ describe('powprime search', () => {
     }
   });
 
+  it('--hex prints each prime in hex on stdout: the same primes', () => {
+    const dec = cli('search', '--bits', '96', '--count', '2', '--seed', '5').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const hex = cli('search', '--bits', '96', '--count', '2', '--seed', '5', '--hex').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(hex.map((o) => o.prime)).toEqual(dec.map((o) => `0x${BigInt(o.prime).toString(16)}`));
+    for (const o of hex) expect(o.prime).toMatch(/^0x[0-9a-f]+$/);
+  });
+
   it('--out resumes where the file ends: nothing lost, nothing twice, same primes as one run', () => {
     const dir = tmp();
     const whole = path.join(dir, 'whole.jsonl');
