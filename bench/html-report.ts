@@ -3,79 +3,185 @@
  * fonts or styles from elsewhere) with the machine, SVG charts and the
  * tables. Charts are Vega-Lite specs compiled and rendered to SVG by vega in
  * Node, headless; this module (and vega with it) is loaded only for --report.
+ *
+ * Each chart answers one question, said in its caption. An implementation has
+ * one colour on the whole page; bars are on log scales where the figures span
+ * decades (so a 0.7 M/s bar beside a 130 M/s one is still seen) and carry
+ * their values.
  */
-import type { BenchResult, BenchRow } from './schema.ts';
-import { formatChange, formatValue, machineLine, targetLine, type Comparison } from './report.ts';
+import type { BenchResult, BenchRow, BenchTarget } from './schema.ts';
+import { formatChange, formatValue, targetLine, verdictLines, verdictOf, type Comparison } from './report.ts';
 
 type Spec = Record<string, unknown>;
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Which implementation a series measures: the colour key of the whole page. */
+export const IMPLEMENTATIONS = [
+  { name: 'powprime native', colour: '#1f77b4', test: /^(native|powprime|measured|core )/i },
+  { name: 'powprime TypeScript', colour: '#ff7f0e', test: /^ts\b/i },
+  { name: 'OpenSSL', colour: '#d62728', test: /openssl/i },
+  { name: 'node:crypto', colour: '#2ca02c', test: /node:crypto/i },
+  { name: 'bigint-crypto-utils', colour: '#9467bd', test: /bigint-crypto-utils/i },
+  { name: 'expected (theory)', colour: '#7f7f7f', test: /^expected/i },
+] as const;
+const OTHER = { name: 'other', colour: '#8c564b' };
+
+export function implementationOf(series: string): { name: string; colour: string } {
+  return IMPLEMENTATIONS.find((i) => i.test.test(series)) ?? OTHER;
+}
+
+const colourScale = {
+  domain: [...IMPLEMENTATIONS.map((i) => i.name), OTHER.name],
+  range: [...IMPLEMENTATIONS.map((i) => i.colour), OTHER.colour],
+};
+
 async function render(spec: Spec): Promise<string> {
   const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
-  const view = new vega.View(vega.parse(vl.compile(spec as never).spec), { renderer: 'none' });
+  // vega-lite's warnings would land on the CLI's stderr; the specs are ours, checked by the report's tests.
+  const quiet = { level: () => quiet, warn: () => quiet, info: () => quiet, debug: () => quiet, error: (...e: unknown[]) => { throw new Error(String(e[0])); } };
+  const view = new vega.View(vega.parse(vl.compile(spec as never, { logger: quiet as never }).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
   return svg;
 }
 
-const base = (title: string, values: object[]): Spec => ({
-  title,
-  width: 560,
-  data: { values },
-  config: { font: 'sans-serif', view: { stroke: null } },
-});
+const CONFIG = { font: 'sans-serif', view: { stroke: null }, axis: { labelFontSize: 12, titleFontSize: 12 }, header: { labelFontSize: 13 } };
 
-function powChart(rows: BenchRow[]): Spec {
-  const values = rows.filter((r) => r.value !== null).map((r) => ({ what: r.what, rate: r.value! / 1e6, openssl: r.series.startsWith('openssl') }));
+const label = (r: BenchRow): string => {
+  const v = formatValue(r.value, r.unit);
+  return r.unit === 'hashes/s' ? v : r.unit === 'tests' ? `${v} tests` : `${v} ${r.unit}`;
+};
+
+/** True when the values span more than a decade: a linear axis would hide the small ones. */
+const spansDecades = (xs: number[]): boolean => xs.length > 1 && Math.max(...xs) / Math.min(...xs) > 10;
+
+/**
+ * Horizontal bars, one per series, grouped by bit length when the rows have
+ * one; colour by implementation; the value printed at each bar's end.
+ */
+function barChart(rows: BenchRow[], opts: { title: string; axis: string; scale?: number }): Spec {
+  const scale = opts.scale ?? 1;
+  const values = rows
+    .filter((r) => r.value !== null && r.value > 0)
+    .map((r) => ({ series: r.series, bits: r.bits ?? null, value: r.value! / scale, label: label(r), impl: implementationOf(r.series).name }));
+  const xs = values.map((v) => v.value);
+  const log = spansDecades(xs);
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  // Room on the right for the value labels; a log axis starts below the smallest bar so it shows.
+  const domain = log ? [10 ** Math.floor(Math.log10(lo / 2)), hi * 8] : [0, hi * 1.3];
+  // On a log axis, ticks at the powers of ten only: the default 2-3-…-9 ticks crowd the labels.
+  const decades = log ? Array.from({ length: Math.round(Math.log10(domain[1]! / domain[0]!)) + 1 }, (_, i) => domain[0]! * 10 ** i) : undefined;
+  const x = {
+    field: 'value',
+    type: 'quantitative',
+    title: `${opts.axis}${log ? ' (log scale)' : ''}`,
+    scale: { type: log ? 'log' : 'linear', domain, nice: false },
+    axis: decades ? { values: decades, grid: true, format: '~g' } : { grid: true },
+  };
+  // A bar starts at the axis' left end: zero on a linear axis, the domain's start on a log one (which has no zero).
+  const x2 = { datum: domain[0] };
+  const y = { field: 'series', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0 } };
+  const layer = [
+    { mark: { type: 'bar', tooltip: true }, encoding: { x, x2, y, color: { field: 'impl', type: 'nominal', scale: colourScale, legend: null } } },
+    { mark: { type: 'text', align: 'left', dx: 4, fontSize: 12 }, encoding: { x, y, text: { field: 'label' } } },
+  ];
+  const grouped = values.some((v) => v.bits !== null);
+  if (!grouped) return { title: opts.title, config: CONFIG, data: { values }, width: 560, height: { step: 24 }, layer };
   return {
-    ...base('Proof of work: M hashes/s (OpenSSL: its SHA-256 blocks/s on one core)', values),
-    height: { step: 28 },
-    mark: { type: 'bar', tooltip: true },
-    encoding: {
-      y: { field: 'what', type: 'nominal', sort: '-x', title: null, axis: { labelLimit: 320 } },
-      x: { field: 'rate', type: 'quantitative', title: 'M hashes/s' },
-      color: { field: 'openssl', type: 'nominal', scale: { range: ['#4c78a8', '#e45756'] }, legend: null },
-    },
+    title: opts.title,
+    config: CONFIG,
+    data: { values },
+    facet: { row: { field: 'bits', type: 'ordinal', sort: 'ascending', title: null, header: { labelExpr: "datum.value + ' bits'", labelAngle: 0, labelAlign: 'left', labelAnchor: 'start' } } },
+    spec: { width: 520, height: { step: 22 }, layer },
+    resolve: { scale: { y: 'independent' } },
   };
 }
 
-/** One line per implementation across bit lengths, on a log scale (they span orders of magnitude; bars cannot start at log 0). */
-function sizeChart(rows: BenchRow[], title: string, unit: string): Spec {
-  const values = rows.filter((r) => r.value !== null).map((r) => ({ bits: r.bits, series: r.series, value: r.value }));
-  return {
-    ...base(title, values),
-    height: 280,
-    mark: { type: 'line', point: { size: 60 }, tooltip: true },
-    encoding: {
-      x: { field: 'bits', type: 'ordinal', title: 'bits', sort: 'ascending', axis: { labelAngle: 0 } },
-      y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${unit} (log scale)` },
-      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 220 } },
-    },
-  };
-}
+/** A target's distance from its goal, with 1 the line to reach whichever way the goal points. */
+const score = (t: BenchTarget): number => (t.direction === 'min' ? t.value! / t.goal : t.goal / t.value!);
 
 function targetChart(r: BenchResult): Spec {
-  // Ratio to goal with 1 as the line to reach, whichever way the goal points.
   const values = r.targets
     .filter((t) => t.value !== null && t.value > 0)
-    .map((t) => ({ what: t.what, score: t.direction === 'min' ? t.value! / t.goal : t.goal / t.value!, met: t.met ? 'met' : 'not met' }));
+    .map((t) => ({ what: t.what, score: score(t), verdict: verdictOf(t), label: `${score(t).toFixed(2)}×` }));
+  const xs = values.map((v) => v.score);
+  const domain = [Math.min(0.5, ...xs) / 1.3, Math.max(2, ...xs) * 1.6];
+  const x = { field: 'score', type: 'quantitative', title: 'ratio to goal: right of the line is met (log scale)', scale: { type: 'log', domain, nice: false } };
+  const y = { field: 'what', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0 } };
   return {
-    ...base('Targets: how far past the goal (≥ 1 is met)', values),
-    height: { step: 28 },
+    title: 'Goals: how far past (or short of) each one',
+    config: CONFIG,
+    width: 420,
+    height: { step: 26 },
+    data: { values },
     // Points on a log scale, so 2× past the goal and 2× short of it sit equally far from the line at 1.
     layer: [
+      { mark: { type: 'rule', strokeDash: [4, 3] }, encoding: { x: { datum: 1 } } },
       {
         mark: { type: 'point', filled: true, size: 120, tooltip: true },
         encoding: {
-          y: { field: 'what', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
-          x: { field: 'score', type: 'quantitative', title: 'ratio to goal (log scale)', scale: { type: 'log' } },
-          color: { field: 'met', type: 'nominal', scale: { domain: ['met', 'not met'], range: ['#54a24b', '#e45756'] }, title: null },
+          x,
+          y,
+          color: { field: 'verdict', type: 'nominal', scale: { domain: ['met', 'not met', 'not judged'], range: ['#2ca02c', '#d62728', '#9e9e9e'] }, title: null, legend: { orient: 'bottom' } },
         },
       },
-      { mark: { type: 'rule', strokeDash: [4, 3] }, encoding: { x: { datum: 1 } } },
+      { mark: { type: 'text', align: 'left', dx: 9, fontSize: 12 }, encoding: { x, y, text: { field: 'label' } } },
     ],
   };
+}
+
+interface Chart {
+  spec: Spec;
+  caption: string;
+}
+
+function charts(r: BenchResult): Chart[] {
+  const of = (chart: BenchRow['chart']): BenchRow[] => r.rows.filter((x) => x.chart === chart && x.value !== null && x.value > 0);
+  const out: Chart[] = [];
+  const pow = of('pow-rate');
+  if (pow.length) {
+    out.push({
+      spec: barChart(pow, { title: 'Proof of work: million hashes per second (longer is faster)', axis: 'M hashes/s', scale: 1e6 }),
+      caption: 'How fast each implementation searches for a proof of work; OpenSSL’s bar is its raw SHA-256 block rate on one core, the ceiling for a one-core hashing loop.',
+    });
+  }
+  const modexp = of('modexp');
+  if (modexp.length) {
+    out.push({
+      spec: barChart(modexp, { title: 'Modular exponentiation: milliseconds each (shorter is faster)', axis: 'ms' }),
+      caption: 'The step that dominates primality testing: one full-size exponentiation, by size. OpenSSL’s figure is one Miller–Rabin round of its prime check.',
+    });
+  }
+  const primes = of('safe-prime');
+  if (primes.length) {
+    out.push({
+      spec: barChart(primes, { title: 'Safe primes and DH parameters: seconds each (shorter is faster)', axis: 's' }),
+      caption: 'What a user waits for: one safe prime (or one `dhparam` file) by size. powprime uses every core; node:crypto and openssl dhparam use one.',
+    });
+  }
+  const tests = of('fermat-tests');
+  if (tests.length) {
+    out.push({
+      spec: barChart(tests, { title: 'Fermat tests per safe prime found: measured against theory', axis: 'tests' }),
+      caption: 'Why a safe prime takes the time it does: candidates surviving the sieve, tested per prime found. Bars close to the grey (Hardy–Littlewood) ones mean the sieve wastes nothing.',
+    });
+  }
+  const cost = of('fermat-cost');
+  if (cost.length) {
+    out.push({
+      spec: barChart(cost, { title: 'Core time per Fermat test: milliseconds', axis: 'ms' }),
+      caption: 'The other factor of the time per prime: core time per tested candidate, sieving included (wall time × threads ÷ tests).',
+    });
+  }
+  if (r.targets.some((t) => t.value !== null && t.value > 0)) {
+    out.push({
+      spec: targetChart(r),
+      caption: 'Each goal as measured here: the ratio of the figure to its goal, so 1 is exactly on the goal. Grey: missed on a busy machine, not judged.',
+    });
+  }
+  return out;
 }
 
 function rowsTable(r: BenchResult, c?: Comparison): string {
@@ -98,16 +204,7 @@ function rowsTable(r: BenchResult, c?: Comparison): string {
 }
 
 export async function htmlReport(r: BenchResult, c?: Comparison): Promise<string> {
-  const charts: string[] = [];
-  const pow = r.rows.filter((x) => x.chart === 'pow-rate');
-  const modexp = r.rows.filter((x) => x.chart === 'modexp');
-  const primes = r.rows.filter((x) => x.chart === 'safe-prime');
-  if (pow.length) charts.push(await render(powChart(pow)));
-  if (modexp.length) charts.push(await render(sizeChart(modexp, 'Modular exponentiation, full-size exponent: median ms', 'ms')));
-  if (primes.length) charts.push(await render(sizeChart(primes, 'Time per safe prime and per DH parameter set: seconds (lower is better)', 's')));
-  const tests = r.rows.filter((x) => x.chart === 'fermat-tests');
-  if (tests.length) charts.push(await render(sizeChart(tests, 'Fermat tests per safe prime: measured and expected for the sieve', 'tests')));
-  if (r.targets.some((t) => t.value !== null)) charts.push(await render(targetChart(r)));
+  const rendered = await Promise.all(charts(r).map(async (ch) => ({ svg: await render(ch.spec), caption: ch.caption })));
   const m = r.machine;
   const machine = [
     ['CPU', `${m.cpu} (${m.cores} cores, ${m.platform})`],
@@ -117,22 +214,32 @@ export async function htmlReport(r: BenchResult, c?: Comparison): Promise<string
     ['OpenSSL', m.openssl ?? 'not found'],
     ['powprime', m.powprime],
     ['date', m.date],
-    ['mode', r.quick ? '--quick' : 'full'],
+    ['mode', r.quick ? '--quick (small sizes, few runs)' : 'full'],
+    ...(r.noise ? [['machine load', `${r.noise.loadBefore.toFixed(2)} (1-minute load average before the run, ${r.noise.cores} cores)${r.noise.busy ? ' — busy' : ''}`]] : []),
   ];
+  const used = new Set(r.rows.map((x) => implementationOf(x.series).name));
+  const legend = [...IMPLEMENTATIONS, OTHER]
+    .filter((i) => used.has(i.name))
+    .map((i) => `<span class="key"><span class="swatch" style="background:${i.colour}"></span>${esc(i.name)}</span>`)
+    .join(' ');
+  const verdict = verdictLines(r);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>powprime bench — ${esc(m.cpu)} — ${esc(m.date)}</title>
 <style>
 body{font-family:sans-serif;margin:2em auto;max-width:62em;color:#222;padding:0 1em}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}
-th{background:#f3f3f3}.chart{margin:1.5em 0}.note{background:#fff4e0;border:1px solid #e0b060;padding:.5em 1em}
+th{background:#f3f3f3}.chart{margin:2em 0 1em}.caption{margin:.2em 0 0;color:#444;max-width:48em}
+.note{background:#fff4e0;border:1px solid #e0b060;padding:.5em 1em}.verdict{font-size:1.1em}
+.key{margin-right:1.2em;white-space:nowrap}.swatch{display:inline-block;width:.9em;height:.9em;margin-right:.35em;vertical-align:-.1em}
 ul{padding-left:1.2em}
 </style></head><body>
 <h1>powprime bench</h1>
-<p>${esc(machineLine(m))}</p>
 <table>${machine.map(([k, v]) => `<tr><th>${k}</th><td>${esc(v!)}</td></tr>`).join('')}</table>
+<div class="${r.noise?.busy ? 'note ' : ''}verdict">${verdict.map((l) => `<p>${esc(l)}</p>`).join('')}</div>
 ${c ? `<p class="note">Changes are against the run of ${esc(c.oldDate)}.${c.machineNote ? ` ${esc(c.machineNote)}.` : ''}</p>` : ''}
-${charts.map((svg) => `<div class="chart">${svg}</div>`).join('\n')}
-<h2>Targets</h2>
+<p>Colours, the same in every chart: ${legend}</p>
+${rendered.map((ch) => `<div class="chart">${ch.svg}<p class="caption">${esc(ch.caption)}</p></div>`).join('\n')}
+<h2>Goals</h2>
 <ul>${r.targets.map((t) => `<li>${esc(targetLine(t).slice(2))}</li>`).join('')}</ul>
 <h2>All measurements</h2>
 ${rowsTable(r, c)}

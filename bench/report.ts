@@ -8,7 +8,7 @@ import type { BenchMachine, BenchResult, BenchRow, BenchTarget } from './schema.
 export interface Comparison {
   /** Relative change of each row's value against the old run, by `what` (0.124 = +12.4%). */
   changes: Map<string, number>;
-  /** Set when the two runs' machines differ (CPU model or features): the changes mean less. */
+  /** Set when the two runs' machines differ (CPU model or features) or either ran on a busy machine: the changes mean less. */
   machineNote: string | null;
   oldDate: string;
 }
@@ -26,7 +26,11 @@ export function compareRuns(now: BenchResult, old: BenchResult): Comparison {
   const gone = old.machine.features.filter((f) => !now.machine.features.includes(f));
   if (added.length || gone.length) diffs.push(`features ${[...added.map((f) => `+${f}`), ...gone.map((f) => `-${f}`)].join(' ')}`);
   if (now.machine.cores !== old.machine.cores) diffs.push(`cores ${old.machine.cores} → ${now.machine.cores}`);
-  return { changes, machineNote: diffs.length ? `the machines differ (${diffs.join('; ')}): changes compare different hardware` : null, oldDate: old.machine.date };
+  const notes: string[] = [];
+  if (diffs.length) notes.push(`the machines differ (${diffs.join('; ')}): changes compare different hardware`);
+  const busy = [old.noise?.busy ? 'the old run' : '', now.noise?.busy ? 'this run' : ''].filter(Boolean);
+  if (busy.length) notes.push(`${busy.join(' and ')} ran on a busy machine: changes may be the other work, not powprime`);
+  return { changes, machineNote: notes.length ? notes.join('; ') : null, oldDate: old.machine.date };
 }
 
 export function formatChange(x: number | undefined): string {
@@ -49,10 +53,39 @@ export function machineLine(m: BenchMachine): string {
   );
 }
 
+/** A target's reading: its verdict, or for runs saved before verdicts, its `met`. */
+export function verdictOf(t: BenchTarget): NonNullable<BenchTarget['verdict']> {
+  return t.verdict ?? (t.met === null ? 'not measured' : t.met ? 'met' : 'not met');
+}
+
 export function targetLine(t: BenchTarget): string {
   const got = t.value === null ? 'not measured' : `${t.value.toFixed(t.value >= 100 ? 0 : 3)} ${t.unit}`;
-  const verdict = t.met === null ? '' : t.met ? ' met' : ' NOT met';
+  const v = verdictOf(t);
+  const verdict = v === 'not measured' ? '' : v === 'met' ? ' met' : v === 'not judged' ? ' not judged (busy machine)' : ' NOT met';
   return `- ${t.what}: ${got} (goal ${t.direction === 'min' ? '≥' : '≤'} ${t.goal} ${t.unit})${verdict}`;
+}
+
+/** The run's verdict in a few sentences a newcomer reads right. */
+export function verdictLines(r: BenchResult): string[] {
+  const by = (v: string): BenchTarget[] => r.targets.filter((t) => verdictOf(t) === v);
+  const met = by('met');
+  const missed = by('not met');
+  const unjudged = by('not judged');
+  const judged = met.length + missed.length + unjudged.length;
+  const lines: string[] = [];
+  if (judged === 0) lines.push('Verdict: no goal could be measured here (see Skipped).');
+  else if (missed.length === 0 && unjudged.length === 0) lines.push(`Verdict: all ${judged} goals measured here were met.`);
+  else {
+    lines.push(`Verdict: ${met.length} of ${judged} goals met${missed.length ? `, ${missed.length} not met (${missed.map((t) => t.what).join('; ')})` : ''}${unjudged.length ? `, ${unjudged.length} not judged` : ''}.`);
+  }
+  if (r.noise?.busy) {
+    lines.push(
+      `The machine was busy: ${r.noise.reasons.join('; ')}. Figures from such a run mostly measure the other work;` +
+        ` ${unjudged.length ? 'the goals it missed are not judged. ' : ''}Run again when the machine is quiet.`,
+    );
+  }
+  if (r.quick) lines.push('--quick measures small sizes with few runs; `powprime bench` (several minutes) judges every goal, at 2048 bits and above too.');
+  return lines;
 }
 
 const cell = (r: BenchRow | undefined, c?: Comparison): string => {
@@ -102,5 +135,6 @@ export function formatReport(r: BenchResult, c?: Comparison): string {
   }
   lines.push('', 'Targets (measured in this run):', '', ...r.targets.map(targetLine));
   if (r.skipped.length) lines.push('', ...r.skipped.map((s) => `Skipped: ${s}`));
+  lines.push('', ...verdictLines(r));
   return lines.join('\n');
 }

@@ -55,6 +55,26 @@ export interface BenchTarget {
   direction: 'min' | 'max';
   /** null when the value could not be measured here. */
   met: boolean | null;
+  /**
+   * How to read the result (runs saved before this field have none): `met` as
+   * measured, except that a goal missed on a busy or noisy machine is 'not
+   * judged' rather than 'not met'.
+   */
+  verdict?: 'met' | 'not met' | 'not judged' | 'not measured';
+  /** Why a target was not judged. */
+  why?: string;
+}
+
+/** How quiet the machine was: the load before the run and the spread of repeated runs. */
+export interface BenchNoise {
+  /** 1-minute load average just before measuring (others' work; 0 where the platform has none). */
+  loadBefore: number;
+  cores: number;
+  /** The row whose repeated runs disagreed most: (max − min) / median. */
+  worstSpread: { what: string; spread: number } | null;
+  /** True when the figures say more about the machine's other work than about powprime. */
+  busy: boolean;
+  reasons: string[];
 }
 
 export interface BenchResult {
@@ -65,6 +85,8 @@ export interface BenchResult {
   targets: BenchTarget[];
   /** What was left out, with the reason. */
   skipped: string[];
+  /** Absent in runs saved before it was measured. */
+  noise?: BenchNoise;
 }
 
 export function machineInfo(date = new Date()): BenchMachine {

@@ -40,6 +40,8 @@ if (process.env.POWPRIME_SKIP_NATIVE === '1') fail('POWPRIME_SKIP_NATIVE=1');
  */
 function prebuildProblem() {
   const dir = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+  // A git clone has no prebuilds/ at all: only the packed npm package carries them.
+  if (!existsSync(path.join(root, 'prebuilds'))) return 'this copy has none: only the packed npm package carries prebuilt addons, a git clone compiles';
   const files = ['powprime.node', 'powprime.musl.node'].map((f) => path.join(dir, f)).filter((f) => existsSync(f));
   if (files.length === 0) return 'none for this platform';
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));

@@ -26,7 +26,7 @@ if grep -E '\.map$|^package/(test|src)/' <<<"$listing"; then echo "the tarball s
 step "a PATH without cmake or a compiler"
 bin="$work/bin"
 mkdir -p "$bin"
-for tool in node npm npx sh bash env cat ls mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee; do
+for tool in node npm npx sh bash env cat ls mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee du cut; do
   ln -s "$(command -v "$tool")" "$bin/$tool"
 done
 qemu="$(command -v qemu-aarch64 || true)"
@@ -59,6 +59,21 @@ echo "check 23 → $check"
 [ "$check" = "23: safe prime" ] || case "$check" in *"safe prime"*) ;; *) exit 1 ;; esac
 set +e; npx powprime solve abc 99 >/dev/null 2>&1; status=$?; set -e
 [ "$status" = 2 ] || { echo "bad input exited $status, not 2"; exit 1; }
+
+step "the default install's weight, and the pieces it leaves out"
+# Queue mode and bench --report need optional peers (bullmq, ioredis, vega, vega-lite).
+size_kib="$(du -sk node_modules | cut -f1)"
+echo "node_modules: $size_kib KiB"
+[ "$size_kib" -le 15360 ] || { echo "the default install is over 15 MiB"; exit 1; }
+for peer in bullmq ioredis vega vega-lite; do
+  if [ -e "node_modules/$peer" ]; then echo "the optional peer $peer was installed by default"; exit 1; fi
+done
+for cmd in "worker --queue redis://127.0.0.1:1" "bench --quick --report r.html"; do
+  set +e; advice="$(node_modules/.bin/powprime $cmd 2>&1 >/dev/null)"; status=$?; set -e
+  echo "powprime $cmd → $advice (exit $status)"
+  [ "$status" = 2 ] || { echo "exit $status, not 2"; exit 1; }
+  case "$advice" in "powprime: "*"npm install "*) ;; *) echo "no one-line advice"; exit 1 ;; esac
+done
 
 step "ES module import"
 cp "$repo/test/consumer/esm.mjs" .

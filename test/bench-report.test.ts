@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlReport } from '../bench/html-report.ts';
+import { htmlReport, implementationOf } from '../bench/html-report.ts';
+import { judgeNoise, withVerdicts } from '../bench/noise.ts';
 import { compareRuns, formatReport } from '../bench/report.ts';
 import { SCHEMA_VERSION, type BenchResult, type BenchRow } from '../bench/schema.ts';
 import { runCli } from './helpers/cli.ts';
@@ -37,15 +38,20 @@ function sample(over: Partial<BenchResult['machine']> = {}, scale = 1): BenchRes
     },
     rows: [
       row({ chart: 'pow-rate', series: 'native 1 thread', what: 'native 1 thread (sha-ni x2)', value: 50e6 * scale, unit: 'hashes/s' }),
+      row({ chart: 'pow-rate', series: 'native 2 threads', what: 'native 2 threads', value: 130e6 * scale, unit: 'hashes/s' }),
+      row({ chart: 'pow-rate', series: 'node:crypto', what: 'node:crypto createHash per candidate', value: 0.69e6, unit: 'hashes/s' }),
       row({ chart: 'pow-rate', series: 'openssl (1 core)', what: 'openssl sha256 blocks/s (1 core)', value: 25e6, unit: 'hashes/s' }),
       row({ chart: 'modexp', series: 'native', bits: 1024, what: 'modexp 1024 bits, native', value: 0.3, unit: 'ms' }),
       row({ chart: 'modexp', series: 'native', bits: 2048, what: 'modexp 2048 bits, native', value: 1.1, unit: 'ms' }),
       row({ chart: 'modexp', series: 'OpenSSL per MR round', bits: 2048, what: 'modexp 2048 bits, OpenSSL per MR round', value: 1.5, unit: 'ms' }),
       row({ chart: 'safe-prime', series: 'native 2 threads', bits: 1024, what: 'safe prime 1024 bits, native 2 threads', value: 0.06, unit: 's' }),
       row({ chart: 'safe-prime', series: 'node:crypto (1 core)', bits: 1024, what: 'safe prime 1024 bits, node:crypto', value: 1.4, unit: 's' }),
+      row({ chart: 'safe-prime', series: 'openssl dhparam', bits: 1024, what: 'dhparam 1024 bits, openssl dhparam', value: 2.1, unit: 's' }),
+      row({ chart: 'safe-prime', series: 'native 2 threads', bits: 512, what: 'safe prime 512 bits, native 2 threads', value: 0.01, unit: 's' }),
     ],
     targets: [
       { what: 'native 1 thread / openssl block rate', value: 2 * scale, unit: '×', goal: 1.5, direction: 'min', met: 2 * scale >= 1.5 },
+      { what: '2048-bit base-2 Fermat, native / OpenSSL per round, a long name that must not be cut off', value: 0.7, unit: '×', goal: 0.85, direction: 'max', met: true },
       { what: '1024-bit safe prime on 2 threads', value: 0.06, unit: 's', goal: 0.1, direction: 'max', met: true },
       { what: 'not measurable here', value: null, unit: 's', goal: 2, direction: 'max', met: null },
     ],
@@ -78,6 +84,59 @@ describe('bench report', () => {
     const other = compareRuns(now, sample({ cpu: 'Other CPU', features: ['avx2'] }));
     expect(other.machineNote).toMatch(/machines differ \(CPU Other CPU → Test CPU 9000; features \+shaNi \+adx\)/);
     expect(formatReport(now, other)).toContain('NOTE: the machines differ');
+  });
+
+  it('charts: one colour per implementation on the whole page, small bars visible, values labelled, captions, labels whole', async () => {
+    const html = await htmlReport(sample());
+    const svgs = html.match(/<svg[^]*?<\/svg>/g)!;
+    const bars = (svg: string, colour: string): number[] =>
+      [...svg.matchAll(/<path[^>]*?d="M[-\d.]+,[-\d.]+h([\d.]+)v[\d.]+h-[\d.]+Z"[^>]*?fill="([^"]+)"/g)].filter((m) => m[2] === colour).map((m) => Number(m[1]));
+    const [pow, modexp, primes] = svgs;
+    const colour = (series: string): string => implementationOf(series).colour;
+    // The same implementation, the same colour, in every chart it appears in.
+    expect(bars(pow!, colour('openssl (1 core)')).length).toBe(1);
+    expect(bars(modexp!, colour('OpenSSL per MR round')).length).toBe(1);
+    expect(bars(primes!, colour('openssl dhparam')).length).toBe(1);
+    expect(bars(pow!, colour('node:crypto')).length).toBe(1);
+    expect(bars(primes!, colour('node:crypto (1 core)')).length).toBe(1);
+    expect(bars(primes!, colour('native 2 threads')).length).toBe(2);
+    expect(new Set([colour('native 1 thread'), colour('native'), colour('powprime dhparam')]).size).toBe(1);
+    expect(new Set(['native', 'ts 1 thread', 'openssl dhparam', 'node:crypto', 'bigint-crypto-utils'].map(colour)).size).toBe(5);
+    // 0.69 M/s beside 130 M/s: on a log axis its bar is still tens of pixels long, and labelled.
+    expect(bars(pow!, colour('node:crypto'))[0]).toBeGreaterThan(40);
+    expect(pow).toContain('690.0 k/s');
+    expect(pow).toContain('log scale');
+    expect(modexp).toContain('1.100 ms');
+    // Labels whole: vega marks a cut label with an ellipsis.
+    for (const svg of svgs) expect(svg).not.toContain('…');
+    expect(html).toContain('a long name that must not be cut off');
+    // A caption under every chart; the machine said once, in the table.
+    expect((html.match(/<p class="caption">/g) ?? []).length).toBe(svgs.length);
+    expect(html).not.toContain('Machine: ');
+    expect(html.split('Test CPU 9000').length - 1).toBe(2); // the <title> and the table
+  });
+
+  it('a goal missed on a busy machine is "not judged", not "NOT met"; on a quiet one it is NOT met', () => {
+    const quick = sample();
+    const missed = [...quick.targets, { what: '2 threads / 1 thread', value: 0.76, unit: '×', goal: 1.8, direction: 'min' as const, met: false }];
+    const spreadRow = row({ chart: 'modexp', series: 'native', bits: 4096, what: 'modexp 4096 bits, native', value: 10, unit: 'ms', min: 9, max: 30 });
+    const busy = judgeNoise([...quick.rows, spreadRow], 3.5, 2);
+    expect(busy.busy).toBe(true);
+    expect(busy.reasons.join('; ')).toMatch(/load average 3\.50 on 2 cores.*"modexp 4096 bits, native" differed by 210%/);
+    const busyText = formatReport({ ...quick, targets: withVerdicts(missed, busy), noise: busy });
+    expect(busyText).not.toContain('NOT met');
+    expect(busyText).toMatch(/2 threads \/ 1 thread: 0\.760 × \(goal ≥ 1\.8 ×\) not judged/);
+    expect(busyText).toMatch(/^Verdict: 3 of 4 goals met, 1 not judged\.$/m);
+    expect(busyText).toMatch(/The machine was busy: load average 3\.50/);
+    expect(busyText).toMatch(/--quick measures small sizes/);
+    const calm = judgeNoise(quick.rows, 0.2, 2);
+    expect(calm).toMatchObject({ busy: false, reasons: [] });
+    const calmText = formatReport({ ...quick, targets: withVerdicts(missed, calm), noise: calm });
+    expect(calmText).toMatch(/2 threads \/ 1 thread: .* NOT met/);
+    expect(calmText).toMatch(/^Verdict: 3 of 4 goals met, 1 not met \(2 threads \/ 1 thread\)\.$/m);
+    expect(formatReport({ ...quick, noise: calm })).toMatch(/^Verdict: all 3 goals measured here were met\.$/m);
+    // A comparison with a run made on a busy machine says so.
+    expect(compareRuns({ ...quick, noise: calm }, { ...quick, noise: busy }).machineNote).toMatch(/the old run ran on a busy machine/);
   });
 
   it('looks right in a real headless browser', async (ctx) => {
@@ -127,6 +186,8 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
       expect(typeof t.unit).toBe('string');
       if (t.value !== null) expect(t.met).toBe(t.direction === 'min' ? t.value >= t.goal : t.value <= t.goal);
     }
+    expect(res.noise).toMatchObject({ cores: res.machine.cores, busy: expect.any(Boolean), loadBefore: expect.any(Number) });
+    for (const t of res.targets) expect(['met', 'not met', 'not judged', 'not measured']).toContain(t.verdict);
     const html = readFileSync(report, 'utf8');
     expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2);
     expect(html).toContain(res.machine.cpu);
@@ -135,6 +196,7 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/Compared with the run of /);
     expect(again.stdout).toMatch(/\|\s+[+−]\d+\.\d%/);
+    expect(again.stdout).toMatch(/^Verdict: /m);
   });
 
   it('a --compare file that is not a saved result is refused before measuring (exit 2)', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,23 +11,61 @@ const tmp = (): string => tempDir('powprime-cli-prime-');
 const lines = (file: string): { prime: string; bits: number; seed: string; index: number; elapsedMs: number }[] =>
   readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
+const rfc = JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as { safe_primes: Record<string, string> };
+
+/** The CLI with text on its stdin (a pipe, as in `echo 23 | powprime check`). */
+const piped = (input: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } => {
+  const r = spawnSync(process.execPath, [...CLI, ...args], { input, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
 describe('powprime check', () => {
-  it('reports prime and safe per number', () => {
-    const r = cli('check', '23', '29', '0x2f', '91', '--json');
+  it('reports prime and safe per number; 0 and 1 are neither prime nor composite', () => {
+    const r = cli('check', '23', '29', '0x2f', '91', '0', '1', '--json');
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([
-      { n: '23', prime: true, safe: true },
-      { n: '29', prime: true, safe: false },
-      { n: '47', prime: true, safe: true },
-      { n: '91', prime: false, safe: false },
-    ]);
-    expect(cli('check', '23', '91').stdout).toBe('23: safe prime\n91: composite\n');
+    // The oracle: node:crypto's checkPrimeSync on n and (n-1)/2.
+    const expected = [23n, 29n, 47n, 91n, 0n, 1n].map((n) => {
+      const prime = n >= 2n && checkPrimeSync(n);
+      return { n: n.toString(), prime, safe: prime && n >= 5n && checkPrimeSync((n - 1n) / 2n), composite: n >= 2n && !prime };
+    });
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+    expect(cli('check', '23', '91', '0', '1').stdout).toBe('23: safe prime\n91: composite\n0: neither prime nor composite\n1: neither prime nor composite\n');
+  });
+
+  it('--hex prints hex: an RFC 3526 prime comes back as given, not as 617 decimal digits', () => {
+    const p = rfc.safe_primes['rfc3526-modp-2048']!;
+    const r = cli('check', '--hex', p, '91');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${p.toLowerCase()}: safe prime\n0x5b: composite\n`);
+    expect(JSON.parse(cli('check', '--hex', '--json', '255').stdout)).toEqual([{ n: '0xff', prime: false, safe: false, composite: true }]);
+  });
+
+  it('reads numbers from stdin: with no argument when piped, and where - stands', () => {
+    expect(piped('23\n', 'check')).toMatchObject({ status: 0, stdout: '23: safe prime\n' });
+    expect(piped('91 0x2f\n29', 'check', '5', '-', '7')).toMatchObject({
+      status: 0,
+      stdout: '5: safe prime\n91: composite\n47: safe prime\n29: prime, not safe\n7: safe prime\n',
+    });
+    const bad = piped('23 x9\n', 'check');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/stdin number 2 is not a whole number/);
+    expect(piped('', 'check')).toMatchObject({ status: 2, stderr: expect.stringMatching(/stdin held no numbers/) });
+  });
+
+  it('--status prints nothing and answers in the exit code (0 prime, 1 not), --safe asks for safe primes', () => {
+    expect(cli('check', '--status', '23', '29')).toMatchObject({ status: 0, stdout: '' });
+    expect(cli('check', '--status', '23', '91')).toMatchObject({ status: 1, stdout: '' });
+    expect(cli('check', '--status', '1')).toMatchObject({ status: 1, stdout: '' });
+    expect(cli('check', '--status', '--safe', '23')).toMatchObject({ status: 0, stdout: '' });
+    expect(cli('check', '--status', '--safe', '29')).toMatchObject({ status: 1, stdout: '' });
+    expect(piped('91', 'check', '--status')).toMatchObject({ status: 1, stdout: '' });
   });
 
   it.each([
     [['check', '12', 'twelve'], /argument 2.*not a whole number/],
     [['check', '-5'], /must not be negative/],
-    [['check'], /missing required argument/],
+    [['check', 'ff'], /"ff" looks like hexadecimal: write it as 0xff/],
+    [['check', '--safe', '23'], /--safe goes with --status/],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);
@@ -47,6 +85,13 @@ describe('powprime search', () => {
       expect(o.seed).toBe('9');
       expect(checkPrimeSync(BigInt(o.prime)) && checkPrimeSync(BigInt(o.prime) >> 1n)).toBe(true);
     }
+  });
+
+  it('--hex prints each prime in hex on stdout: the same primes', () => {
+    const dec = cli('search', '--bits', '96', '--count', '2', '--seed', '5').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const hex = cli('search', '--bits', '96', '--count', '2', '--seed', '5', '--hex').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(hex.map((o) => o.prime)).toEqual(dec.map((o) => `0x${BigInt(o.prime).toString(16)}`));
+    for (const o of hex) expect(o.prime).toMatch(/^0x[0-9a-f]+$/);
   });
 
   it('--out resumes where the file ends: nothing lost, nothing twice, same primes as one run', () => {

@@ -64,11 +64,51 @@ describe('powprime dhparam', () => {
     expect(again.stdout).toBe(readFileSync(file, 'utf8'));
   });
 
+  it.runIf(hasOpenssl)('--outform DER writes the DER that `openssl dhparam -inform DER -check` accepts, the same parameters as the PEM', () => {
+    const file = path.join(dir, 'dh.der');
+    const r = cli('dhparam', '512', '--seed', '11', '--outform', 'DER', '--out', file);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const check = spawnSync('openssl', ['dhparam', '-inform', 'DER', '-in', file, '-check', '-noout'], { encoding: 'utf8' });
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stdout + check.stderr).toMatch(/DH parameters appear to be ok/);
+    // openssl's own DER of our PEM is byte for byte the file.
+    const pem = cli('dhparam', '512', '--seed', '11').stdout;
+    const conv = spawnSync('openssl', ['dhparam', '-outform', 'DER'], { input: pem });
+    expect(conv.status).toBe(0);
+    expect(Buffer.compare(conv.stdout, readFileSync(file))).toBe(0);
+    // Piped stdout takes the binary as openssl's does; --json carries it in base64.
+    expect(Buffer.from(cli('dhparam', '512', '--seed', '11', '--json', '--outform', 'der').stdout.match(/"der":"([^"]+)"/)![1]!, 'base64')).toEqual(readFileSync(file));
+  });
+
+  it('off a terminal the seed and the file are still reported, on stderr (stdout keeps only the PEM)', () => {
+    const file = path.join(dir, 'seeded.pem');
+    const r = cli('dhparam', '512', '--out', file);
+    expect(r.status, r.stderr).toBe(0);
+    const m = /^512-bit DH parameters \(PEM\) written to (.+) in [\d.]+ s, seed (\d+) /.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    expect(m![1]).toBe(file);
+    // The reported seed makes the file again.
+    expect(cli('dhparam', '512', '--seed', m![2]!).stdout).toBe(readFileSync(file, 'utf8'));
+    const toStdout = cli('dhparam', '512', '--seed', '3');
+    expect(toStdout.stdout).toMatch(/^-----BEGIN DH PARAMETERS-----\n[^]*-----END DH PARAMETERS-----\n$/);
+    expect(toStdout.stderr).toMatch(/written to stdout .* seed 3 /);
+  });
+
+  it.runIf(hasOpenssl)('with no size makes 2048 bits, openssl dhparam\'s default', () => {
+    const file = path.join(dir, 'default.pem');
+    const r = cli('dhparam', '--out', file, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ bits: 2048, out: file });
+    expect(spawnSync('openssl', ['dhparam', '-text', '-noout', '-in', file], { encoding: 'utf8' }).stdout).toMatch(/DH Parameters: \(2048 bit\)/);
+  });
+
   it.each([
     [['dhparam', '511'], /bits must be an integer from 512/],
     [['dhparam', 'big'], /bits must be an integer/],
     [['dhparam', '1024', '--out', path.join('/nonexistent-dir', 'x.pem')], /cannot use/],
     [['dhparam', '1024', '--seed', '-1'], /--seed/],
+    [['dhparam', '512', '--outform', 'txt'], /--outform must be PEM or DER \(got "txt"\)/],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);

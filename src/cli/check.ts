@@ -1,33 +1,86 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { isProbablePrime, isSafePrime } from '../prime/check.ts';
 import { parseBigInt } from '../validate.ts';
+
+interface CheckOpts {
+  json?: boolean;
+  hex?: boolean;
+  status?: boolean;
+  safe?: boolean;
+}
+
+type Verdict = 'safe prime' | 'prime, not safe' | 'composite' | 'neither prime nor composite';
+
+/**
+ * The numbers to check: the arguments, with `-` (or no argument at all when
+ * stdin is not a terminal) standing for whitespace-separated numbers on stdin,
+ * as `echo 23 | powprime check` and `... | powprime check -` expect.
+ */
+function numberTexts(args: string[]): { text: string; from: string }[] {
+  const fromStdin = args.length === 0 ? !process.stdin.isTTY : args.includes('-');
+  if (args.length === 0 && !fromStdin) throw new RangeError('give numbers to check, or pipe them in (e.g. echo 23 | powprime check)');
+  const piped = fromStdin ? readFileSync(0, 'utf8').split(/\s+/).filter(Boolean) : [];
+  if (fromStdin && piped.length === 0) throw new RangeError('stdin held no numbers to check');
+  const out: { text: string; from: string }[] = [];
+  let argN = 0;
+  let lineN = 0;
+  const many = args.length + piped.length > 1;
+  for (const a of args.length ? args : ['-']) {
+    if (a === '-') for (const p of piped) out.push({ text: p, from: `stdin number ${++lineN}` });
+    else out.push({ text: a, from: many ? `n (argument ${++argN})` : 'n' });
+  }
+  return out;
+}
+
+/** Decimal or 0x hex; bare hex (ff, 1a2b) gets a hint rather than a bare refusal. */
+function parseNumber(text: string, name: string): bigint {
+  if (/^[0-9a-f]+$/i.test(text) && /[a-f]/i.test(text)) {
+    throw new RangeError(`${name} ${JSON.stringify(text)} looks like hexadecimal: write it as 0x${text} (decimal is the default)`);
+  }
+  const n = parseBigInt(name, text);
+  if (n < 0n) throw new RangeError(`${name} must not be negative (got ${text})`);
+  return n;
+}
 
 export function registerCheck(program: Command): void {
   program
     .command('check')
     .description('for each number: is it prime, and is it a safe prime (p and (p-1)/2 both prime)?')
-    .argument('<n...>', 'numbers, decimal or 0x hex')
-    .option('--json', 'print [{"n","prime","safe"}] with n as a decimal string')
-    .action(async (texts: string[], opts: { json?: boolean }) => {
-      // Parse every argument first, so a typo in the last one costs no work.
-      const numbers = texts.map((t, i) => {
-        const n = parseBigInt(texts.length > 1 ? `n (argument ${i + 1})` : 'n', t);
-        if (n < 0n) throw new RangeError(`${texts.length > 1 ? `n (argument ${i + 1})` : 'n'} must not be negative (got ${t})`);
-        return n;
-      });
+    .argument('[n...]', 'numbers, decimal or 0x hex; - (or none, when piped) reads them from stdin')
+    .option('--hex', 'print the numbers in hex (0x…) rather than decimal')
+    .option('--status', 'print nothing; exit 0 when every number is prime, 1 when one is not (for scripts)')
+    .option('--safe', 'with --status: every number must be a safe prime')
+    .option('--json', 'print [{"n","prime","safe","composite"}] with n as a decimal string (0x… with --hex)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  powprime check 23 0x17\n  echo 23 | powprime check\n  powprime check --hex 0xffffffffffffffc5\n  powprime check --status --safe 23 && echo safe\n' +
+        '\n0 and 1 are neither prime nor composite. The test is Baillie–PSW plus Miller–Rabin rounds (error below 2^-80 on random input).',
+    )
+    .action(async (args: string[], opts: CheckOpts) => {
+      if (opts.safe && !opts.status) throw new RangeError('--safe goes with --status (without it every verdict is printed)');
+      const status = opts.status ? (opts.safe ? 'safe' : 'prime') : null;
+      // Parse every number first, so a typo in the last one costs no work.
+      const numbers = numberTexts(args).map(({ text, from }) => parseNumber(text, from));
       const results = await Promise.all(
         numbers.map(async (n) => {
           const prime = await isProbablePrime(n);
           const safe = n >= 5n && prime ? await isSafePrime(n) : false;
-          return { n: n.toString(), prime, safe };
+          // 0 and 1 have no prime factorisation to speak of: neither prime nor composite.
+          const composite = !prime && n >= 2n;
+          const verdict: Verdict = safe ? 'safe prime' : prime ? 'prime, not safe' : composite ? 'composite' : 'neither prime nor composite';
+          return { n, prime, safe, composite, verdict };
         }),
       );
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify(results)}\n`);
+      const show = (n: bigint): string => (opts.hex ? `0x${n.toString(16)}` : n.toString());
+      if (status !== null) {
+        process.exitCode = results.every((r) => (status === 'safe' ? r.safe : r.prime)) ? 0 : 1;
         return;
       }
-      for (const r of results) {
-        process.stdout.write(`${r.n}: ${r.safe ? 'safe prime' : r.prime ? 'prime, not safe' : 'composite'}\n`);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(results.map((r) => ({ n: show(r.n), prime: r.prime, safe: r.safe, composite: r.composite })))}\n`);
+        return;
       }
+      for (const r of results) process.stdout.write(`${show(r.n)}: ${r.verdict}\n`);
     });
 }

@@ -15,23 +15,37 @@ interface DhparamOpts {
   seed?: string;
   threads?: string;
   backend: string;
+  outform: string;
   json?: boolean;
 }
+
+/** openssl's default size for `openssl dhparam` with no size given. */
+const DEFAULT_BITS = '2048';
 
 export function registerDhparam(program: Command): void {
   program
     .command('dhparam')
-    .description('Diffie-Hellman parameters (PKCS#3 PEM, g = 2, p a safe prime ≡ 23 mod 24), like `openssl dhparam BITS`')
-    .argument('<bits>', `size of p (${DH_MIN_BITS}-${DH_MAX_BITS})`)
-    .option('--out <file.pem>', 'write the PEM here (whole or not at all) instead of stdout')
+    .description('Diffie-Hellman parameters (PKCS#3 PEM or DER, g = 2, p a safe prime ≡ 23 mod 24), like `openssl dhparam BITS`')
+    .argument('[bits]', `size of p (${DH_MIN_BITS}-${DH_MAX_BITS}), as openssl's default`, DEFAULT_BITS)
+    .option('--out <file>', 'write the parameters here (whole or not at all) instead of stdout')
+    .option('--outform <form>', 'PEM or DER (binary, as `openssl dhparam -outform DER`)', 'PEM')
     .option('--seed <S>', 'search seed, decimal or 0x: the same seed gives the same parameters (default: random, reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
     .option('--backend <name>', 'auto, native or js', 'auto')
-    .option('--json', 'print {"bits","seed","elapsedMs","out"} (with --out) or the PEM inside {"pem",…}')
+    .option('--json', 'print {"bits","seed","elapsedMs","out"} (with --out) or the parameters inside {"pem",…} (DER: {"der"} in base64)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  powprime dhparam --out dhparam.pem          # 2048 bits\n  powprime dhparam 3072 --seed 7 > dh3072.pem  # the same seed, the same file\n' +
+        '  powprime dhparam --outform DER --out dh.der\n\nThe seed and the file are reported on stderr (with --json, in the JSON).',
+    )
     .action(async (bitsText: string, opts: DhparamOpts) => {
       const bits = parseIntArg('bits', bitsText, DH_MIN_BITS, DH_MAX_BITS);
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
+      if (!/^(pem|der)$/i.test(opts.outform)) throw new RangeError(`--outform must be PEM or DER (got ${JSON.stringify(opts.outform)})`);
+      const der = opts.outform.toUpperCase() === 'DER';
+      // Binary on a terminal is garbage on screen; openssl writes it anyway, we ask for a place.
+      if (der && opts.out === undefined && !opts.json && process.stdout.isTTY) throw new RangeError('--outform DER is binary: give --out FILE or redirect stdout');
       const seed = opts.seed === undefined ? randomSeed() : parseSeed('--seed', opts.seed);
       // Refuse an unusable --out before minutes of work, not after.
       if (opts.out !== undefined) {
@@ -53,11 +67,17 @@ export function registerDhparam(program: Command): void {
         });
         status.clear();
         // DH parameters are public: readable by the servers that load them.
-        if (opts.out !== undefined) writeFileAtomic(opts.out, r.pem, 0o644);
+        const body = der ? Buffer.from(r.der) : r.pem;
+        if (opts.out !== undefined) writeFileAtomic(opts.out, body, 0o644);
         const facts = { bits, seed: seed.toString(), elapsedMs: Math.round(r.elapsedMs) };
-        if (opts.json) process.stdout.write(`${JSON.stringify(opts.out !== undefined ? { ...facts, out: opts.out } : { ...facts, pem: r.pem })}\n`);
-        else if (opts.out === undefined) process.stdout.write(r.pem);
-        if (process.stderr.isTTY) process.stderr.write(`${bits}-bit DH parameters in ${(r.elapsedMs / 1000).toFixed(1)} s (seed ${seed})\n`);
+        const inline = der ? { der: Buffer.from(r.der).toString('base64') } : { pem: r.pem };
+        if (opts.json) process.stdout.write(`${JSON.stringify(opts.out !== undefined ? { ...facts, out: opts.out } : { ...facts, ...inline })}\n`);
+        else if (opts.out === undefined) process.stdout.write(body);
+        // On stderr whether or not it is a terminal: a random seed lost is a file that cannot be made again.
+        if (!opts.json) {
+          const where = opts.out === undefined ? 'to stdout' : `to ${opts.out}`;
+          process.stderr.write(`${bits}-bit DH parameters (${der ? 'DER' : 'PEM'}) written ${where} in ${(r.elapsedMs / 1000).toFixed(1)} s, seed ${seed} (the same --seed makes the same parameters)\n`);
+        }
       } finally {
         status.clear();
         process.off('SIGINT', onSigint);

@@ -14,7 +14,7 @@ export function registerFakeServices(program: Command): void {
   program
     .command('fake-services')
     .description('run local stand-ins for the question, registry and ad services (offline work); Ctrl-C stops them')
-    .option('--port <n>', 'port on 127.0.0.1 (default: any free one)', '0')
+    .option('--port <n>', 'port on 127.0.0.1; 0 takes any free one', '0')
     .option('--difficulty <d>', 'proof-of-work difficulty of the question service', '4')
     .option('--answer-delay <duration>', 'time from a question to its answer, e.g. 30s, 10m', '10m')
     .option('--no-limits', "switch the services' rate limits off (pair with the clients' --no-limits)")

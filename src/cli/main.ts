@@ -5,27 +5,12 @@
  * a production install, which lacks the benchmark's peer libraries, runs
  * every command.
  */
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
-
-type Register = (program: Command) => void;
-
-const COMMANDS: Record<string, () => Promise<Register>> = {
-  solve: async () => (await import('./solve.ts')).registerSolve,
-  check: async () => (await import('./check.ts')).registerCheck,
-  search: async () => (await import('./search.ts')).registerSearch,
-  dhparam: async () => (await import('./dhparam.ts')).registerDhparam,
-  worker: async () => (await import('./worker.ts')).registerWorker,
-  queue: async () => (await import('./queue.ts')).registerQueue,
-  merge: async () => (await import('./merge.ts')).registerMerge,
-  question: async () => (await import('./question.ts')).registerQuestion,
-  registry: async () => (await import('./registry.ts')).registerRegistry,
-  ads: async () => (await import('./ads.ts')).registerAds,
-  bench: async () => (await import('./bench.ts')).registerBench,
-  'fake-services': async () => (await import('./fake-services.ts')).registerFakeServices,
-};
+import { missingPieceMessage } from './optional-deps.ts';
+import { buildProgram, COMMANDS } from './program.ts';
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
@@ -82,25 +67,29 @@ const PATH_ERRORS = new Map([
 
 async function main(): Promise<void> {
   warningsAsOneLine();
-  const program = new Command();
-  program
-    .name('powprime')
-    .description('proof of work and safe primes, on a native core with a TypeScript fallback')
-    .version(versionText(), '-V, --version')
-    .exitOverride()
-    .configureOutput({
-      writeErr: (s) => process.stderr.write(s),
-      // commander's own usage errors follow the same one-line form as ours.
-      outputError: (s, write) => write(`powprime: ${s.replace(/^error: /, '')}`),
-    });
   const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
-  const wanted = named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
-  for (const name of wanted) (await COMMANDS[name]!())(program);
+  const program = await buildProgram(named !== undefined && named in COMMANDS ? [named] : undefined, (p) =>
+    p
+      .version(versionText(), '-V, --version')
+      .exitOverride()
+      .configureOutput({
+        writeErr: (s) => process.stderr.write(s),
+        // commander's own usage errors follow the same one-line form as ours.
+        outputError: (s, write) => write(`powprime: ${s.replace(/^error: /, '')}`),
+      }),
+  );
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    const missing = missingPieceMessage(err);
+    if (missing !== null) {
+      // Like an unavailable backend: the command cannot run as installed (exit 2).
+      process.exitCode = 2;
+      process.stderr.write(`powprime: ${missing}\n`);
       return;
     }
     process.exitCode = exitCodeFor(err);

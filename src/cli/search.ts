@@ -20,6 +20,7 @@ interface SearchOpts {
   backend: string;
   out?: string;
   json?: boolean;
+  hex?: boolean;
   register?: boolean;
   baseUrl?: string;
   stateDir?: string;
@@ -85,6 +86,7 @@ export function registerSearch(program: Command): void {
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--out <file.jsonl>', 'append one JSON line per prime; rerunning resumes where the file ends')
     .option('--json', 'with --out: print a JSON summary')
+    .option('--hex', 'print each prime as 0x hex on stdout (an --out file keeps decimal, for resume and merge)')
     .option('--shard <i/n|auto>', 'run only indexes ≡ i-1 (mod n) of the --count; auto reads a Kubernetes, Slurm or GNU parallel index (needs --seed)')
     .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')
     .option('--queue <redis-url>', 'coordinate `powprime worker` processes through Redis instead of searching here')
@@ -190,7 +192,7 @@ export function registerSearch(program: Command): void {
       const emit = async (r: Found): Promise<void> => {
         const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
         if (out) out.append(line);
-        else process.stdout.write(`${JSON.stringify(line)}\n`);
+        else process.stdout.write(`${JSON.stringify(opts.hex ? { ...line, prime: `0x${r.prime.toString(16)}` } : line)}\n`);
         found++;
         if (registrations) await registrations.submit({ prime: r.prime.toString(), bits, seed: seed.toString(), index: r.index.toString() });
         else await registering?.register(r.prime);

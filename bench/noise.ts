@@ -1,0 +1,51 @@
+/**
+ * Whether a run's figures can be judged against the goals: a machine busy
+ * with other work before the run started (load average), or figures whose
+ * repeated runs disagree widely, make a short ratio say more about the
+ * neighbours than about powprime. Such a run is reported as not judged, not
+ * as a goal missed.
+ */
+import { loadavg } from 'node:os';
+import type { BenchNoise, BenchRow, BenchTarget } from './schema.ts';
+
+/** Repeated runs of one figure further apart than this (max − min over the median) are noise. */
+export const MAX_SPREAD = 0.25;
+/** A 1-minute load average above this share of the cores before the run: others are using them. */
+export const MAX_LOAD_SHARE = 0.5;
+
+/** The 1-minute load average now (0 where the platform has none, as on Windows). */
+export function loadNow(): number {
+  return loadavg()[0] ?? 0;
+}
+
+/** Relative spread of a row's repeated runs, or null with fewer than 3 runs (too few to tell). */
+export function rowSpread(r: BenchRow): number | null {
+  if (r.runs < 3 || r.min === null || r.max === null || r.median === null || r.median <= 0) return null;
+  return (r.max - r.min) / r.median;
+}
+
+export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores: number): BenchNoise {
+  let worst: BenchNoise['worstSpread'] = null;
+  for (const r of rows) {
+    const s = rowSpread(r);
+    if (s !== null && (worst === null || s > worst.spread)) worst = { what: r.what, spread: s };
+  }
+  const reasons: string[] = [];
+  if (loadBefore > MAX_LOAD_SHARE * cores) reasons.push(`load average ${loadBefore.toFixed(2)} on ${cores} cores before the run`);
+  if (worst && worst.spread > MAX_SPREAD) reasons.push(`repeated runs of "${worst.what}" differed by ${Math.round(worst.spread * 100)}%`);
+  return { loadBefore, cores, worstSpread: worst, busy: reasons.length > 0, reasons };
+}
+
+/**
+ * Each target's verdict: met, not met, not measured, or — for a goal missed
+ * on a noisy machine — not judged, with the reason. A goal met on a busy
+ * machine stays met: other work only slows a run down.
+ */
+export function withVerdicts(targets: readonly BenchTarget[], noise: BenchNoise): BenchTarget[] {
+  return targets.map((t) => {
+    if (t.met === null) return { ...t, verdict: 'not measured' as const };
+    if (t.met) return { ...t, verdict: 'met' as const };
+    if (noise.busy) return { ...t, verdict: 'not judged' as const, why: `the machine was busy (${noise.reasons.join('; ')})` };
+    return { ...t, verdict: 'not met' as const };
+  });
+}
