@@ -107,3 +107,21 @@ export class QueueJobFailedError extends PowprimeError {
     super(`${kind} ${jobId} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`);
   }
 }
+
+/**
+ * Bytes could not be put on disk (no space, quota, I/O error, file size
+ * limit, read-only file system): `file` was left as it was before the write
+ * began (an atomic write) or cut back to its last whole line (an append).
+ * `reason` is the system's code, e.g. ENOSPC; the CLI exits 1.
+ */
+export class WriteFailedError extends PowprimeError {
+  readonly code = 'ERR_WRITE_FAILED';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    outcome: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`cannot write ${file}: ${reason}; ${outcome}`, options);
+  }
+}

@@ -17,6 +17,7 @@ export {
   SearchStoppedError,
   QueueUnreachableError,
   QueueJobFailedError,
+  WriteFailedError,
 } from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';

@@ -1,9 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AdClient, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
-
+import { writeFileAtomic } from '../clients/http/state-file.ts';
 
 function makeClient(o: ServiceFlags): AdClient {
   return new AdClient(clientOptions(o, 'POWPRIME_ADS_URL'));
@@ -45,7 +44,8 @@ export function registerAds(program: Command): void {
         const name = cmd.args[0]!;
         const img = await c.image({ filename: name });
         const dest = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
-        writeFileSync(dest, img.content);
+        // Whole or not at all, every byte checked: a full disk is one line, not a cut image.
+        writeFileAtomic(dest, img.content, 0o644);
         process.stdout.write(o.json ? `${JSON.stringify({ path: dest, bytes: img.content.length, fromCache: img.fromCache })}\n` : `${dest}: ${img.content.length} bytes\n`);
       }),
     );

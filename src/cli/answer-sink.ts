@@ -10,7 +10,7 @@ import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import type { QuestionClient, ThreadItem } from '../clients/question/client.ts';
 import type { Deliver } from '../clients/question/pipeline.ts';
-import { JsonlAppender, readJsonl } from './jsonl-file.ts';
+import { JsonlOut, readJsonl } from './jsonl-file.ts';
 
 export type AnswerLine = ThreadItem & {
   key: string;
@@ -22,7 +22,7 @@ const isAnswerLine = (x: unknown): x is AnswerLine => typeof x === 'object' && x
 
 export class AnswerSink {
   private readonly written = new Set<string>();
-  private readonly out: JsonlAppender<AnswerLine> | null;
+  private readonly out: JsonlOut<AnswerLine> | null;
 
   constructor(
     private readonly client: QuestionClient,
@@ -33,9 +33,9 @@ export class AnswerSink {
       this.out = null;
       return;
     }
-    const existing = readJsonl(outFile, isAnswerLine, 'an answer');
-    for (const l of existing.lines) this.written.add(l.key);
-    this.out = new JsonlAppender<AnswerLine>(outFile, existing);
+    // Locked before it is read: two runs on one --out would each deliver every answer.
+    this.out = JsonlOut.open(outFile, (f) => readJsonl(f, isAnswerLine, 'an answer'));
+    for (const l of this.out.existing.lines) this.written.add(l.key);
   }
 
   readonly deliver: Deliver = async ({ key, thread, lastAttempt }) => {

@@ -2,10 +2,14 @@
  * The CLI's --out files (`search`, `question run`): JSON lines appended whole
  * (one write each, then fdatasync), so a crash loses at most the line being
  * written; a torn last line left by a crash is cut off before appending again.
- * One process at a time appends to a file: a second run of the same command
- * would write the same lines again.
+ * One process at a time: the file's lock (`<file>.lock`, an OS lock where the
+ * addon loads) is taken before the file is first read, and held until the
+ * run ends. A failed write cuts the file back to its last whole line.
  */
-import { closeSync, existsSync, statSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
+import { tryLock, lockHolderText, type FileLock } from '../fs/file-lock.ts';
+import { syncSync, writeAllSync } from '../fs/durable-write.ts';
+import { WriteFailedError } from '../errors.ts';
 
 export interface SearchLine {
   prime: string;
@@ -17,6 +21,8 @@ export interface SearchLine {
 
 export interface ExistingLines<T> {
   lines: T[];
+  /** The file's line number of each of `lines` (1-based; blank lines are skipped). */
+  lineNos: number[];
   /** Bytes of complete lines; anything after is a torn write. */
   validBytes: number;
   totalBytes: number;
@@ -32,18 +38,36 @@ function isSearchLine(x: unknown): x is SearchLine {
 
 export type ExistingRun = ExistingLines<SearchLine>;
 
-/** The `search --out` file's lines. */
-export function readExisting(file: string): ExistingRun {
-  return readJsonl(file, isSearchLine, 'a search result');
+/** The `search --out` file's lines (an input to merge, say: read without its lock). */
+export function readExisting(file: string, flag = '--out'): ExistingRun {
+  return readJsonl(file, isSearchLine, 'a search result', flag);
+}
+
+/**
+ * Refuses a path that is not a regular file (or absent): a FIFO would block
+ * forever, /dev/zero never end, /dev/null or a folder cannot hold lines.
+ */
+export function checkRegularFile(file: string, flag: string): void {
+  if (file === '') throw new RangeError(`${flag} must name a file (got "")`);
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st === undefined) return;
+  if (st.isDirectory()) throw new RangeError(`${flag} ${file} is a directory; give a file name`);
+  if (!st.isFile()) throw new RangeError(`${flag} ${file} is not a regular file (a device, FIFO or socket); give a file name`);
 }
 
 /** The complete lines of a JSONL file (none when it does not exist); `what` names a line in errors. */
-export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what: string): ExistingLines<T> {
-  if (existsSync(file) && statSync(file).isDirectory()) throw new RangeError(`--out ${file} is a directory; give a file name`);
-  if (!existsSync(file)) return { lines: [], validBytes: 0, totalBytes: 0 };
-  const buf = readFileSync(file);
+export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what: string, flag = '--out'): ExistingLines<T> {
+  checkRegularFile(file, flag);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], lineNos: [], validBytes: 0, totalBytes: 0 };
+    throw err;
+  }
   const end = buf.lastIndexOf(0x0a) + 1;
   const lines: T[] = [];
+  const lineNos: number[] = [];
   let lineNo = 0;
   for (const text of buf.subarray(0, end).toString('utf8').split('\n')) {
     lineNo++;
@@ -52,75 +76,99 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new RangeError(`--out file ${file} line ${lineNo} is not JSON; refusing to append to it`);
+      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; refusing to append to it`);
     }
-    if (!isLine(parsed)) throw new RangeError(`--out file ${file} line ${lineNo} is not ${what}; refusing to append to it`);
+    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; refusing to append to it`);
     lines.push(parsed);
+    lineNos.push(lineNo);
   }
-  return { lines, validBytes: end, totalBytes: buf.length };
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return { lines, lineNos, validBytes: end, totalBytes: buf.length };
 }
 
 /**
- * Claims `file` for this process with `<file>.lock` holding its pid, created
- * exclusively. A lock whose process is gone (killed with -9) is taken over; a
- * live one is refused. Returns the release.
+ * Takes `<file>.lock` for this run, or refuses (RangeError) when another run
+ * holds it. `file` must be a regular file or absent. Taken before the file
+ * is read, so nothing this run does rests on lines another run is writing.
  */
-function claim(file: string): () => void {
-  const lock = `${file}.lock`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(lock, 'utf8'));
-      if (alive(pid) || attempt > 0) {
-        throw new RangeError(`--out ${file} is being written by another run (pid ${pid}); wait for it to end or stop it, or use another file`);
-      }
-      unlinkSync(lock);
-    }
-  }
-  return () => {
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already gone.
-    }
+export function lockOutFile(file: string, flag = '--out'): FileLock {
+  checkRegularFile(file, flag);
+  const lockFile = `${file}.lock`;
+  const lock = tryLock(lockFile, file);
+  if (!lock) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
+  // Ended by process.exit (a second Ctrl-C) without release(): the lock file goes too.
+  const onExit = (): void => lock.release();
+  process.once('exit', onExit);
+  return {
+    path: lock.path,
+    kind: lock.kind,
+    release() {
+      process.off('exit', onExit);
+      lock.release();
+    },
   };
 }
 
-export class JsonlAppender<T = SearchLine> {
-  private readonly fd: number;
-  private readonly release: () => void;
+/**
+ * An --out file held by this run: locked, read, then appended to. Closing it
+ * (idempotent) releases the lock.
+ */
+export class JsonlOut<T = SearchLine> {
+  readonly existing: ExistingLines<T>;
+  private fd: number | null = null;
+  /** Bytes of whole lines on disk: a failed append is cut back to this. */
+  private goodLength: number;
+  private closed = false;
 
-  constructor(file: string, existing: ExistingLines<T>) {
-    this.release = claim(file);
-    // Ended by process.exit (a second Ctrl-C) without close(): the lock goes too.
-    process.once('exit', this.release);
-    this.fd = openSync(file, 'a');
-    if (existing.totalBytes > existing.validBytes) ftruncateSync(this.fd, existing.validBytes);
+  private constructor(
+    readonly file: string,
+    private readonly lock: FileLock,
+    read: (file: string) => ExistingLines<T>,
+  ) {
+    try {
+      this.existing = read(file);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    this.goodLength = this.existing.validBytes;
+  }
+
+  /** Locks `file` (see lockOutFile), then reads its lines with `read`. */
+  static open<T>(file: string, read: (file: string) => ExistingLines<T>, flag = '--out'): JsonlOut<T> {
+    return new JsonlOut<T>(file, lockOutFile(file, flag), read);
   }
 
   append(line: T): void {
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
-    fdatasyncSync(this.fd);
+    if (this.closed) throw new Error(`${this.file} is closed`);
+    if (this.fd === null) {
+      this.fd = openSync(this.file, 'a');
+      if (this.existing.totalBytes > this.existing.validBytes) {
+        ftruncateSync(this.fd, this.existing.validBytes);
+        fdatasyncSync(this.fd);
+      }
+    }
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    const outcome = `${this.file} keeps its ${this.goodLength ? 'earlier lines' : 'earlier content'} (cut back to the last whole line)`;
+    try {
+      writeAllSync(this.fd, bytes, this.file, outcome);
+      syncSync(this.fd, this.file, outcome, true);
+    } catch (err) {
+      // No torn line may stay: the next run would refuse the file, or worse, read half a prime.
+      try {
+        ftruncateSync(this.fd, this.goodLength);
+        fdatasyncSync(this.fd);
+      } catch {
+        // The disk refuses even that; the next run cuts a torn tail off itself.
+      }
+      throw err instanceof WriteFailedError ? err : new WriteFailedError(this.file, String(err), outcome, { cause: err });
+    }
+    this.goodLength += bytes.length;
   }
 
   close(): void {
-    closeSync(this.fd);
-    process.off('exit', this.release);
-    this.release();
+    if (this.closed) return;
+    this.closed = true;
+    if (this.fd !== null) closeSync(this.fd);
+    this.lock.release();
   }
 }

@@ -1,22 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import { isSafePrime } from '../prime/check.ts';
-import { readExisting, type SearchLine } from './jsonl-file.ts';
-import { StatusLine } from './status.ts';
+import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
+import { verifyLines, type Located } from './verify-lines.ts';
 
 interface MergeOpts {
   out?: string;
   json?: boolean;
 }
 
-interface Sourced {
-  line: SearchLine;
-  where: string;
-}
-
-/** Prime checks run at once (each is one pool task). */
-const CHECKS_AT_ONCE = 8;
+type Sourced = Located;
 
 export function registerMerge(program: Command): void {
   program
@@ -26,69 +19,55 @@ export function registerMerge(program: Command): void {
     .option('--out <file.jsonl>', 'write the merged lines here (whole or not at all) instead of stdout; may be one of the inputs')
     .option('--json', 'with --out: print a JSON summary')
     .action(async (files: string[], opts: MergeOpts) => {
-      const byKey = new Map<string, Sourced>();
-      let read = 0;
-      for (const file of files) {
-        if (!existsSync(file)) throw new RangeError(`${file}: no such file`);
-        const existing = readExisting(file);
-        if (existing.totalBytes > existing.validBytes) process.stderr.write(`powprime: warning: ${file} ends in a torn line (a crashed run); it is left out\n`);
-        existing.lines.forEach((line, i) => {
-          read++;
-          const where = `${file} line ${i + 1}`;
-          if (!/^\d+$/.test(line.prime) || !/^\d+$/.test(line.seed) || !Number.isSafeInteger(line.index) || line.index < 0) {
-            throw new RangeError(`${where} is not a search result line`);
-          }
-          const key = `${line.bits}/${line.seed}/${line.index}`;
-          const seen = byKey.get(key);
-          if (seen && seen.line.prime !== line.prime) {
-            throw new RangeError(
-              `conflicting lines for index ${line.index} of the ${line.bits}-bit search with seed ${line.seed}: ${seen.where} says ${seen.line.prime}, ${where} says ${line.prime}`,
-            );
-          }
-          if (!seen) byKey.set(key, { line, where });
-        });
+      // --out may be one of the inputs, or a file a search is appending to: locked before anything is read.
+      const lock = opts.out !== undefined ? lockOutFile(opts.out) : null;
+      try {
+        await merge(files, opts);
+      } finally {
+        lock?.release();
       }
-      const all = [...byKey.values()];
-      await verify(all);
-      all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
-      for (const gap of gaps(all.map((s) => s.line))) process.stderr.write(`powprime: warning: ${gap}\n`);
-      const text = all.map((s) => `${JSON.stringify(s.line)}\n`).join('');
-      if (!opts.out) {
-        process.stdout.write(text);
-        return;
-      }
-      writeFileAtomic(opts.out, text, 0o644);
-      const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
-      process.stdout.write(
-        opts.json
-          ? `${JSON.stringify(summary)}\n`
-          : `${all.length} safe primes from ${read} lines in ${files.length} files (${summary.duplicates} duplicates) written to ${opts.out}\n`,
-      );
     });
 }
 
-const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Every prime is checked again: of its bit length, and safe. A file may have been edited or come from elsewhere. */
-async function verify(all: Sourced[]): Promise<void> {
-  const status = new StatusLine();
-  let checked = 0;
-  let next = 0;
-  const one = async (): Promise<void> => {
-    while (next < all.length) {
-      const { line, where } = all[next++]!;
-      const p = BigInt(line.prime);
-      if (p.toString(2).length !== line.bits) throw new RangeError(`${where}: ${line.prime} is not a ${line.bits}-bit number`);
-      if (!(await isSafePrime(p))) throw new RangeError(`${where}: ${line.prime} is not a safe prime`);
-      status.update(`verifying ${++checked}/${all.length}`);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, all.length) }, one));
-  } finally {
-    status.clear();
+async function merge(files: string[], opts: MergeOpts): Promise<void> {
+  const byKey = new Map<string, Sourced>();
+  let read = 0;
+  for (const file of files) {
+    if (!existsSync(file)) throw new RangeError(`${file}: no such file`);
+    const existing = readExisting(file, 'input');
+    if (existing.totalBytes > existing.validBytes) process.stderr.write(`powprime: warning: ${file} ends in a torn line (a crashed run); it is left out\n`);
+    existing.lines.forEach((line, i) => {
+      read++;
+      const where = `${file} line ${existing.lineNos[i]}`;
+      const key = `${line.bits}/${line.seed}/${line.index}`;
+      const seen = byKey.get(key);
+      if (seen && seen.line.prime !== line.prime) {
+        throw new RangeError(
+          `conflicting lines for index ${line.index} of the ${line.bits}-bit search with seed ${line.seed}: ${seen.where} says ${seen.line.prime}, ${where} says ${line.prime}`,
+        );
+      }
+      if (!seen) byKey.set(key, { line, where });
+    });
   }
+  const all = [...byKey.values()];
+  await verifyLines(all);
+  all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
+  for (const gap of gaps(all.map((s) => s.line))) process.stderr.write(`powprime: warning: ${gap}\n`);
+  const text = all.map((s) => `${JSON.stringify(s.line)}\n`).join('');
+  if (opts.out === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  writeFileAtomic(opts.out, text, 0o644);
+  const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(summary)}\n`
+      : `${all.length} safe primes from ${read} lines in ${files.length} files (${summary.duplicates} duplicates) written to ${opts.out}\n`,
+  );
 }
+
+const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Indexes missing between 0 and the highest present, per search: a shard not merged, or not finished. */
 function gaps(lines: SearchLine[]): string[] {

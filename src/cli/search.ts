@@ -8,7 +8,8 @@ import { formatRate, parseIntArg } from './args.ts';
 import { parseShard, shardSize } from './shard.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
-import { JsonlAppender, readExisting, type SearchLine } from './jsonl-file.ts';
+import { JsonlOut, readExisting, type SearchLine } from './jsonl-file.ts';
+import { checkLineFields, verifyLines } from './verify-lines.ts';
 import { KEYSTORE_OPTION, makeRegistrar } from './registry.ts';
 import type { Registrar } from '../clients/registry/registrar.ts';
 
@@ -118,10 +119,20 @@ export function registerSearch(program: Command): void {
       const stride = shard?.n ?? 1;
       const wanted = shard ? shardSize(shard, count) : count;
 
-      // Resume: the file's lines fix the seed and the next index.
-      const existing = opts.out ? readExisting(opts.out) : { lines: [], validBytes: 0, totalBytes: 0 };
+      // Resume: the file's lines fix the seed and the next index. The file is
+      // locked first: another run appending to it (or registering its primes)
+      // must not be read half-way, nor raced.
+      const outFile = opts.out !== undefined ? JsonlOut.open(opts.out, readExisting) : null;
+      const existing = outFile?.existing ?? { lines: [], lineNos: [], validBytes: 0, totalBytes: 0 };
       if (existing.lines.length) {
+        const where = (i: number): string => `--out file ${opts.out} line ${existing.lineNos[i]}`;
+        const refuse = ' (refusing to resume from it)';
         const first = existing.lines[0]!;
+        try {
+          checkLineFields({ line: first, where: where(0) });
+        } catch (err) {
+          throw new RangeError(`${(err as Error).message}${refuse}`);
+        }
         const fileSeed = BigInt(first.seed);
         if (first.bits !== bits) throw new RangeError(`--out file holds ${first.bits}-bit primes, not ${bits}-bit; use another file`);
         if (seed !== undefined && seed !== fileSeed) throw new RangeError(`--out file was written with seed ${fileSeed}, not ${seed}; use another file`);
@@ -129,10 +140,12 @@ export function registerSearch(program: Command): void {
         existing.lines.forEach((l, i) => {
           if (l.bits !== bits || l.seed !== first.seed || l.index !== base + i * stride) {
             throw new RangeError(
-              `--out file line ${i + 1} does not continue this ${shard ? `shard's ` : ''}run (bits ${l.bits}, seed ${l.seed}, index ${l.index}; expected index ${base + i * stride})`,
+              `${where(i)} does not continue this ${shard ? `shard's ` : ''}run (bits ${l.bits}, seed ${JSON.stringify(l.seed)}, index ${l.index}; expected index ${base + i * stride})`,
             );
           }
         });
+        // Every prime it continues from (and may register) is checked: of its bit length, and safe.
+        await verifyLines(existing.lines.map((line, i) => ({ line, where: where(i) })), refuse);
       }
       if (shard && seed === undefined) throw new RangeError('--shard needs --seed: every shard must search the same run');
       seed ??= randomSeed();
@@ -152,11 +165,12 @@ export function registerSearch(program: Command): void {
         for (const l of existing.lines) await registering.register(BigInt(l.prime));
       }
       if (remaining <= 0) {
+        outFile?.close();
         summary(opts, { found: 0, total: existing.lines.length, seed }, registering);
         return;
       }
 
-      const out = opts.out ? new JsonlAppender(opts.out, existing) : null;
+      const out = outFile;
       const controller = new AbortController();
       // A second Ctrl-C leaves at once (e.g. while Redis does not answer).
       const onSigint = (): void => {

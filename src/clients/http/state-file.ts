@@ -4,22 +4,49 @@
  * the target, fsync the folder), and reads with an explicit policy for a
  * corrupt file.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { StateFileCorruptError } from '../errors.ts';
+import { WriteFailedError } from '../../errors.ts';
+import { syncSync, writeAllSync } from '../../fs/durable-write.ts';
 
+/** Errors of open/rename that mean the disk refused, not that the path is wrong. */
+const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
+
+/**
+ * Replaces `file` with `data`, whole or not at all: on any failure the
+ * temporary file is removed, `file` is as it was, and a disk's refusal is
+ * WriteFailedError naming `file`.
+ */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(tmp, 'w', mode);
+  const outcome = `${file} is unchanged`;
+  const refused = (err: unknown): unknown =>
+    DISK_CODES.has((err as NodeJS.ErrnoException).code ?? '') ? new WriteFailedError(file, (err as NodeJS.ErrnoException).code!, outcome, { cause: err }) : err;
+  let fd: number;
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    fd = openSync(tmp, 'w', mode);
+  } catch (err) {
+    throw refused(err);
   }
-  renameSync(tmp, file);
+  try {
+    try {
+      writeAllSync(fd, data, file, outcome);
+      syncSync(fd, file, outcome);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Never made, or already renamed.
+    }
+    throw refused(err);
+  }
   try {
     const dfd = openSync(dir, 'r');
     try {

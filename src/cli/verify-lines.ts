@@ -1,0 +1,68 @@
+/**
+ * Search result lines are checked before anything rests on them (a resumed
+ * run continues from them and registers their primes; merge writes them
+ * out): fields of the right form, primes of the line's bit length, and safe.
+ * A safe-prime check is cheap next to the search that found the prime.
+ */
+import { isSafePrime } from '../prime/check.ts';
+import type { SearchLine } from './jsonl-file.ts';
+import { StatusLine } from './status.ts';
+
+export interface Located {
+  line: SearchLine;
+  /** "FILE line N", for messages. */
+  where: string;
+}
+
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+/** Throws RangeError naming `where` unless the line's fields have the form search writes. */
+export function checkLineFields({ line, where }: Located): void {
+  const bad = (what: string): never => {
+    throw new RangeError(`${where}: ${what}`);
+  };
+  if (!DECIMAL.test(line.seed)) bad(`"seed":${JSON.stringify(line.seed)} is not a decimal seed`);
+  if (!Number.isSafeInteger(line.bits) || line.bits < 2) bad(`"bits":${JSON.stringify(line.bits)} is not a bit length`);
+  if (!Number.isSafeInteger(line.index) || line.index < 0) bad(`"index":${JSON.stringify(line.index)} is not an index`);
+  if (!DECIMAL.test(line.prime)) bad(`"prime":${JSON.stringify(line.prime)} is not a decimal number`);
+  const length = BigInt(line.prime).toString(2).length;
+  if (length !== line.bits) bad(`"prime":"${line.prime}" has ${length} bits, not ${line.bits}`);
+}
+
+/** Checks at once (each is one pool task). */
+const CHECKS_AT_ONCE = 8;
+
+/**
+ * Checks that every line's prime is a safe prime (fields first, with
+ * checkLineFields); the first bad line in `all`'s order is thrown as a
+ * RangeError naming it.
+ */
+export async function verifyLines(all: Located[], suffix = ''): Promise<void> {
+  for (const l of all) {
+    try {
+      checkLineFields(l);
+    } catch (err) {
+      throw new RangeError(`${(err as Error).message}${suffix}`);
+    }
+  }
+  const status = new StatusLine();
+  let checked = 0;
+  let next = 0;
+  let firstBad = Infinity;
+  const one = async (): Promise<void> => {
+    while (next < all.length && next < firstBad) {
+      const i = next++;
+      if (!(await isSafePrime(BigInt(all[i]!.line.prime)))) firstBad = Math.min(firstBad, i);
+      status.update(`verifying ${++checked}/${all.length}`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, all.length) }, one));
+  } finally {
+    status.clear();
+  }
+  if (firstBad !== Infinity) {
+    const { line, where } = all[firstBad]!;
+    throw new RangeError(`${where}: ${line.prime} is not a safe prime${suffix}`);
+  }
+}

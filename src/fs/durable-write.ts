@@ -1,0 +1,58 @@
+/**
+ * Every byte powprime writes goes through here: a write is looped until the
+ * system has taken all of it (writeSync may take fewer bytes than given, and
+ * on a full disk does), synced, and any failure on the way (ENOSPC, EDQUOT,
+ * EIO, EFBIG past a file size limit, EROFS, a write that takes nothing)
+ * becomes one WriteFailedError naming the file. The callers decide what the
+ * file looks like after a failure and say it in `outcome`.
+ */
+import { fdatasyncSync, fsyncSync, writeSync } from 'node:fs';
+import { WriteFailedError } from '../errors.ts';
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on the device (ENOSPC)',
+  EDQUOT: 'disk quota exceeded (EDQUOT)',
+  EIO: 'input/output error (EIO)',
+  EFBIG: 'file too large for the file system or the process limit (EFBIG)',
+  EROFS: 'read-only file system (EROFS)',
+  EBADF: 'the file is not open for writing (EBADF)',
+  EINVAL: 'the file cannot be written or synced this way (EINVAL)',
+};
+
+/** Why a write failed, in words, for the message. */
+function reasonOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string') return REASONS[code] ?? `${(err as Error).message.split(':')[0] ?? code} (${code})`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Writes all of `data` at the file's position (or at `position`), or throws
+ * WriteFailedError. `outcome` says what the caller leaves behind on failure.
+ */
+export function writeAllSync(fd: number, data: Uint8Array | string, file: string, outcome: string, position?: number): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let done = 0;
+  while (done < buf.length) {
+    let n: number;
+    try {
+      n = writeSync(fd, buf, done, buf.length - done, position === undefined ? null : position + done);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN' || (err as NodeJS.ErrnoException).code === 'EINTR') continue;
+      throw new WriteFailedError(file, reasonOf(err), outcome, { cause: err });
+    }
+    // A write that takes nothing will not take more on the next try.
+    if (n <= 0) throw new WriteFailedError(file, `the system took ${done} of ${buf.length} bytes`, outcome);
+    done += n;
+  }
+}
+
+/** fsync (or fdatasync, `dataOnly`), with a failure as WriteFailedError: a failed sync means the bytes may not be on disk. */
+export function syncSync(fd: number, file: string, outcome: string, dataOnly = false): void {
+  try {
+    if (dataOnly) fdatasyncSync(fd);
+    else fsyncSync(fd);
+  } catch (err) {
+    throw new WriteFailedError(file, reasonOf(err), outcome, { cause: err });
+  }
+}

@@ -1,0 +1,191 @@
+// --out files as a user meets them: a disk that fills up (a real small tmpfs,
+// so writeSync really takes fewer bytes than given), special files, and
+// resume lines that are not what search wrote.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliSync } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { checkPrimeSync } from 'node:crypto';
+
+const cli = runCliSync;
+/** The oracle: node:crypto's (OpenSSL's) primality test on p and (p-1)/2. */
+const isSafePrimeOracle = (p: bigint): boolean => checkPrimeSync(p) && checkPrimeSync((p - 1n) / 2n);
+const mounted: string[] = [];
+
+/** A tmpfs of `size` at a new folder, or why one cannot be mounted here. */
+function smallDisk(size: string): string {
+  const dir = tempDir('powprime-disk-');
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+  mounted.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of mounted.splice(0)) spawnSync('umount', [dir]);
+});
+
+const canMount = ((): string | null => {
+  if (process.platform !== 'linux') return 'tmpfs mounts need Linux';
+  const probe = tempDir('powprime-probe-');
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe]);
+  if (r.status !== 0) return `cannot mount a tmpfs here (${(r.stderr?.toString() ?? '').trim() || 'needs root'})`;
+  spawnSync('umount', [probe]);
+  return null;
+})();
+if (canMount) console.warn(`skipping the full-disk tests: ${canMount}`);
+
+/** Fills the file system holding `dir` to the last byte. */
+function fill(dir: string): void {
+  const fd = openSync(path.join(dir, 'filler'), 'a');
+  const chunk = Buffer.alloc(4096, 0x61);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+  }
+  // Byte by byte to the very end.
+  try {
+    for (;;) writeSync(fd, chunk, 0, 1);
+  } catch {
+    /* full */
+  }
+  closeSync(fd);
+}
+
+const lines = (file: string): { prime: string; bits: number; seed: string; index: number }[] =>
+  readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+const oneLine = (stderr: string): string[] => stderr.trimEnd().split('\n');
+
+describe.skipIf(canMount !== null)('on a disk that fills up', () => {
+  it('search --out: exit 1 and one line naming the file; every line on disk whole and verified; a rerun elsewhere resumes', { timeout: 300_000 }, () => {
+    const disk = smallDisk('64k');
+    const out = path.join(disk, 'c.jsonl');
+    expect(cli('search', '--bits', '256', '--count', '3', '--seed', '12', '--out', out).status).toBe(0);
+    fill(disk);
+    const r = cli('search', '--bits', '256', '--count', '200', '--out', out);
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^powprime: cannot write ${out}: no space left on the device \\(ENOSPC\\); .*last whole line`))]);
+    expect(r.stdout).toBe('');
+    const text = readFileSync(out, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const got = lines(out);
+    expect(got.length).toBeGreaterThan(3);
+    got.forEach((l, i) => {
+      expect(l.index).toBe(i);
+      expect(isSafePrimeOracle(BigInt(l.prime))).toBe(true);
+    });
+    // The same run continues on a disk with room.
+    const roomy = path.join(tempDir(), 'c.jsonl');
+    copyFileSync(out, roomy);
+    const more = cli('search', '--bits', '256', '--count', String(got.length + 2), '--out', roomy, '--json');
+    expect(more.status, more.stderr).toBe(0);
+    expect(JSON.parse(more.stdout)).toMatchObject({ found: 2, total: got.length + 2, seed: '12' });
+  });
+
+  it('merge --out: exit 1, one line, the previous merged file intact, no temporary file left', { timeout: 300_000 }, () => {
+    const src = tempDir();
+    const a = path.join(src, 'a.jsonl');
+    expect(cli('search', '--bits', '256', '--count', '40', '--seed', '7', '--out', a).status).toBe(0);
+    const disk = smallDisk('64k');
+    const merged = path.join(disk, 'm.jsonl');
+    const small = path.join(src, 'small.jsonl');
+    writeFileSync(small, readFileSync(a, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
+    expect(cli('merge', small, '--out', merged).status).toBe(0);
+    const before = readFileSync(merged);
+    fill(disk);
+    const r = cli('merge', a, '--out', merged);
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${merged}: no space left on the device (ENOSPC); ${merged} is unchanged`]);
+    expect(readFileSync(merged).equals(before)).toBe(true);
+    expect(readdirSync(disk).sort()).toEqual(['filler', 'm.jsonl']);
+  });
+});
+
+describe('a file size limit (RLIMIT_FSIZE) cuts a write short', () => {
+  it.skipIf(spawnSync('prlimit', ['--version']).status !== 0)('merge --out over the limit: EFBIG, exit 1, nothing left behind', { timeout: 300_000 }, () => {
+    const src = tempDir();
+    const a = path.join(src, 'a.jsonl');
+    expect(cli('search', '--bits', '256', '--count', '40', '--seed', '8', '--out', a).status).toBe(0);
+    const merged = path.join(src, 'm.jsonl');
+    // 2 KiB: a few lines fit, the 40 do not.
+    const r = spawnSync('prlimit', ['--fsize=2048', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'merge', a, '--out', merged], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${merged}: file too large for the file system or the process limit (EFBIG); ${merged} is unchanged`]);
+    expect(readdirSync(src).sort()).toEqual(['a.jsonl']);
+  });
+});
+
+describe('--out must be a regular file or absent', () => {
+  const dir = tempDir();
+  const fifo = path.join(dir, 'fifo');
+  spawnSync('mkfifo', [fifo]);
+  mkdirSync(path.join(dir, 'folder'));
+  it.each([
+    ['a FIFO', fifo, /is not a regular file/],
+    ['/dev/zero', '/dev/zero', /is not a regular file/],
+    ['/dev/null', '/dev/null', /is not a regular file/],
+    ['/dev/full', '/dev/full', /is not a regular file/],
+    ['a folder', path.join(dir, 'folder'), /is a directory/],
+    ['""', '', /must name a file \(got ""\)/],
+  ])('search --out %s: exit 2, one line', (_what, out, message) => {
+    const r = cli('search', '--bits', '64', '--count', '1', '--seed', '1', '--out', out);
+    expect(r.status).toBe(2);
+    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(message)]);
+    expect(r.stderr).toMatch(/^powprime: --out /);
+  });
+
+  it('merge --out a FIFO: exit 2, one line', () => {
+    const a = path.join(dir, 'a.jsonl');
+    expect(cli('search', '--bits', '64', '--count', '1', '--seed', '1', '--out', a).status).toBe(0);
+    const r = cli('merge', a, '--out', fifo);
+    expect(r.status).toBe(2);
+    expect(oneLine(r.stderr)).toEqual([`powprime: --out ${fifo} is not a regular file (a device, FIFO or socket); give a file name`]);
+  });
+
+  it('an --out in a folder that does not exist is named, not its lock file', () => {
+    const out = path.join(dir, 'nonexistent', 'x.jsonl');
+    const r = cli('search', '--bits', '64', '--count', '1', '--seed', '1', '--out', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`powprime: cannot use ${out}: no such file or directory\n`);
+  });
+});
+
+describe('resume checks every line it continues from', () => {
+  const made = (() => {
+    const file = path.join(tempDir(), 'good.jsonl');
+    expect(cli('search', '--bits', '256', '--count', '4', '--seed', '21', '--out', file).status).toBe(0);
+    return readFileSync(file, 'utf8').trim().split('\n');
+  })();
+  const withLine3 = (edit: (l: Record<string, unknown>) => void): string => {
+    const file = path.join(tempDir(), 'edited.jsonl');
+    const ls = made.map((l) => JSON.parse(l) as Record<string, unknown>);
+    edit(ls[2]!);
+    writeFileSync(file, ls.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    return file;
+  };
+  it.each([
+    ['"prime":"15"', (l: Record<string, unknown>) => (l.prime = '15'), /line 3: "prime":"15" has 4 bits, not 256/],
+    ['a 5-bit 23', (l: Record<string, unknown>) => (l.prime = '23'), /line 3: "prime":"23" has 5 bits, not 256/],
+    ['"seed":"nine"', (l: Record<string, unknown>) => (l.seed = 'nine'), /line 3 does not continue this run \(bits 256, seed "nine"/],
+    ['a 256-bit prime that is not safe', (l: Record<string, unknown>) => (l.prime = ((1n << 255n) + 95n).toString()), /line 3: \d+ is not a safe prime/],
+    ['an index out of sequence', (l: Record<string, unknown>) => (l.index = 7), /line 3 does not continue this run .*expected index 2/],
+  ])('%s on line 3: exit 2, one line naming it, the file untouched', (_what, edit, message) => {
+    const file = withLine3(edit);
+    const before = readFileSync(file);
+    const r = cli('search', '--bits', '256', '--count', '6', '--out', file);
+    expect(r.status).toBe(2);
+    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(message)]);
+    expect(r.stderr).toContain(`${file} line 3`);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a seed that is not a number on line 1: exit 2, one line', () => {
+    const file = path.join(tempDir(), 'seed.jsonl');
+    writeFileSync(file, `${made[0]!.replace('"seed":"21"', '"seed":"nine"')}\n`);
+    const r = cli('search', '--bits', '256', '--count', '2', '--out', file);
+    expect(r.status).toBe(2);
+    expect(oneLine(r.stderr)).toEqual([`powprime: --out file ${file} line 1: "seed":"nine" is not a decimal seed (refusing to resume from it)`]);
+  });
+});
