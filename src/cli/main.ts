@@ -9,6 +9,8 @@ import { Command, CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
+import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveProcess, reportInterrupted, stopsCleanly } from './interrupt.ts';
+import { terminalLine } from './terminal-text.ts';
 
 type Register = (program: Command) => void;
 
@@ -26,6 +28,14 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   bench: async () => (await import('./bench.ts')).registerBench,
   'fake-services': async () => (await import('./fake-services.ts')).registerFakeServices,
 };
+
+/**
+ * Commands that watch the interrupt signal and wind down by themselves
+ * (finish or drop the line being written, release locks, hand queue chunks
+ * back, show a posted question's id). The others hold nothing to tidy and
+ * leave at the signal.
+ */
+const STOP_BY_THEMSELVES = new Set(['solve', 'search', 'dhparam', 'worker', 'question', 'registry', 'ads', 'fake-services']);
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
@@ -49,9 +59,9 @@ function versionText(): string {
   return lines.join('\n');
 }
 
-/** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 130 interrupted. */
+/** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 128 + signal interrupted (130 for Ctrl-C). */
 function exitCodeFor(err: unknown): number {
-  if (err instanceof InterruptedError) return 130;
+  if (err instanceof InterruptedError) return exitCodeForSignal(err.signal);
   if (err instanceof TypeError || err instanceof RangeError || isUnusablePath(err)) return 2;
   if (err instanceof PowprimeError) return BAD_INPUT_CODES.has(err.code) ? 2 : 1;
   return 1;
@@ -81,6 +91,7 @@ const PATH_ERRORS = new Map([
 ]);
 
 async function main(): Promise<void> {
+  installInterruptHandlers();
   warningsAsOneLine();
   const program = new Command();
   program
@@ -97,8 +108,9 @@ async function main(): Promise<void> {
   const wanted = named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
   for (const name of wanted) (await COMMANDS[name]!())(program);
   try {
-    await program.parseAsync(process.argv);
+    await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
   } catch (err) {
+    if (interruptedBy() || err instanceof InterruptedError) return leaveInterrupted(err);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
@@ -110,8 +122,21 @@ async function main(): Promise<void> {
       : err instanceof Error
         ? err.message
         : String(err);
-    process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${message}\n`);
+    // Messages may carry a service's text: shown escaped, and so always on one line.
+    process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${terminalLine(message)}\n`);
   }
+  if (interruptedBy()) leaveInterrupted(undefined);
+}
+
+/**
+ * After a stop signal, whatever the command ended with (its InterruptedError,
+ * a request cut short, or a normal return): the one interrupted line, and
+ * exit at once, without waiting for idle connections or timers.
+ */
+function leaveInterrupted(err: unknown): never {
+  const stopped = err instanceof InterruptedError ? err : new InterruptedError(interruptedBy()!);
+  reportInterrupted(stopped);
+  leaveProcess(exitCodeFor(stopped));
 }
 
 await main();
