@@ -4,6 +4,7 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -418,6 +419,14 @@ Napi::Value LockClose(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, os::lock_close(static_cast<int64_t>(h), remove));
 }
 
+// exitNow(code: number): never — ends the process at once with `code`. The CLI's
+// last step after a stop signal: process.exit() waits for every pool thread, and
+// one inside a computation that cannot be cut short (a primality test of a number
+// of tens of thousands of bits) would hold the exit for minutes.
+Napi::Value ExitNow(const Napi::CallbackInfo& info) {
+  std::_Exit(int(get_u32(info, 0, "code", 0, 255)));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lockOpen", Napi::Function::New(env, LockOpen));
   exports.Set("lockClose", Napi::Function::New(env, LockClose));
@@ -432,6 +441,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("backendInfo", Napi::Function::New(env, BackendInfo));
   exports.Set("sha256", Napi::Function::New(env, Sha256));
   exports.Set("powSearch", Napi::Function::New(env, PowSearch));
+  exports.Set("exitNow", Napi::Function::New(env, ExitNow));
   exports.Set("version", Napi::String::New(env, POWPRIME_VERSION));
   return exports;
 }

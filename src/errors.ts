@@ -44,11 +44,18 @@ export class BackendUnavailableError extends PowprimeError {
   }
 }
 
-/** The user interrupted the work (Ctrl-C / SIGINT, SIGTERM). The CLI exits 130. */
+/**
+ * The work was interrupted by a signal (Ctrl-C / SIGINT, SIGTERM, SIGHUP).
+ * The CLI exits 128 + the signal's number (130 for Ctrl-C); `detail` says
+ * what was kept or how to resume.
+ */
 export class InterruptedError extends PowprimeError {
   readonly code = 'ERR_INTERRUPTED';
-  constructor(readonly signal: string = 'SIGINT') {
-    super('interrupted');
+  constructor(
+    readonly signal: string = 'SIGINT',
+    readonly detail?: string,
+  ) {
+    super(`interrupted (${signal})${detail ? `: ${detail}` : ''}`);
   }
 }
 

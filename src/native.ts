@@ -64,6 +64,8 @@ export interface NativeBinding {
   fermatBase2(n: bigint[]): boolean[];
   SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean) => NativeSieve;
   backendInfo(): NativeBackendInfo;
+  /** Ends the process at once with `code`, without waiting for pool threads (see src/cli/interrupt.ts). */
+  exitNow(code: number): never;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(
     mid: Uint32Array,

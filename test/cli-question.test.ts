@@ -56,7 +56,7 @@ describe('powprime question', () => {
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.question).sort()).toEqual(['first prompt', 'second prompt with a file', 'third prompt']);
     for (const l of lines) expect(l.attribution.notice).toBe(HUMAN_NOTICE);
-    expect(r.stderr).toMatch(/3 answered, 0 awaiting, 0 queued, 0 dropped/);
+    expect(r.stderr).toMatch(/^3 answered \(3 in .*answers\.jsonl\), 0 awaiting, 0 queued, 0 dropped$/m);
   });
 
   it.each([

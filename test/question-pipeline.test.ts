@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NetworkError } from '../src/clients/errors.ts';
 import { ManualClock } from '../src/clients/clock.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';
@@ -102,12 +107,12 @@ describe('QuestionPipeline against the local server', () => {
 
   it('an item that keeps failing is dropped with its reason after the retries', async () => {
     const clock = new ManualClock();
-    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
-    running.push(fake);
-    await fake.close(); // nothing listens: every attempt fails
-    running.pop();
+    // Reachable, but every call fails.
+    const broken = createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down for repairs"}'));
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+    running.push({ close: () => new Promise<void>((r) => broken.close(() => r())) });
     const dir = tmp();
-    const client = new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock, attempts: 1, timeoutMs: 500 });
+    const client = new QuestionClient({ baseUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}`, stateDir: dir, clock, attempts: 1, timeoutMs: 500 });
     const pipeline = new QuestionPipeline({ client, stateDir: dir, maxFailures: 3 });
     const failures: Error[] = [];
     pipeline.on('failed', (e) => failures.push(e));
@@ -116,5 +121,29 @@ describe('QuestionPipeline against the local server', () => {
     expect(pipeline.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 0, dropped: 1 });
     expect(pipeline.dropped[0]!.reason).toMatch(/not posted after 3 attempts/);
     expect(failures).toHaveLength(3);
+  });
+
+  it('a service that refuses connections stops the run with a NetworkError: nothing dropped, no failure counted, no budget spent', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
+    await fake.close(); // nothing listens now
+    const dir = tmp();
+    const client = new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock, timeoutMs: 500 });
+    const pipeline = new QuestionPipeline({ client, stateDir: dir });
+    pipeline.enqueue('during an outage');
+    const err = await pipeline.run({ until: clock.now() + HOUR }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).errno).toBe('ECONNREFUSED');
+    expect((err as NetworkError).connected).toBe(false);
+    expect(pipeline.status()).toEqual({ queued: 1, awaiting: 0, delivering: 0, answered: 0, dropped: 0 });
+    const saved = JSON.parse(readFileSync(path.join(dir, 'pipeline.json'), 'utf8'));
+    expect(saved.prompts[0]).toMatchObject({ prompt: 'during an outage', failures: 0 });
+    expect(saved.prompts[0].posting).toBeFalsy();
+    // The config call that never left this machine is not on the limiter's record.
+    const limits = JSON.parse(readFileSync(path.join(dir, `limits-${fake.url.host.replace(/[^a-zA-Z0-9.-]/g, '_')}.json`), 'utf8'));
+    expect(limits.calls.config ?? []).toEqual([]);
   });
 });

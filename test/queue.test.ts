@@ -115,7 +115,7 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
       slow.child.kill('SIGINT');
       const stopped = await slow.exited;
       expect(stopped.status).toBe(130);
-      expect(stopped.stderr).toMatch(/worker stopped \(SIGINT\) after \d+ chunks; running chunks went back to the queue/);
+      expect(stopped.stderr).toMatch(/^powprime: interrupted \(SIGINT\): worker stopped after \d+ chunks; running chunks went back to the queue$/m);
       const job = await q.getJob(active[0]!);
       expect(['waiting', 'delayed', 'prioritized']).toContain(await job!.getState());
       expect(job!.attemptsMade).toBe(0);

@@ -3,6 +3,7 @@ import { AdClient, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { terminalLine } from './terminal-text.ts';
 
 function makeClient(o: ServiceFlags): AdClient {
   return new AdClient(clientOptions(o, 'POWPRIME_ADS_URL'));
@@ -12,7 +13,8 @@ function show(client: AdClient, ad: Ad, json?: boolean): string {
   // The contact link is built now from the token and printed, never stored.
   const withLinks = { ...ad, image: client.imageUrl(ad).href, contactUrl: client.contactUrl(ad).href };
   if (json) return JSON.stringify(withLinks);
-  return `${ad.alt} — by ${ad.author} (${ad.license})\n  image:   ${withLinks.image}\n  contact: ${withLinks.contactUrl}${ad.to ? `\n  link:    ${ad.to}` : ''}`;
+  const t = terminalLine;
+  return `${t(ad.alt)} — by ${t(ad.author)} (${t(ad.license)})\n  image:   ${t(withLinks.image)}\n  contact: ${t(withLinks.contactUrl)}${ad.to ? `\n  link:    ${t(ad.to)}` : ''}`;
 }
 
 export function registerAds(program: Command): void {
@@ -34,7 +36,7 @@ export function registerAds(program: Command): void {
     .action(
       act(async (c, o) => {
         const lb = await c.leaderboard();
-        process.stdout.write(o.json ? `${JSON.stringify(lb)}\n` : `${Object.entries(lb).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${v}\t${k}`).join('\n')}\n`);
+        process.stdout.write(o.json ? `${JSON.stringify(lb)}\n` : `${Object.entries(lb).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${v}\t${terminalLine(k)}`).join('\n')}\n`);
       }),
     );
   common(a.command('image').argument('<filename>').option('--out <path>', 'where to write it (default: ./<filename>)'))
@@ -46,7 +48,7 @@ export function registerAds(program: Command): void {
         const dest = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
         // Whole or not at all, every byte checked: a full disk is one line, not a cut image.
         writeFileAtomic(dest, img.content, 0o644);
-        process.stdout.write(o.json ? `${JSON.stringify({ path: dest, bytes: img.content.length, fromCache: img.fromCache })}\n` : `${dest}: ${img.content.length} bytes\n`);
+        process.stdout.write(o.json ? `${JSON.stringify({ path: dest, bytes: img.content.length, fromCache: img.fromCache })}\n` : `${terminalLine(dest)}: ${img.content.length} bytes\n`);
       }),
     );
 }

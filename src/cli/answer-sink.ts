@@ -2,14 +2,16 @@
  * Where `question run` delivers answers, idempotently (the pipeline delivers
  * again whatever a crash interrupted): each attached file is fetched and
  * written atomically unless it is already there, then the answer's line is
- * appended and synced unless a line with its key is already in the file.
+ * appended and synced unless a line with its key (or its question's id) is
+ * already in the file. A new file is first given the answers delivered
+ * before (backfill), so each output holds the whole run.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import type { QuestionClient, ThreadItem } from '../clients/question/client.ts';
-import type { Deliver } from '../clients/question/pipeline.ts';
+import type { AnsweredItem, Deliver } from '../clients/question/pipeline.ts';
 import { JsonlOut, readJsonl } from './jsonl-file.ts';
 
 export type AnswerLine = ThreadItem & {
@@ -22,6 +24,8 @@ const isAnswerLine = (x: unknown): x is AnswerLine => typeof x === 'object' && x
 
 export class AnswerSink {
   private readonly written = new Set<string>();
+  /** Question ids with a line in the file: a line written under an older key still counts. */
+  private readonly writtenIds = new Set<string>();
   private readonly out: JsonlOut<AnswerLine> | null;
 
   constructor(
@@ -35,7 +39,10 @@ export class AnswerSink {
     }
     // Locked before it is read: two runs on one --out would each deliver every answer.
     this.out = JsonlOut.open(outFile, (f) => readJsonl(f, isAnswerLine, 'an answer'));
-    for (const l of this.out.existing.lines) this.written.add(l.key);
+    for (const l of this.out.existing.lines) {
+      this.written.add(l.key);
+      if (typeof l.id === 'string') this.writtenIds.add(l.id);
+    }
   }
 
   readonly deliver: Deliver = async ({ key, thread, lastAttempt }) => {
@@ -54,12 +61,46 @@ export class AnswerSink {
         missing.push({ filename: f.filename, reason: (err as Error).message });
       }
     }
-    if (this.written.has(key)) return;
-    const line: AnswerLine = { key, ...thread, ...(missing.length ? { missingFiles: missing } : {}) };
+    if (this.has(key, thread.id)) return;
+    this.write({ key, ...thread, ...(missing.length ? { missingFiles: missing } : {}) });
+  };
+
+  /** Answers in the output (lines read from the file and written since). */
+  get count(): number {
+    return this.written.size;
+  }
+
+  private has(key: string, id: string): boolean {
+    return this.written.has(key) || this.writtenIds.has(id);
+  }
+
+  private write(line: AnswerLine): void {
     if (this.out) this.out.append(line);
     else process.stdout.write(`${JSON.stringify(line)}\n`);
-    this.written.add(key);
-  };
+    this.written.add(line.key);
+    this.writtenIds.add(line.id);
+  }
+
+  /**
+   * Writes the answers delivered by earlier runs that this output lacks (no
+   * request: they are kept in the pipeline's state, files already saved
+   * then). Entries saved before answers were kept cannot be written; they are
+   * counted as unavailable.
+   */
+  backfill(answered: readonly AnsweredItem[]): { written: number; unavailable: number } {
+    let written = 0;
+    let unavailable = 0;
+    for (const a of answered) {
+      if (this.has(a.key, a.id)) continue;
+      if (!a.thread) {
+        unavailable++;
+        continue;
+      }
+      this.write({ key: a.key, ...a.thread });
+      written++;
+    }
+    return { written, unavailable };
+  }
 
   close(): void {
     this.out?.close();

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import { InterruptedError } from '../errors.ts';
 import { DH_MAX_BITS, DH_MIN_BITS, generateDhParams } from '../prime/dhparam.ts';
 import { parseSeed, randomSeed } from '../prime/search.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
+import { interruptSignal } from './interrupt.ts';
 import { StatusLine } from './status.ts';
 
 interface DhparamOpts {
@@ -52,16 +52,13 @@ export function registerDhparam(program: Command): void {
         if (statSync(path.dirname(path.resolve(opts.out))).isDirectory() === false) throw new RangeError(`--out ${opts.out}: its folder is not a directory`);
         if (statSync(opts.out, { throwIfNoEntry: false })?.isDirectory()) throw new RangeError(`--out ${opts.out} is a directory; give a file name`);
       }
-      const controller = new AbortController();
-      const onSigint = (): void => controller.abort(new InterruptedError());
-      process.once('SIGINT', onSigint);
       const status = new StatusLine();
       try {
         const r = await generateDhParams({
           bits,
           seed,
           backend,
-          signal: controller.signal,
+          signal: interruptSignal,
           ...(threads !== undefined ? { threads } : {}),
           onProgress: (p) => status.update(`dhparam ${bits}: ${p.tested} candidates tested, ${(p.elapsedMs / 1000).toFixed(1)} s`),
         });
@@ -80,7 +77,6 @@ export function registerDhparam(program: Command): void {
         }
       } finally {
         status.clear();
-        process.off('SIGINT', onSigint);
       }
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { startFakeServices } from '../fake-services/index.ts';
 import { parseIntArg } from './args.ts';
+import { interruptSignal } from './interrupt.ts';
 
 /** "10m", "90s", "2h", "500ms" or a number of seconds, in milliseconds. */
 function parseDuration(name: string, text: string): number {
@@ -49,10 +50,8 @@ export function registerFakeServices(program: Command): void {
             `  export POWPRIME_QUESTION_URL=${base} POWPRIME_REGISTRY_URL=${base} POWPRIME_ADS_URL=${base}\n`,
         );
       }
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
+      // Serves until SIGINT, SIGTERM or SIGHUP.
+      if (!interruptSignal.aborted) await new Promise((resolve) => interruptSignal.addEventListener('abort', resolve, { once: true }));
       await fake.close();
     });
 }

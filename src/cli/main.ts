@@ -11,6 +11,16 @@ import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
 import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS } from './program.ts';
+import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveProcess, reportInterrupted, stopsCleanly } from './interrupt.ts';
+import { terminalLine } from './terminal-text.ts';
+
+/**
+ * Commands that watch the interrupt signal and wind down by themselves
+ * (finish or drop the line being written, release locks, hand queue chunks
+ * back, show a posted question's id). The others hold nothing to tidy and
+ * leave at the signal.
+ */
+const STOP_BY_THEMSELVES = new Set(['solve', 'search', 'dhparam', 'worker', 'question', 'registry', 'ads', 'fake-services']);
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
@@ -34,9 +44,9 @@ function versionText(): string {
   return lines.join('\n');
 }
 
-/** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 130 interrupted. */
+/** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 128 + signal interrupted (130 for Ctrl-C). */
 function exitCodeFor(err: unknown): number {
-  if (err instanceof InterruptedError) return 130;
+  if (err instanceof InterruptedError) return exitCodeForSignal(err.signal);
   if (err instanceof TypeError || err instanceof RangeError || isUnusablePath(err)) return 2;
   if (err instanceof PowprimeError) return BAD_INPUT_CODES.has(err.code) ? 2 : 1;
   return 1;
@@ -66,6 +76,7 @@ const PATH_ERRORS = new Map([
 ]);
 
 async function main(): Promise<void> {
+  installInterruptHandlers();
   warningsAsOneLine();
   const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
   const program = await buildProgram(named !== undefined && named in COMMANDS ? [named] : undefined, (p) =>
@@ -79,8 +90,9 @@ async function main(): Promise<void> {
       }),
   );
   try {
-    await program.parseAsync(process.argv);
+    await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
   } catch (err) {
+    if (interruptedBy() || err instanceof InterruptedError) return leaveInterrupted(err);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
@@ -99,8 +111,21 @@ async function main(): Promise<void> {
       : err instanceof Error
         ? err.message
         : String(err);
-    process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${message}\n`);
+    // Messages may carry a service's text: shown escaped, and so always on one line.
+    process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${terminalLine(message)}\n`);
   }
+  if (interruptedBy()) leaveInterrupted(undefined);
+}
+
+/**
+ * After a stop signal, whatever the command ended with (its InterruptedError,
+ * a request cut short, or a normal return): the one interrupted line, and
+ * exit at once, without waiting for idle connections or timers.
+ */
+function leaveInterrupted(err: unknown): never {
+  const stopped = err instanceof InterruptedError ? err : new InterruptedError(interruptedBy()!);
+  reportInterrupted(stopped);
+  leaveProcess(exitCodeFor(stopped));
 }
 
 await main();

@@ -1,16 +1,19 @@
-import { writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
+import { isoTime } from '../clients/clock.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { QuestionClient, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
 import { QuestionPipeline } from '../clients/question/pipeline.ts';
 import { InterruptedError } from '../errors.ts';
 import { AnswerSink } from './answer-sink.ts';
+import { holdPipeline } from './pipeline-lock.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
+import { interruptSignal } from './interrupt.ts';
 import { StatusLine } from './status.ts';
+import { terminalLine, terminalText } from './terminal-text.ts';
 import { clientOptions, countdown, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 
 interface Common extends ServiceFlags {
@@ -21,18 +24,19 @@ function makeClient(o: Common, status: StatusLine): QuestionClient {
   return new QuestionClient({ ...clientOptions(o, 'POWPRIME_QUESTION_URL', status), ...(o.homepageUrl ? { homepageUrl: o.homepageUrl } : {}) });
 }
 
+/** A thread for a person: every server string with its controls escaped (--json keeps them verbatim). */
 function printThread(t: Thread | ThreadItem): string {
   const lines = [];
-  if ('id' in t) lines.push(`# ${t.id}`);
-  lines.push(`Q: ${t.question}`, `A (${t.answeree}, ${new Date(t.time * 1000).toISOString()}):`, t.answer);
-  if (t.files?.length) lines.push(`Files: ${t.files.map((f) => `${f.filename} (${f.mimetype}, ${f.size} bytes)`).join(', ')}`);
-  lines.push(`— ${attributionText(t.attribution)}`);
+  if ('id' in t) lines.push(`# ${terminalLine(t.id)}`);
+  lines.push(`Q: ${terminalText(t.question)}`, `A (${terminalLine(t.answeree)}, ${isoTime(t.time * 1000)}):`, terminalText(t.answer));
+  if (t.files?.length) lines.push(`Files: ${t.files.map((f) => `${terminalLine(f.filename)} (${terminalLine(f.mimetype)}, ${f.size} bytes)`).join(', ')}`);
+  lines.push(`— ${terminalLine(attributionText(t.attribution))}`);
   return `${lines.join('\n')}\n`;
 }
 
 function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
   if (json) return void process.stdout.write(`${JSON.stringify(items)}\n`);
-  for (const i of items) process.stdout.write('error' in i ? `# ${i.id ?? '?'}: ${i.error}\n` : `${printThread(i)}\n`);
+  for (const i of items) process.stdout.write('error' in i ? `# ${terminalLine(i.id ?? '?')}: ${terminalLine(i.error)}\n` : `${printThread(i)}\n`);
 }
 
 export function registerQuestion(program: Command): void {
@@ -52,15 +56,30 @@ export function registerQuestion(program: Command): void {
   common(q.command('ask').argument('<prompt>').option('--wait', 'wait for the answer and print it'))
     .description('post a question (solves the proof of work); prints its id')
     .action(
-      run(async (client, o, _status, cmd) => {
+      run(async (client, o, status, cmd) => {
         const opts = cmd.opts<{ wait?: boolean }>();
         const prompt = cmd.args[0]!;
-        const id = await client.query(prompt);
-        if (!opts.wait) return void process.stdout.write(o.json ? `${JSON.stringify({ id })}\n` : `${id}\n`);
-        for (;;) {
-          const t = await client.answer(id);
-          if (t) return void process.stdout.write(o.json ? `${JSON.stringify({ id, ...t })}\n` : printThread({ id, ...t }));
-          await client.clock.sleep(1.1 * MINUTE);
+        // A signal during the proof of work posts nothing; one during the POST still gets the id.
+        const id = await client.query(prompt, { signal: interruptSignal });
+        // At once, whatever follows: a question spends one of the day's few posts, and its id is the only way back to it.
+        const later = `powprime question answer ${terminalLine(id)}`;
+        process.stderr.write(`posted question ${terminalLine(id)}\n`);
+        if (!opts.wait) return void process.stdout.write(o.json ? `${JSON.stringify({ id })}\n` : `${terminalLine(id)}\n`);
+        const stopped = (): InterruptedError =>
+          new InterruptedError((interruptSignal.reason as InterruptedError).signal, `question ${terminalLine(id)} is posted; \`${later}\` shows its answer when there is one`);
+        if (interruptSignal.aborted) throw stopped();
+        process.stderr.write(`waiting for the answer (a person writes it: minutes to hours); Ctrl-C stops waiting, and \`${later}\` looks later\n`);
+        try {
+          for (;;) {
+            const t = await client.answer(id);
+            if (t) return void process.stdout.write(o.json ? `${JSON.stringify({ id, ...t })}\n` : printThread({ id, ...t }));
+            const next = client.clock.now() + 1.1 * MINUTE;
+            countdown(status, next, 'the next look at the answer');
+            await client.clock.sleep(next - client.clock.now(), interruptSignal);
+          }
+        } catch (err) {
+          if (interruptSignal.aborted) throw stopped();
+          throw err;
         }
       }),
     );
@@ -74,7 +93,7 @@ export function registerQuestion(program: Command): void {
         // Found nothing: exit 1, as `registry get` does for a prime it does not hold.
         if (!t) process.exitCode = 1;
         if (o.json) process.stdout.write(`${JSON.stringify(t ? { id, ...t } : null)}\n`);
-        else process.stdout.write(t ? printThread({ id, ...t }) : `${id}: not answered yet (or no such question)\n`);
+        else process.stdout.write(t ? printThread({ id, ...t }) : `${terminalLine(id)}: not answered yet (or no such question)\n`);
       }),
     );
 
@@ -110,7 +129,7 @@ export function registerQuestion(program: Command): void {
       run(async (client, o, _status) => {
         const fs = await client.files();
         if (o.json) return void process.stdout.write(`${JSON.stringify(fs)}\n`);
-        for (const f of fs) process.stdout.write(`${f.question}  ${f.filename}  ${f.mimetype}  ${f.size} bytes\n`);
+        for (const f of fs) process.stdout.write(`${terminalLine(f.question)}  ${terminalLine(f.filename)}  ${terminalLine(f.mimetype)}  ${f.size} bytes\n`);
       }),
     );
 
@@ -119,7 +138,7 @@ export function registerQuestion(program: Command): void {
     .action(
       run(async (client, o, _status) => {
         const m = await client.models();
-        process.stdout.write(o.json ? `${JSON.stringify(m)}\n` : `${m.join('\n')}\n`);
+        process.stdout.write(o.json ? `${JSON.stringify(m)}\n` : `${m.map(terminalLine).join('\n')}\n`);
       }),
     );
 
@@ -132,7 +151,7 @@ export function registerQuestion(program: Command): void {
         const out = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
         writeFileSync(out, f.content);
         if (o.json) process.stdout.write(`${JSON.stringify({ id, filename: name, path: out, bytes: f.content.length, fromCache: f.fromCache, attribution: f.attribution })}\n`);
-        else process.stdout.write(`${out}: ${f.content.length} bytes${f.fromCache ? ' (from cache)' : ''}\n— ${attributionText(f.attribution)}\n`);
+        else process.stdout.write(`${terminalLine(out)}: ${f.content.length} bytes${f.fromCache ? ' (from cache)' : ''}\n— ${terminalLine(attributionText(f.attribution))}\n`);
       }),
     );
 
@@ -152,27 +171,37 @@ export function registerQuestion(program: Command): void {
         const firstCheck = parseIntArg('--first-check', opts.firstCheck, 0, 7 * 86_400);
         const maxInterval = parseIntArg('--max-interval', opts.maxInterval, 1, 7 * 86_400);
         const prompts = readFileSync(opts.prompts, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
-        const sink = new AnswerSink(client, opts.filesDir, opts.out);
-        const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: sink.deliver });
-        prompts.forEach((p, i) => pipeline.enqueue(p, `${path.resolve(opts.prompts)}#${i}`));
-        pipeline.on('waiting', ({ until, action }) => {
-          if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'the next answer check');
-        });
-        pipeline.on('posted', ({ id }) => status.update(`posted ${id}`));
-        pipeline.on('failed', (e) => process.stderr.write(`powprime: ${e.message} (will retry)\n`));
-        pipeline.on('dropped', (d) => process.stderr.write(`powprime: dropped ${JSON.stringify(d.prompt)}: ${d.reason}\n`));
-        const controller = new AbortController();
-        const onSigint = (): void => controller.abort(new InterruptedError());
-        process.once('SIGINT', onSigint);
+        // One run per state dir: a second would post the same prompts again from its own copy of the queue.
+        const lock = holdPipeline(client.stateDir);
         try {
-          await pipeline.run({ signal: controller.signal });
+          const sink = new AnswerSink(client, opts.filesDir, opts.out);
+          const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: sink.deliver });
+          // Keys were once the prompt file's path and line; state saved so is renamed to the prompts' hashes.
+          const file = path.resolve(opts.prompts);
+          prompts.forEach((p, i) => pipeline.adoptKey(`${file}#${i}`, p));
+          prompts.forEach((p) => pipeline.enqueue(p));
+          // A new --out gets every answer already known, so it holds the whole run's answers.
+          const backfilled = opts.out ? sink.backfill(pipeline.answered) : { written: 0, unavailable: 0 };
+          pipeline.on('waiting', ({ until, action }) => {
+            if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'the next answer check');
+          });
+          pipeline.on('posted', ({ id }) => status.update(`posted ${terminalLine(id)}`));
+          pipeline.on('failed', (e) => process.stderr.write(`powprime: ${terminalLine(e.message)} (will retry)\n`));
+          pipeline.on('dropped', (d) => process.stderr.write(`powprime: dropped ${terminalLine(JSON.stringify(d.prompt))}: ${terminalLine(d.reason)}\n`));
+          try {
+            await pipeline.run({ signal: interruptSignal });
+          } finally {
+            sink.close();
+          }
+          const s = pipeline.status();
+          const where = opts.out
+            ? ` (${sink.count} in ${opts.out}${backfilled.written ? `, ${backfilled.written} of them from earlier runs` : ''}${backfilled.unavailable ? `; ${backfilled.unavailable} answered before answers were kept are only in earlier outputs` : ''})`
+            : '';
+          process.stderr.write(`${s.answered} answered${where}, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${interruptSignal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
+          if (interruptSignal.aborted) throw new InterruptedError((interruptSignal.reason as InterruptedError).signal, 'rerun the same command to resume');
         } finally {
-          process.off('SIGINT', onSigint);
-          sink.close();
+          lock.release();
         }
-        const s = pipeline.status();
-        process.stderr.write(`${s.answered} answered, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${controller.signal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
-        if (controller.signal.aborted) throw controller.signal.reason;
       }),
     );
 }

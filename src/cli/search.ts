@@ -4,6 +4,7 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
 import { checkOneOf } from '../validate.ts';
 import { InterruptedError } from '../errors.ts';
+import { interruptSignal } from './interrupt.ts';
 import { formatRate, parseIntArg } from './args.ts';
 import { parseShard, shardSize } from './shard.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
@@ -171,13 +172,8 @@ export function registerSearch(program: Command): void {
       }
 
       const out = outFile;
-      const controller = new AbortController();
-      // A second Ctrl-C leaves at once (e.g. while Redis does not answer).
-      const onSigint = (): void => {
-        if (controller.signal.aborted) process.exit(130);
-        controller.abort(new InterruptedError());
-      };
-      process.on('SIGINT', onSigint);
+      // SIGINT, SIGTERM and SIGHUP abort it; a second one leaves at once (e.g. while Redis does not answer).
+      const controller = { signal: interruptSignal };
       const bar = tty
         ? new SingleBar({
             format: target
@@ -256,14 +252,12 @@ export function registerSearch(program: Command): void {
       } catch (err) {
         if (!controller.signal.aborted) throw err;
         bar?.stop();
-        process.stderr.write(`powprime: interrupted after ${found} new primes; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}\n`);
-        process.exitCode = 130;
-        return;
+        const { signal } = controller.signal.reason as InterruptedError;
+        throw new InterruptedError(signal, `${found} new primes kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
       } finally {
         bar?.stop();
         out?.close();
         await registrations?.close();
-        process.off('SIGINT', onSigint);
       }
       summary(opts, { found, total: existing.lines.length + found, seed }, registering);
     });

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { ServiceClientOptions } from '../clients/http/service-client.ts';
 import { parseIntArg } from './args.ts';
+import { interruptSignal } from './interrupt.ts';
 import { StatusLine } from './status.ts';
 
 export interface ServiceFlags {
@@ -26,15 +27,18 @@ export function serviceFlags(c: Command, service: string, envVar: string): Comma
 /**
  * The client options every service command shares. A wait for a rate-limit
  * slot or a ban is announced in one stderr line (terminal or not: a silent
- * hour looks like a hang), with a countdown on a terminal.
+ * hour looks like a hang), with a countdown on a terminal. A stop signal
+ * ends waits and GETs at once; a POST already sent is seen through, so its
+ * answer (a question id, a prime's keys) is kept.
  */
-export function clientOptions(o: ServiceFlags, envVar: string, status = new StatusLine()): Pick<ServiceClientOptions, 'baseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait'> {
+export function clientOptions(o: ServiceFlags, envVar: string, status = new StatusLine()): Pick<ServiceClientOptions, 'baseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait' | 'signal'> {
   const maxWait = o.maxWait === undefined ? undefined : parseIntArg('--max-wait', o.maxWait, 0, 365 * 86_400);
   return {
     baseUrl: baseUrlFrom(o, envVar),
     ...(o.stateDir ? { stateDir: o.stateDir } : {}),
     ...(o.limits === false ? { limits: 'off' as const } : {}),
     ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
+    signal: interruptSignal,
     onWait: (until, route, reason) => {
       status.clear();
       process.stderr.write(`powprime: ${route} waits ${Math.ceil((until - Date.now()) / 1000)} s: ${reason}\n`);

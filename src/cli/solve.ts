@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { solvePow } from '../pow/solve.ts';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { checkOneOf } from '../validate.ts';
-import { InterruptedError } from '../errors.ts';
+import { interruptSignal } from './interrupt.ts';
 import { formatRate, parseBigArg, parseIntArg } from './args.ts';
 import { StatusLine } from './status.ts';
 
@@ -21,9 +21,6 @@ export function registerSolve(program: Command): void {
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       const maxAttempts = opts.maxAttempts === undefined ? undefined : parseBigArg('--max-attempts', opts.maxAttempts);
-      const controller = new AbortController();
-      const onSigint = (): void => controller.abort(new InterruptedError());
-      process.once('SIGINT', onSigint);
       const status = new StatusLine();
       try {
         const r = await solvePow(
@@ -32,7 +29,7 @@ export function registerSolve(program: Command): void {
             ...(threads !== undefined ? { threads } : {}),
             ...(maxAttempts !== undefined ? { maxAttempts } : {}),
             backend,
-            signal: controller.signal,
+            signal: interruptSignal,
             onProgress: (p) => status.update(progressText(p.attempts, p.hashRate, difficulty)),
           },
         );
@@ -46,7 +43,6 @@ export function registerSolve(program: Command): void {
         }
       } finally {
         status.clear();
-        process.off('SIGINT', onSigint);
       }
     });
 }

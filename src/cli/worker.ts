@@ -5,6 +5,7 @@ import { poolSize } from '../pool/pool.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
 import { checkOneOf } from '../validate.ts';
 import { formatRate, parseIntArg } from './args.ts';
+import { interruptSignal } from './interrupt.ts';
 import { StatusLine } from './status.ts';
 
 interface WorkerOpts {
@@ -20,7 +21,7 @@ interface WorkerOpts {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run chunks of `powprime search --queue` runs on this machine until stopped (Ctrl-C or SIGTERM hands running chunks back)')
+    .description('run chunks of `powprime search --queue` runs on this machine until stopped (Ctrl-C, SIGTERM or SIGHUP hands running chunks back)')
     .requiredOption('--queue <redis-url>', 'the Redis the coordinators use, e.g. redis://host:6379/0')
     .option('--queue-name <name>', 'the queue to take chunks from', DEFAULT_QUEUE_NAME)
     .option('--threads <n>', 'pool threads for chunks (default: one per core)')
@@ -34,18 +35,6 @@ export function registerWorker(program: Command): void {
       const concurrency = parseIntArg('--concurrency', opts.concurrency, 1, 256);
       const lockMs = parseIntArg('--lock-ms', opts.lockMs, 1000, 3_600_000);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
-      const controller = new AbortController();
-      let signalName = '';
-      const onSignal = (name: string) => (): void => {
-        // A second signal leaves at once; the chunks' locks expire and other workers take them.
-        if (controller.signal.aborted) process.exit(130);
-        signalName = name;
-        controller.abort(new InterruptedError(name));
-      };
-      const onInt = onSignal('SIGINT');
-      const onTerm = onSignal('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
       const status = new StatusLine();
       const notice = (m: string): void => {
         status.clear();
@@ -63,7 +52,7 @@ export function registerWorker(program: Command): void {
           concurrency,
           backend,
           lockMs,
-          signal: controller.signal,
+          signal: interruptSignal,
           onNotice: notice,
           onChunk: (o, jobId) => {
             chunks++;
@@ -73,14 +62,15 @@ export function registerWorker(program: Command): void {
             status.update(`worker on ${target.display} queue ${target.name}: ${chunks} chunks | ${formatRate(rate)} candidates (Ctrl-C to stop)`);
           },
         });
+      } catch (err) {
+        if (!interruptSignal.aborted) throw err;
       } finally {
         status.clear();
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
       }
-      if (signalName) {
-        process.stderr.write(`powprime: worker stopped (${signalName}) after ${chunks} chunks; running chunks went back to the queue\n`);
-        process.exitCode = 130;
+      // Stopped by SIGINT, SIGTERM or SIGHUP (a second one leaves at once: the chunks' locks expire and other workers take them).
+      if (interruptSignal.aborted) {
+        const { signal } = interruptSignal.reason as InterruptedError;
+        throw new InterruptedError(signal, `worker stopped after ${chunks} chunks; running chunks went back to the queue`);
       }
     });
 }

@@ -50,3 +50,15 @@ export class ManualClock implements Clock {
     await Promise.resolve();
   }
 }
+
+/** Date's range: ±8.64e15 ms around the epoch. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * An instant (ms since the epoch) in ISO 8601, or a plain note for one no
+ * date can hold: times that come from a server or a saved file are never
+ * formatted unchecked (toISOString throws "Invalid time value" on them).
+ */
+export function isoTime(ms: number): string {
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : `(no valid time: ${ms})`;
+}

@@ -4,10 +4,12 @@
  * (the spec suggests sleeping 1.1× the limit), a call is recorded — and the
  * record saved atomically — before it is sent, so a restart never spends the
  * same budget twice, and a 429 bans the whole host until its Retry-After (or
- * the spec's 40–60 minutes: 60 are assumed).
+ * the spec's 40–60 minutes: 60 are assumed), capped at a day: a server's
+ * absurd value (or a hand-edited state file) must not lock a host out for
+ * years or reach a date no calendar holds.
  */
-import type { Clock } from '../clock.ts';
-import { writeFileAtomic, readJsonState } from './state-file.ts';
+import { isoTime, type Clock } from '../clock.ts';
+import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
 
 export interface Window {
@@ -23,6 +25,8 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 /** Assumed length of a ban when the 429 carries no Retry-After (the spec says 40 to 60 minutes). */
 export const DEFAULT_BAN_MS = 60 * MINUTE;
+/** The longest ban honoured, whatever the Retry-After: the spec's bans last 40 to 60 minutes. */
+export const MAX_BAN_MS = DAY;
 
 interface State {
   calls: Record<string, number[]>;
@@ -49,7 +53,10 @@ export class RateLimiter {
     /** Periods are stretched by this factor. */
     private readonly safety = 1.1,
   ) {
-    if (file) this.state = { calls: {}, bannedUntil: 0, ...(readJsonState(file, 'set-aside') as Partial<State> | undefined) };
+    if (file) {
+      const saved = readJsonState(file, 'set-aside', stateShape) as State | undefined;
+      if (saved) this.state = clamped(saved, clock.now());
+    }
   }
 
   /** When `route` may next be called (ms since the epoch; now if at once). */
@@ -68,14 +75,14 @@ export class RateLimiter {
   waitReason(route: string): string {
     const at = this.nextSlot(route);
     if (at === this.state.bannedUntil && at > this.clock.now()) {
-      return `the host is banned until ${new Date(at).toISOString()} after a 429 on ${this.state.bannedBy ?? 'an earlier call'}`;
+      return `the host is banned until ${isoTime(at)} after a 429 on ${this.state.bannedBy ?? 'an earlier call'}`;
     }
     const w = this.limits === 'off' ? undefined : (this.limits[route] ?? []).find((x) => (this.state.calls[route] ?? []).length >= x.limit);
-    return `the ${route} limit${w ? ` of ${w.limit} per ${formatPeriod(w.periodMs)}` : ''} is used up until ${new Date(at).toISOString()}`;
+    return `the ${route} limit${w ? ` of ${w.limit} per ${formatPeriod(w.periodMs)}` : ''} is used up until ${isoTime(at)}`;
   }
 
-  /** Waits for a slot of `route`, then records the call (saved before returning). */
-  async acquire(route: string, opts: AcquireOptions = {}): Promise<void> {
+  /** Waits for a slot of `route`, then records the call (saved before returning); returns the instant recorded. */
+  async acquire(route: string, opts: AcquireOptions = {}): Promise<number> {
     for (;;) {
       const at = this.nextSlot(route);
       const wait = at - this.clock.now();
@@ -92,10 +99,21 @@ export class RateLimiter {
     calls.push(now);
     this.state.calls[route] = calls;
     this.save();
+    return now;
   }
 
-  /** After a 429 on `route`: nothing goes to the host before `until`. */
+  /** Takes back the call recorded at `at` for a request that never left this machine (the service cannot have counted it). */
+  refund(route: string, at: number): void {
+    const calls = this.state.calls[route];
+    const i = calls?.lastIndexOf(at) ?? -1;
+    if (i < 0) return;
+    calls!.splice(i, 1);
+    this.save();
+  }
+
+  /** After a 429 on `route`: nothing goes to the host before `until` (at most MAX_BAN_MS from now). */
   ban(until: number, route: string): void {
+    until = Math.min(until, this.clock.now() + MAX_BAN_MS);
     if (until > this.state.bannedUntil) {
       this.state.bannedUntil = until;
       this.state.bannedBy = route;
@@ -108,15 +126,40 @@ export class RateLimiter {
   }
 }
 
-/** Retry-After (seconds or an HTTP date) as ms since the epoch, or the default ban. */
+/** Retry-After (seconds or an HTTP date) as ms since the epoch, or the default ban; never more than MAX_BAN_MS away. */
 export function banUntil(retryAfter: string | string[] | undefined, now: number): number {
   const v = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+  let until = now + DEFAULT_BAN_MS;
   if (v !== undefined) {
-    if (/^\d+$/.test(v.trim())) return now + Number(v.trim()) * 1000;
     const date = Date.parse(v);
-    if (!Number.isNaN(date)) return Math.max(date, now);
+    if (/^\d+$/.test(v.trim())) until = now + Number(v.trim()) * 1000;
+    else if (!Number.isNaN(date)) until = Math.max(date, now);
   }
-  return now + DEFAULT_BAN_MS;
+  return Math.min(until, now + MAX_BAN_MS);
+}
+
+/** What a saved limiter state must look like; anything else is set aside. */
+const stateShape: ShapeCheck = (v) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'is not a JSON object';
+  const s = v as Record<string, unknown>;
+  if (typeof s.bannedUntil !== 'number' || !Number.isFinite(s.bannedUntil)) return 'has no finite bannedUntil';
+  if (s.bannedBy !== undefined && typeof s.bannedBy !== 'string') return 'has a bannedBy that is not a string';
+  if (s.calls === null || typeof s.calls !== 'object' || Array.isArray(s.calls)) return 'has no calls object';
+  for (const [route, times] of Object.entries(s.calls as Record<string, unknown>)) {
+    if (!Array.isArray(times) || !times.every((t) => typeof t === 'number' && Number.isFinite(t))) return `has calls of ${route} that are not a list of instants`;
+  }
+  return undefined;
+};
+
+/**
+ * A saved state brought within today's bounds: a ban longer than MAX_BAN_MS
+ * (saved before the cap, or edited by hand) ends MAX_BAN_MS from now, and
+ * calls recorded in the future (the clock went back) count as made now.
+ */
+function clamped(s: State, now: number): State {
+  const calls: Record<string, number[]> = {};
+  for (const [route, times] of Object.entries(s.calls)) calls[route] = times.map((t) => Math.min(t, now));
+  return { ...s, calls, bannedUntil: Math.min(s.bannedUntil, now + MAX_BAN_MS) };
 }
 
 function formatPeriod(ms: number): string {

@@ -10,6 +10,7 @@ import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
 import {
   BadRequestError,
+  NetworkError,
   ServiceNotFoundError,
   RateLimitedError,
   ServerError,
@@ -39,6 +40,11 @@ export interface ServiceClientOptions {
   backoffMs?: number;
   /** Told whenever a call waits for the limiter. */
   onWait?: (until: number, route: string, reason: string) => void;
+  /**
+   * Stops waits, backoffs and GETs at once (rejecting with its reason). A
+   * POST already sent is not abandoned: its answer (a question id, a prime's
+   * keys) is awaited and returned, so the caller can keep it.
+   */
   signal?: AbortSignal;
 }
 
@@ -118,13 +124,16 @@ export class ServiceClient<R extends string = string> {
     const name = `${route.method} ${url.pathname}`;
     const attempts = spec.noRetry ? 1 : this.o.attempts;
     let delay = this.o.backoffMs;
+    const abandonable = route.method !== 'POST';
     for (let attempt = 1; ; attempt++) {
+      let recorded: number | null = null;
       try {
-        await this.limiter.acquire(spec.route, {
+        recorded = await this.limiter.acquire(spec.route, {
           ...(this.o.signal ? { signal: this.o.signal } : {}),
           ...(this.o.maxWaitMs !== undefined ? { maxWaitMs: this.o.maxWaitMs } : {}),
           ...(this.o.onWait ? { onWait: this.o.onWait } : {}),
         });
+        if (this.o.signal?.aborted) throw this.o.signal.reason;
         const cookie = this.cookies.header(url);
         const res = await send({
           method: route.method,
@@ -133,7 +142,7 @@ export class ServiceClient<R extends string = string> {
           ...(cookie ? { headers: { cookie } } : {}),
           timeoutMs: this.o.timeoutMs,
           route: name,
-          ...(this.o.signal ? { signal: this.o.signal } : {}),
+          ...(this.o.signal && abandonable ? { signal: this.o.signal } : {}),
         });
         this.cookies.store(url, res.headers['set-cookie']);
         if (res.status >= 200 && res.status < 300) {
@@ -143,6 +152,8 @@ export class ServiceClient<R extends string = string> {
         if (spec.accept?.includes(res.status)) return res;
         throw this.statusError(name, res);
       } catch (err) {
+        // Never sent (refused, no such host, TLS): the service saw nothing, so nothing was spent.
+        if (err instanceof NetworkError && !err.connected && recorded !== null) this.limiter.refund(spec.route, recorded);
         const transient = err instanceof PowprimeError && err.transient;
         if (!transient || attempt >= attempts || this.o.signal?.aborted) throw err;
         // A 429 already banned the host: the limiter waits that out on the next attempt.

@@ -40,6 +40,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   }
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  let answered = false;
   try {
     const res = await request(req.url, {
       method: req.method,
@@ -49,6 +50,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       bodyTimeout: req.timeoutMs,
       signal,
     });
+    answered = true;
     const limit = req.maxBytes ?? DEFAULT_MAX_BYTES;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -67,10 +69,11 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       throw new RequestTimeoutError(req.route, req.timeoutMs);
     }
-    if (err instanceof undiciErrors.ResponseContentLengthMismatchError || (err as { code?: string }).code === 'UND_ERR_SOCKET') {
+    // A connection dropped after the status line cut the body short; before it, there was no answer at all.
+    if (answered && (err instanceof undiciErrors.ResponseContentLengthMismatchError || (err as { code?: string }).code === 'UND_ERR_SOCKET')) {
       throw new ProtocolError(req.route, `truncated response: ${(err as Error).message}`);
     }
-    throw new NetworkError(req.route, err);
+    throw new NetworkError(req.route, err, req.url.host);
   }
 }
 

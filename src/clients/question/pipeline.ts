@@ -14,12 +14,18 @@
  * long waits cost few calls. One or two questions due are asked for by the
  * single-answer route (1/min, no hourly cap); more go in one call of the
  * answers route (8 an hour), unless that budget is spent for the hour.
+ *
+ * Prompts are keyed by a hash of their text, so an edited prompt is a new
+ * one. Answers stay in the state file once delivered, so a new output can be
+ * given every answer known. An unreachable service (refused, no such host,
+ * TLS) stops the run with its NetworkError instead of counting against the
+ * items: an outage is not a reason to drop a prompt.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
-import { BadRequestError, RateLimitedError } from '../errors.ts';
+import { writeFileAtomic, readJsonState, type ShapeCheck } from '../http/state-file.ts';
+import { BadRequestError, NetworkError, RateLimitedError } from '../errors.ts';
 import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
 import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
 
@@ -62,6 +68,15 @@ export interface DeliveringItem {
 /** What the caller does with an answer; it must be idempotent: after a crash it runs again. */
 export type Deliver = (answer: { key: string; prompt: string; thread: ThreadItem; lastAttempt: boolean }) => Promise<void> | void;
 
+/** An answer delivered. `prompt` and `thread` are absent in entries saved by versions that did not keep them. */
+export interface AnsweredItem {
+  key: string;
+  id: string;
+  at: number;
+  prompt?: string;
+  thread?: ThreadItem;
+}
+
 export interface DroppedItem {
   key: string;
   prompt: string;
@@ -74,8 +89,33 @@ interface State {
   prompts: PromptItem[];
   awaiting: AwaitingItem[];
   delivering: DeliveringItem[];
-  answered: { key: string; id: string; at: number }[];
+  answered: AnsweredItem[];
   dropped: DroppedItem[];
+}
+
+const LISTS = ['prompts', 'awaiting', 'delivering', 'answered', 'dropped'] as const;
+
+/** The state file's shape: the five lists, each of objects with a string key (and a string prompt where one is kept). */
+const stateShape: ShapeCheck = (v) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'is not a JSON object';
+  for (const name of LISTS) {
+    const list = (v as Record<string, unknown>)[name];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) return `has a ${name} that is not a list`;
+    const bad = list.findIndex((i: unknown) => {
+      const o = i as Record<string, unknown> | null;
+      if (o === null || typeof o !== 'object' || typeof o.key !== 'string') return true;
+      if (name !== 'answered' && typeof o.prompt !== 'string') return true;
+      return (name === 'awaiting' || name === 'delivering' || name === 'answered') && typeof o.id !== 'string';
+    });
+    if (bad >= 0) return `has ${name} entry ${bad + 1} without its key, prompt or id`;
+  }
+  return undefined;
+};
+
+/** The key of a prompt: a hash of its text. */
+export function promptKey(prompt: string): string {
+  return createHash('sha256').update(prompt).digest('hex').slice(0, 16);
 }
 
 export interface PipelineOptions {
@@ -120,6 +160,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   private readonly maxIntervalMs: number;
   private readonly giveUpMs: number;
   private readonly deliver: Deliver | undefined;
+  private signal: AbortSignal | undefined;
 
   constructor(opts: PipelineOptions) {
     super();
@@ -134,7 +175,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     this.firstCheckMs = opts.firstCheckAfterMs ?? 5 * MINUTE;
     this.maxIntervalMs = opts.maxCheckIntervalMs ?? 1.1 * HOUR;
     this.giveUpMs = opts.giveUpAfterMs ?? 7 * DAY;
-    const saved = readJsonState(this.file, 'set-aside') as Partial<State> | undefined;
+    const saved = readJsonState(this.file, 'set-aside', stateShape) as Partial<State> | undefined;
     if (saved) {
       this.state = { ...this.state, ...saved };
       for (const p of this.state.prompts) {
@@ -152,17 +193,44 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
 
   /**
    * Queues a prompt (saved before returning). `key` identifies it across runs
-   * (default: a hash of the prompt); a key already known is not queued again.
+   * (default: promptKey(prompt), a hash of its text); a key already known is not queued again.
    */
   enqueue(prompt: string, key?: string): string {
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError('prompt must be a non-empty string');
-    const k = key ?? createHash('sha256').update(prompt).digest('hex').slice(0, 16);
-    const known = [...this.state.prompts, ...this.state.awaiting, ...this.state.delivering, ...this.state.answered, ...this.state.dropped].some((i) => i.key === k);
+    const k = key ?? promptKey(prompt);
+    const known = this.all().some((i) => i.key === k);
     if (!known) {
       this.state.prompts.push({ key: k, prompt, failures: 0, notBefore: 0 });
       this.save();
     }
     return k;
+  }
+
+  private all(): { key: string; prompt?: string }[] {
+    return LISTS.flatMap((name) => this.state[name] as { key: string; prompt?: string }[]);
+  }
+
+  /**
+   * Renames the entries saved under `formerKey` to `key` (default: the
+   * prompt's hash): for state written when keys were something else (e.g.
+   * the prompt file's path and line). An entry that kept its prompt is renamed
+   * only when that prompt is this one, so an edited prompt stays new; an
+   * older answered entry, which kept none, is taken to be this prompt's.
+   */
+  adoptKey(formerKey: string, prompt: string, key = promptKey(prompt)): void {
+    let changed = false;
+    for (const i of this.all()) {
+      if (i.key !== formerKey || (i.prompt !== undefined && i.prompt !== prompt)) continue;
+      i.key = key;
+      i.prompt ??= prompt;
+      changed = true;
+    }
+    if (changed) this.save();
+  }
+
+  /** Every answer delivered so far, oldest first. */
+  get answered(): readonly AnsweredItem[] {
+    return this.state.answered;
   }
 
   status(): { queued: number; awaiting: number; delivering: number; answered: number; dropped: number } {
@@ -213,9 +281,15 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     return t + Math.min(Math.max((t - item.postedAt) / 4, MIN_CHECK_INTERVAL_MS), this.maxIntervalMs);
   }
 
-  /** Runs until both queues are empty, `until` (ms since the epoch) is reached, or the signal aborts. */
+  /**
+   * Runs until both queues are empty, `until` (ms since the epoch) is reached,
+   * or the signal aborts (a proof of work in progress stops; a question being
+   * posted is awaited and kept). Rejects with a NetworkError when the service
+   * cannot be reached.
+   */
   async run(opts: { signal?: AbortSignal; until?: number } = {}): Promise<void> {
     const clock = this.client.clock;
+    this.signal = opts.signal;
     for (;;) {
       if (opts.signal?.aborted) return;
       const n = this.next();
@@ -238,6 +312,12 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     }
   }
 
+  /** Not the item's fault: the run was stopped, or the service cannot be reached at all. */
+  private notCounted(err: unknown): boolean {
+    if (err instanceof NetworkError && !err.connected) return true;
+    return this.signal?.aborted === true;
+  }
+
   private fail<T extends { failures: number; lastError?: string; notBefore: number }>(item: T, err: unknown): boolean {
     item.failures++;
     item.lastError = (err as Error)?.message ?? String(err);
@@ -256,7 +336,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     item.posting = true;
     this.save();
     try {
-      const id = await this.client.query(item.prompt);
+      const id = await this.client.query(item.prompt, this.signal ? { signal: this.signal } : {});
       this.state.prompts = this.state.prompts.filter((p) => p !== item);
       const t = this.client.clock.now();
       this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, failures: 0, notBefore: t + this.firstCheckMs });
@@ -264,6 +344,11 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       this.emit('posted', { key: item.key, prompt: item.prompt, id });
     } catch (err) {
       item.posting = false;
+      if (this.notCounted(err)) {
+        this.save();
+        if (this.signal?.aborted) return;
+        throw err;
+      }
       // A request the service calls malformed will not get better with retries.
       const hopeless = err instanceof BadRequestError;
       if (this.fail(item, err) || hopeless) {
@@ -301,6 +386,10 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       }
       this.save();
     } catch (err) {
+      if (this.notCounted(err)) {
+        if (this.signal?.aborted) return;
+        throw err;
+      }
       for (const item of batch) {
         if (this.fail(item, err)) {
           this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
@@ -319,6 +408,10 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       try {
         await this.deliver?.({ key: item.key, prompt: item.prompt, thread: item.thread, lastAttempt: item.failures + 1 >= this.maxFailures });
       } catch (err) {
+        if (this.notCounted(err)) {
+          if (this.signal?.aborted) return;
+          throw err;
+        }
         if (this.fail(item, err)) {
           this.state.delivering = this.state.delivering.filter((d) => d !== item);
           this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `answer not delivered after ${item.failures} attempts: ${item.lastError}`, at: this.client.clock.now() });
@@ -328,7 +421,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         continue;
       }
       this.state.delivering = this.state.delivering.filter((d) => d !== item);
-      this.state.answered.push({ key: item.key, id: item.id, at: this.client.clock.now() });
+      this.state.answered.push({ key: item.key, id: item.id, at: this.client.clock.now(), prompt: item.prompt, thread: item.thread });
       this.save();
       this.emit('answered', { key: item.key, prompt: item.prompt, thread: item.thread });
     }

@@ -1,0 +1,104 @@
+/**
+ * How every command stops: SIGINT (Ctrl-C), SIGTERM (systemd, Kubernetes,
+ * docker, Slurm) and SIGHUP (the terminal went away) take one path.
+ *
+ * A command that owns something to tidy (a line being written, a lock, queue
+ * chunks, a posted question whose id must be shown) runs inside
+ * `stopsCleanly`: the first signal aborts `interruptSignal` with an
+ * InterruptedError naming the signal, the work winds down by itself, and
+ * main.ts prints the one line `powprime: interrupted (SIGTERM)` and exits
+ * 128 + the signal's number. Outside such a scope there is nothing to tidy
+ * (every write is synchronous, so none is half done when a handler runs):
+ * the process leaves at once, with the same line and code. A second signal
+ * while a command tidies up also leaves at once.
+ */
+import { constants } from 'node:os';
+import { InterruptedError } from '../errors.ts';
+import { native } from '../native.ts';
+
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+const controller = new AbortController();
+/** Aborted, with an InterruptedError naming the signal, at the first stop signal. */
+export const interruptSignal: AbortSignal = controller.signal;
+
+let received: StopSignal | null = null;
+let scopes = 0;
+let reported = false;
+
+/** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. */
+export function exitCodeForSignal(signal: string): number {
+  const n = (constants.signals as Record<string, number | undefined>)[signal];
+  return 128 + (n ?? constants.signals.SIGINT);
+}
+
+/** The signal that stopped this process, if one did. */
+export function interruptedBy(): StopSignal | null {
+  return received;
+}
+
+/** Installed once by main.ts, before any command runs. */
+export function installInterruptHandlers(): void {
+  for (const name of STOP_SIGNALS) process.on(name, () => onSignal(name));
+}
+
+function onSignal(name: StopSignal): void {
+  if (received) return exitNow(); // a second signal: no more waiting for the tidy-up
+  received = name;
+  // After SIGHUP the terminal may be gone: a failed write to it must not turn into a crash.
+  process.stderr.on('error', () => {});
+  controller.abort(new InterruptedError(name));
+  if (scopes === 0) exitNow();
+}
+
+/**
+ * Runs `fn` as work that stops by itself when `interruptSignal` aborts
+ * (and then rejects with its reason, or returns): a signal does not end the
+ * process while it runs.
+ */
+export async function stopsCleanly<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  scopes++;
+  try {
+    return await fn(controller.signal);
+  } finally {
+    scopes--;
+  }
+}
+
+/**
+ * The one line saying the process was interrupted (once per process), with
+ * what the command adds (e.g. how to resume). A status line or progress bar
+ * is wiped first and the cursor shown again.
+ */
+export function reportInterrupted(err: InterruptedError): void {
+  if (reported) return;
+  reported = true;
+  try {
+    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K\x1b[?25h' : ''}powprime: ${err.message}\n`);
+  } catch {
+    // stderr is gone (SIGHUP): the exit code still says it.
+  }
+}
+
+function exitNow(): never {
+  const signal = received ?? 'SIGINT';
+  reportInterrupted(new InterruptedError(signal));
+  leaveProcess(exitCodeForSignal(signal));
+}
+
+/**
+ * Ends the process with `code` after its 'exit' handlers (which release lock
+ * files). process.exit() would first wait for every pool thread, and a
+ * native computation that cannot be cut short (a primality test of a number
+ * of tens of thousands of bits) would hold it for minutes; the addon ends
+ * the process at once instead. Output is already written: stdout and stderr
+ * are synchronous for files, pipes and terminals on the platforms served.
+ */
+export function leaveProcess(code: number): never {
+  const n = native();
+  if (typeof n?.exitNow !== 'function') process.exit(code);
+  process.exitCode = code;
+  process.emit('exit', code);
+  return n.exitNow(code);
+}
