@@ -40,6 +40,30 @@ function powChart(rows: BenchRow[]): Spec {
   };
 }
 
+/**
+ * One line per PoW series across nonce lengths (the length decides the
+ * kernel's shape), log scale like the size charts; OpenSSL's one-core block
+ * rate, measured in the same run, is the dashed line.
+ */
+function layoutChart(rows: BenchRow[], openssl: number | null): Spec {
+  const values = rows.filter((r) => r.value !== null).map((r) => ({ length: r.nonceLength, series: r.series, rate: r.value! / 1e6 }));
+  return {
+    ...base('Proof of work per nonce length: M hashes/s, one point per length (dashed: OpenSSL blocks/s, 1 core)', values),
+    height: 280,
+    layer: [
+      {
+        mark: { type: 'line', point: { size: 30 }, tooltip: true },
+        encoding: {
+          x: { field: 'length', type: 'quantitative', title: 'nonce length (bytes)', scale: { zero: false } },
+          y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'M hashes/s (log scale)' },
+          color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 220 } },
+        },
+      },
+      ...(openssl ? [{ mark: { type: 'rule', strokeDash: [4, 3], color: '#e45756' }, encoding: { y: { datum: openssl / 1e6 } } }] : []),
+    ],
+  };
+}
+
 /** One line per implementation across bit lengths, on a log scale (they span orders of magnitude; bars cannot start at log 0). */
 function sizeChart(rows: BenchRow[], title: string, unit: string): Spec {
   const values = rows.filter((r) => r.value !== null).map((r) => ({ bits: r.bits, series: r.series, value: r.value }));
@@ -103,6 +127,8 @@ export async function htmlReport(r: BenchResult, c?: Comparison): Promise<string
   const modexp = r.rows.filter((x) => x.chart === 'modexp');
   const primes = r.rows.filter((x) => x.chart === 'safe-prime');
   if (pow.length) charts.push(await render(powChart(pow)));
+  const layouts = r.rows.filter((x) => x.chart === 'pow-layout');
+  if (layouts.length) charts.push(await render(layoutChart(layouts, pow.find((x) => x.series.startsWith('openssl'))?.max ?? null)));
   if (modexp.length) charts.push(await render(sizeChart(modexp, 'Modular exponentiation, full-size exponent: median ms', 'ms')));
   if (primes.length) charts.push(await render(sizeChart(primes, 'Time per safe prime and per DH parameter set: seconds (lower is better)', 's')));
   const tests = r.rows.filter((x) => x.chart === 'fermat-tests');

@@ -7,7 +7,7 @@
  * kernel (or the TS kernel) on each, in this thread, with difficulty 64 so no
  * candidate is ever accepted and every one is hashed.
  *
- * Run on its own: `npx tsx bench/pow-layouts.ts [--kernel ID] [--ts] [--from 1 --to 128] [--passes 3]`
+ * Run on its own: `npx tsx bench/pow-layouts.ts [--kernel ID] [--ts] [--from 1 --to 128 | --lengths 3,44,…] [--passes 3]`
  * prints one line per length, the OpenSSL block rate measured in the same
  * run, and min / median / max with their ratios.
  */
@@ -111,7 +111,8 @@ async function main(argv: string[]): Promise<void> {
   const to = Number(arg('--to', '128'));
   const passes = Number(arg('--passes', '3'));
   const ms = Number(arg('--ms', kernel === 'ts' ? '60' : '25'));
-  const lengths = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const list = arg('--lengths', '');
+  const lengths = list ? list.split(',').map(Number) : Array.from({ length: to - from + 1 }, (_, i) => from + i);
   // OpenSSL is timed before and after, and its best run kept, for the same reason as the passes.
   const sslRates: number[] = [];
   const sslRun = (): void => {
