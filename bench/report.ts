@@ -110,6 +110,14 @@ function table(rows: BenchRow[], c?: Comparison): string[] {
     ];
   }
   const series = [...new Set(rows.map((r) => r.series))];
+  if (rows[0]!.chart === 'pow-layout') {
+    const lengths = [...new Set(rows.map((r) => r.nonceLength!))].sort((a, b) => a - b);
+    return [
+      `| nonce length | ${series.join(' | ')} |`,
+      `| ------------ | ${series.map((s) => '-'.repeat(s.length)).join(' | ')} |`,
+      ...lengths.map((n) => `| ${n} | ${series.map((s) => cell(rows.find((r) => r.nonceLength === n && r.series === s), c)).join(' | ')} |`),
+    ];
+  }
   const bits = [...new Set(rows.map((r) => r.bits!))].sort((a, b) => a - b);
   return [
     `| bits | ${series.join(' | ')} |`,
@@ -120,6 +128,7 @@ function table(rows: BenchRow[], c?: Comparison): string[] {
 
 const TITLES: Record<BenchRow['chart'], string> = {
   'pow-rate': 'Proof of work: hashes per second (median of runs; difficulty 64, so nothing is accepted)',
+  'pow-layout': 'Proof of work per nonce length (the length decides the kernel shape): hashes per second, best of passes, fixed-seed nonces',
   modexp: 'Modular exponentiation, full-size exponent: median ms per exponentiation',
   'safe-prime': 'Safe primes and DH parameters: mean seconds each (native and powprime on all cores; node:crypto and openssl on 1 core)',
   'fermat-tests': 'Fermat tests per safe prime: measured in the native search, and expected for its sieve',
@@ -129,7 +138,7 @@ const TITLES: Record<BenchRow['chart'], string> = {
 export function formatReport(r: BenchResult, c?: Comparison): string {
   const lines: string[] = [machineLine(r.machine)];
   if (c) lines.push(`Compared with the run of ${c.oldDate}${c.machineNote ? `; NOTE: ${c.machineNote}` : ''}`);
-  for (const chart of ['pow-rate', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost'] as const) {
+  for (const chart of ['pow-rate', 'pow-layout', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost'] as const) {
     const rows = r.rows.filter((x) => x.chart === chart);
     if (rows.length) lines.push('', TITLES[chart], '', ...table(rows, c));
   }

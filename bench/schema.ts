@@ -30,10 +30,12 @@ export interface BenchMachine {
 export interface BenchRow {
   suite: 'pow' | 'prime';
   /** Which chart and table the row belongs to, and its place there. */
-  chart: 'pow-rate' | 'modexp' | 'safe-prime' | 'fermat-tests' | 'fermat-cost';
+  chart: 'pow-rate' | 'pow-layout' | 'modexp' | 'safe-prime' | 'fermat-tests' | 'fermat-cost';
   series: string;
   /** Bit length for the prime charts; absent for PoW. */
   bits?: number;
+  /** Nonce length in bytes for the PoW layout chart (it decides the kernel's shape). */
+  nonceLength?: number;
   /** Unique within a run: how rows of two runs are matched. */
   what: string;
   /** The headline figure: the median of the runs, or a mean where said in `note`. */

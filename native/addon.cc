@@ -162,9 +162,9 @@ Napi::Value PowSearch(const Napi::CallbackInfo& info) {
       range_error(env, "kStart..kEnd must stay inside one window of 10^digitsCount");
   }
   const sha256::PowGroupSearcher& k = get_searcher(info, 7);
-  const int64_t found = sha256::pow_search(k, job, k_start, k_end);
-  if (found < 0) return env.Null();
-  return Napi::BigInt::New(env, static_cast<uint64_t>(found));
+  const uint64_t found = sha256::pow_search(k, job, k_start, k_end);
+  if (found == sha256::kPowNotFound) return env.Null();
+  return Napi::BigInt::New(env, found);
 }
 
 // ---- bignum ---------------------------------------------------------------

@@ -11,7 +11,7 @@ import { runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const row = (r: Partial<BenchRow> & Pick<BenchRow, 'what' | 'value' | 'unit' | 'chart' | 'series'>): BenchRow => ({
-  suite: r.chart === 'pow-rate' ? 'pow' : 'prime',
+  suite: r.chart.startsWith('pow') ? 'pow' : 'prime',
   runs: 3,
   min: r.value,
   median: r.value,
@@ -41,6 +41,7 @@ function sample(over: Partial<BenchResult['machine']> = {}, scale = 1): BenchRes
       row({ chart: 'pow-rate', series: 'native 2 threads', what: 'native 2 threads', value: 130e6 * scale, unit: 'hashes/s' }),
       row({ chart: 'pow-rate', series: 'node:crypto', what: 'node:crypto createHash per candidate', value: 0.69e6, unit: 'hashes/s' }),
       row({ chart: 'pow-rate', series: 'openssl (1 core)', what: 'openssl sha256 blocks/s (1 core)', value: 25e6, unit: 'hashes/s' }),
+      ...[3, 44, 60].map((n) => row({ chart: 'pow-layout', series: 'native 1 thread', nonceLength: n, what: `native 1 thread, nonce length ${n}`, value: (40e6 + n * 1e5) * scale, unit: 'hashes/s' })),
       row({ chart: 'modexp', series: 'native', bits: 1024, what: 'modexp 1024 bits, native', value: 0.3, unit: 'ms' }),
       row({ chart: 'modexp', series: 'native', bits: 2048, what: 'modexp 2048 bits, native', value: 1.1, unit: 'ms' }),
       row({ chart: 'modexp', series: 'OpenSSL per MR round', bits: 2048, what: 'modexp 2048 bits, OpenSSL per MR round', value: 1.5, unit: 'ms' }),
@@ -67,7 +68,8 @@ describe('bench report', () => {
     expect(html).not.toMatch(/<link/i);
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
     expect(html).not.toMatch(/@import|url\(/i);
-    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(4);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(5);
+    expect(html).toContain('Proof of work per nonce length');
     expect(html).toContain('Test CPU 9000');
     expect(html).toContain('shaNi, avx2, adx');
     for (const t of sample().targets) expect(html).toContain(t.what);
@@ -91,7 +93,8 @@ describe('bench report', () => {
     const svgs = html.match(/<svg[^]*?<\/svg>/g)!;
     const bars = (svg: string, colour: string): number[] =>
       [...svg.matchAll(/<path[^>]*?d="M[-\d.]+,[-\d.]+h([\d.]+)v[\d.]+h-[\d.]+Z"[^>]*?fill="([^"]+)"/g)].filter((m) => m[2] === colour).map((m) => Number(m[1]));
-    const [pow, modexp, primes] = svgs;
+    const chart = (title: string): string => svgs.find((svg) => svg.includes(title))!;
+    const [pow, modexp, primes] = [chart('Proof of work: million'), chart('Modular exponentiation'), chart('Safe primes and DH')];
     const colour = (series: string): string => implementationOf(series).colour;
     // The same implementation, the same colour, in every chart it appears in.
     expect(bars(pow!, colour('openssl (1 core)')).length).toBe(1);
@@ -164,7 +167,8 @@ describe('bench report', () => {
 });
 
 describe('powprime bench --quick --suite pow (a real, short run)', () => {
-  it('--json, --save, --report and --compare: one schema, numeric goals, boolean verdicts, units', async () => {
+  // Two quick runs, each over every nonce length mod 64: minutes on a busy machine.
+  it('--json, --save, --report and --compare: one schema, numeric goals, boolean verdicts, units', { timeout: 300_000 }, async () => {
     const dir = tempDir();
     const saved = join(dir, 'run.json');
     const report = join(dir, 'run.html');
@@ -176,10 +180,18 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     expect(res.machine).toMatchObject({ cores: expect.any(Number), node: process.version, powprime: expect.any(String) });
     expect(res.rows.length).toBeGreaterThanOrEqual(5);
     for (const x of res.rows) {
-      expect(x).toMatchObject({ suite: 'pow', chart: 'pow-rate', unit: 'hashes/s', what: expect.any(String) });
+      expect(x).toMatchObject({ suite: 'pow', chart: expect.stringMatching(/^pow-(rate|layout)$/), unit: 'hashes/s', what: expect.any(String) });
       if (x.value !== null) expect(x.min! <= x.median! && x.median! <= x.max!).toBe(true);
     }
-    expect(res.targets.length).toBe(4);
+    // The layout rows cover every nonce length mod 64, for each series measured.
+    const layouts = res.rows.filter((x) => x.chart === 'pow-layout');
+    for (const series of new Set(layouts.map((x) => x.series))) {
+      const mods = new Set(layouts.filter((x) => x.series === series).map((x) => x.nonceLength! % 64));
+      expect(mods.size, series).toBe(64);
+    }
+    expect(layouts.some((x) => x.series === 'ts 1 thread')).toBe(true);
+    expect(res.targets.length).toBe(5);
+    expect(res.targets.filter((t) => /over nonce lengths/.test(t.what)).length).toBe(4);
     for (const t of res.targets) {
       expect(typeof t.goal).toBe('number');
       expect(['min', 'max']).toContain(t.direction);

@@ -30,7 +30,8 @@ cases.push({ nonce: 'é€😀 unicode nonce', difficulty: 4 }, { nonce: '', dif
 const oracleMeets = (nonce: string, s: string, d: number): boolean => nodeSha256Hex(nonce + s).startsWith('0'.repeat(d));
 
 describe('PoW: native, TS and node:crypto agree', () => {
-  it(`${cases.length} random challenges: same lowest solution on every backend and kernel`, async () => {
+  // Hundreds of TS and native searches: minutes on a busy shared machine.
+  it(`${cases.length} random challenges: same lowest solution on every backend and kernel`, { timeout: 600_000 }, async () => {
     for (const { nonce, difficulty } of cases) {
       const js = await solvePow({ nonce, difficulty }, { backend: 'js', threads: 1 });
       const layout = powLayout(Buffer.byteLength(nonce));
@@ -102,6 +103,42 @@ describe('PoW: native, TS and node:crypto agree', () => {
       const w = target.window(from);
       for (const kernel of backendInfo().kernels) {
         expect(native()!.powSearch(w.mid, w.block, layout.digitsEnd, layout.digitsInBlock, d, from, to, kernel), kernel).toBe(expected);
+      }
+    }
+  });
+});
+
+// Where the candidates' digits change length or leave the final block: both
+// sides of 10^3 and 10^4 (the fast word's groups), 10^8, the window (higher
+// digits move into the state before the final block) and the order's end,
+// for every nonce length mod 64, twice (lengths 0–127). node:crypto scans
+// each range; the TS kernel and every native kernel must return its answer.
+describe('PoW: both sides of each digit-count boundary, every nonce length mod 64', () => {
+  const SPAN = 300n;
+  const lowest = (nonce: string, layout: ReturnType<typeof powLayout>, from: bigint, to: bigint, d: number): bigint | null => {
+    for (let j = from; j < to; j++) if (oracleMeets(nonce, candidate(layout, j), d)) return j;
+    return null;
+  };
+  it.each(Array.from({ length: 128 }, (_, L) => L))('nonce length %i', (L) => {
+    const nonce = randomNonce(L);
+    const layout = powLayout(L);
+    const window = 10n ** BigInt(layout.digitsInBlock);
+    const edges = [10n ** 3n, 10n ** 4n, 10n ** 8n, window, layout.limit].filter((b) => b <= layout.limit);
+    const ranges: [bigint, bigint][] = [];
+    for (const b of edges) {
+      ranges.push([b - SPAN, b]);
+      if (b + SPAN <= layout.limit) ranges.push([b, b + SPAN]);
+    }
+    for (const [from, to] of ranges) {
+      const d = 2;
+      const expected = lowest(nonce, layout, from, to, d);
+      const target = new PowTarget(nonce, d);
+      expect(searchRangeJs(target, from, to), `ts [${from}, ${to})`).toBe(expected);
+      if (!hasNative) continue;
+      const w = target.window(from);
+      for (const kernel of backendInfo().kernels) {
+        const got = native()!.powSearch(w.mid, w.block, layout.digitsEnd, layout.digitsInBlock, d, from, to, kernel);
+        expect(got, `${kernel} [${from}, ${to})`).toBe(expected);
       }
     }
   });

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 #include "../cpu_features.h"
@@ -76,10 +77,15 @@ void admit(const Slot* kernel, bool runs, const char* missing, bool (*self_test)
 }
 
 // Candidates per second of one searcher on one thread, best of a few short
-// runs on a group that never matches (so every candidate is hashed): a few
-// milliseconds in all, once per process.
+// runs on groups that never match (so every candidate is hashed): a few
+// milliseconds in all, once per process. A searcher's speed depends on which
+// message word changes (the nonce's length decides it), so each run times
+// the earliest, a middle and the latest word the canonical order uses, and
+// the rate is over all three: the kernel that wins is the one users see on
+// every layout, not on one.
 double time_searcher(const PowGroupSearcher& k, int runs = 3) {
-  constexpr uint32_t kCandidates = 1 << 14;
+  constexpr uint32_t kCandidates = 1 << 13;
+  constexpr int kFast[] = {2, 7, 13};
   std::vector<uint32_t> table(kCandidates);
   for (uint32_t t = 0; t < kCandidates; t++) table[t] = 0x30303030u + t;
   uint32_t w[16] = {};
@@ -87,11 +93,12 @@ double time_searcher(const PowGroupSearcher& k, int runs = 3) {
   double best = 0;
   for (int run = 0; run < runs; run++) {
     const auto t0 = std::chrono::steady_clock::now();
-    const int64_t hit = k.search_group(IV, w, 13, table.data(), 0, kCandidates, 0xffffffffu);
+    bool hit = false;
+    for (int fast : kFast) hit |= k.search_group(IV, w, fast, table.data(), 0, kCandidates, 0xffffffffu) >= 0;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // A hit on an all-ones mask means a digest word of zero: astronomically
     // unlikely, and a timing cut short; count such a run as slow.
-    if (hit < 0 && s > 0) best = std::max(best, kCandidates / s);
+    if (!hit && s > 0) best = std::max(best, kCandidates * std::size(kFast) / s);
   }
   return best;
 }

@@ -36,7 +36,7 @@ uint32_t pow_group_size(uint32_t digits_end) { return digits_end % 4 == 0 ? 1000
 
 const PowFastWords& pow_fast_words() { return tables(); }
 
-int64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t k_start, uint64_t k_end) {
+uint64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t k_start, uint64_t k_end) {
   const uint32_t group = pow_group_size(job.digits_end);
   const uint32_t* table = group == 10000 ? tables().four : tables().three;
   const int fast = int((job.digits_end - 1) / 4);
@@ -66,12 +66,12 @@ int64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t
       uint8_t full[64];
       for (int i = 0; i < 16; i++) store_be32(full + 4 * i, w[i]);
       kScalarHasher.compress(h, full, 1);
-      if (meets(h, job.difficulty)) return int64_t(base + uint64_t(t));
+      if (meets(h, job.difficulty)) return base + uint64_t(t);
       from = uint32_t(t) + 1;
     }
     k = base + to;
   }
-  return -1;
+  return kPowNotFound;
 }
 
 }  // namespace powprime::sha256

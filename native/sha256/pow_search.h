@@ -24,9 +24,14 @@ struct PowFastWords {
 };
 const PowFastWords& pow_fast_words();
 
-// Lowest k in [k_start, k_end) whose candidate meets the difficulty, or -1.
-// The caller keeps the range inside one window of 10^digits_count, since
-// higher digits of k are part of mid.
-int64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t k_start, uint64_t k_end);
+// What pow_search returns when no candidate of the range meets the
+// difficulty. Counters go up to 10^19 - 1, above 2^63, so "not found" cannot
+// be a negative number; no counter reaches this one.
+constexpr uint64_t kPowNotFound = ~uint64_t(0);
+
+// Lowest k in [k_start, k_end) whose candidate meets the difficulty, or
+// kPowNotFound. The caller keeps the range inside one window of
+// 10^digits_count, since higher digits of k are part of mid.
+uint64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_t k_start, uint64_t k_end);
 
 }  // namespace powprime::sha256
