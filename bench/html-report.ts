@@ -57,14 +57,21 @@ const label = (r: BenchRow): string => {
 const spansDecades = (xs: number[]): boolean => xs.length > 1 && Math.max(...xs) / Math.min(...xs) > 10;
 
 /**
- * Horizontal bars, one per series, grouped by bit length when the rows have
- * one; colour by implementation; the value printed at each bar's end.
+ * Horizontal bars, one per series — per bit length and series where the rows
+ * have sizes, smallest size first (one chart, not facets: a facet per size
+ * leaves empty slots for the series another size has); colour by
+ * implementation; the value printed at each bar's end.
  */
 function barChart(rows: BenchRow[], opts: { title: string; axis: string; scale?: number }): Spec {
   const scale = opts.scale ?? 1;
-  const values = rows
-    .filter((r) => r.value !== null && r.value > 0)
-    .map((r) => ({ series: r.series, bits: r.bits ?? null, value: r.value! / scale, label: label(r), impl: implementationOf(r.series).name }));
+  const sized = rows.filter((r) => r.value !== null && r.value > 0);
+  const ordered = sized.some((r) => r.bits !== undefined) ? [...sized].sort((a, b) => (a.bits ?? 0) - (b.bits ?? 0)) : sized;
+  const values = ordered.map((r) => ({
+    key: r.bits !== undefined ? `${r.bits}-bit ${r.series}` : r.series,
+    value: r.value! / scale,
+    label: label(r),
+    impl: implementationOf(r.series).name,
+  }));
   const xs = values.map((v) => v.value);
   const log = spansDecades(xs);
   const lo = Math.min(...xs);
@@ -82,20 +89,17 @@ function barChart(rows: BenchRow[], opts: { title: string; axis: string; scale?:
   };
   // A bar starts at the axis' left end: zero on a linear axis, the domain's start on a log one (which has no zero).
   const x2 = { datum: domain[0] };
-  const y = { field: 'series', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0 } };
-  const layer = [
-    { mark: { type: 'bar', tooltip: true }, encoding: { x, x2, y, color: { field: 'impl', type: 'nominal', scale: colourScale, legend: null } } },
-    { mark: { type: 'text', align: 'left', dx: 4, fontSize: 12 }, encoding: { x, y, text: { field: 'label' } } },
-  ];
-  const grouped = values.some((v) => v.bits !== null);
-  if (!grouped) return { title: opts.title, config: CONFIG, data: { values }, width: 560, height: { step: 24 }, layer };
+  const y = { field: 'key', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0 } };
   return {
     title: opts.title,
     config: CONFIG,
     data: { values },
-    facet: { row: { field: 'bits', type: 'ordinal', sort: 'ascending', title: null, header: { labelExpr: "datum.value + ' bits'", labelAngle: 0, labelAlign: 'left', labelAnchor: 'start' } } },
-    spec: { width: 520, height: { step: 22 }, layer },
-    resolve: { scale: { y: 'independent' } },
+    width: 560,
+    height: { step: 22 },
+    layer: [
+      { mark: { type: 'bar', tooltip: true }, encoding: { x, x2, y, color: { field: 'impl', type: 'nominal', scale: colourScale, legend: null } } },
+      { mark: { type: 'text', align: 'left', dx: 4, fontSize: 12 }, encoding: { x, y, text: { field: 'label' } } },
+    ],
   };
 }
 

@@ -18,8 +18,16 @@ export function loadNow(): number {
   return loadavg()[0] ?? 0;
 }
 
-/** Relative spread of a row's repeated runs, or null with fewer than 3 runs (too few to tell). */
+/**
+ * Relative spread of a row's repeated runs, or null where it says nothing
+ * about the machine: fewer than 3 runs; rows whose runs do different work
+ * (a safe prime's time depends on where the search starts, and openssl
+ * dhparam's varies tenfold between runs); runs under a millisecond, which one
+ * context switch doubles on any machine.
+ */
 export function rowSpread(r: BenchRow): number | null {
+  if (r.chart !== 'pow-rate' && r.chart !== 'modexp') return null;
+  if (r.chart === 'modexp' && (r.median ?? 0) < 1) return null;
   if (r.runs < 3 || r.min === null || r.max === null || r.median === null || r.median <= 0) return null;
   return (r.max - r.min) / r.median;
 }

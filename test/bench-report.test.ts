@@ -134,6 +134,12 @@ describe('bench report', () => {
     expect(busyText).toMatch(/--quick measures small sizes/);
     const calm = judgeNoise(quick.rows, 0.2, 2);
     expect(calm).toMatchObject({ busy: false, reasons: [] });
+    // Runs that do different work by design (openssl dhparam starts at random), and sub-millisecond ones, are not noise.
+    const varied = [
+      row({ chart: 'safe-prime', series: 'openssl dhparam', bits: 2048, what: 'dhparam 2048 bits, openssl dhparam', value: 20, unit: 's', min: 3, max: 60 }),
+      row({ chart: 'modexp', series: 'native', bits: 1024, what: 'modexp 1024 bits, native', value: 0.26, unit: 'ms', min: 0.25, max: 0.9 }),
+    ];
+    expect(judgeNoise([...quick.rows, ...varied], 0.2, 2).busy).toBe(false);
     const calmText = formatReport({ ...quick, targets: withVerdicts(missed, calm), noise: calm });
     expect(calmText).toMatch(/2 threads \/ 1 thread: .* NOT met/);
     expect(calmText).toMatch(/^Verdict: 3 of 4 goals met, 1 not met \(2 threads \/ 1 thread\)\.$/m);

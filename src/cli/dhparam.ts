@@ -26,7 +26,7 @@ export function registerDhparam(program: Command): void {
   program
     .command('dhparam')
     .description('Diffie-Hellman parameters (PKCS#3 PEM or DER, g = 2, p a safe prime ≡ 23 mod 24), like `openssl dhparam BITS`')
-    .argument('[bits]', `size of p (${DH_MIN_BITS}-${DH_MAX_BITS}), as openssl's default`, DEFAULT_BITS)
+    .argument('[bits]', `size of p in bits, ${DH_MIN_BITS} to ${DH_MAX_BITS} (the default is openssl's)`, DEFAULT_BITS)
     .option('--out <file>', 'write the parameters here (whole or not at all) instead of stdout')
     .option('--outform <form>', 'PEM or DER (binary, as `openssl dhparam -outform DER`)', 'PEM')
     .option('--seed <S>', 'search seed, decimal or 0x: the same seed gives the same parameters (default: random, reported)')

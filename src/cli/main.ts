@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `powprime` command. Only the module of the command being run is loaded
- * (all of them for --help or an unknown command), so start-up stays light and
- * a production install, which lacks the benchmark's peer libraries, runs
- * every command.
+ * (all of them for --help or an unknown command), so start-up stays light. A
+ * default install lacks the optional peers of queue mode and bench --report:
+ * those commands name what to install (optional-deps.ts), the others run.
  */
 import { CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
