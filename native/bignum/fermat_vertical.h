@@ -2,7 +2,7 @@
 // per 64-bit lane ("vertical"): digit j of all eight sits in one register,
 // so every vpmadd52 does useful work for eight candidates and no carry ever
 // crosses lanes. The safe-prime sieve's survivors are tested this way; one
-// number alone is better served by the horizontal kernel (mont_ifma.h).
+// number alone is better served by the horizontal kernel (mont_ifma.cc).
 #pragma once
 #include "limbs.h"
 
