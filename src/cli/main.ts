@@ -37,10 +37,10 @@ function versionText(): string {
     `powprime ${packageVersion()}`,
     `backend: ${info.backend}`,
     `sha256: ${info.sha256}${timed ? ` (${howChosen(info.kernels[0]!)}: ${timed})` : ''}`,
-    `bignum: ${info.bignum}`,
+    `bignum: ${info.bignum}${info.bignumKernels.length ? ` (usable: ${info.bignumKernels.join(', ')})` : ''}`,
   ];
   if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);
-  for (const r of info.refused) lines.push(`refused: ${r}`);
+  for (const r of [...info.refused, ...info.bignumRefused]) lines.push(`refused: ${r}`);
   return lines.join('\n');
 }
 
