@@ -1,0 +1,268 @@
+/**
+ * One process at a time on a file (`search --out`, a keystore, a state file).
+ *
+ * With the native addon the lock is an OS lock held by an open file (flock(2);
+ * LockFileEx on Windows): the kernel drops it when the holder's process ends,
+ * however it ends, so there is never a stale lock to take over.
+ *
+ * Without the addon (the TS backend) a lock file is made whole and then
+ * published with link(2), which fails if the name exists. The file holds the
+ * holder's pid, host and a random nonce. A lock whose holder is gone (killed
+ * with -9) is taken over through a successor lock named for that lock's
+ * nonce, itself taken with the same protocol: of any number of processes that
+ * saw the same dead holder, only the one that publishes the successor may
+ * replace the lock (by rename), and only after checking the lock still bears
+ * that nonce; the rest see the successor's live holder and back off. What
+ * remains: a holder's pid reused by a live process makes its lock look held
+ * (refused, never doubled; the message names the pid and the file to remove),
+ * and a holder on another host, or in another pid namespace sharing the
+ * folder, cannot be judged (a lock from another host is never taken over).
+ *
+ * Both kinds write the same note, and each refuses a lock the other kind
+ * holds while its holder lives; two processes on one file should still run
+ * the same build (addon loaded in both, or in neither), because the takeover
+ * of a dead holder's file is only race-free within one kind.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { native } from '../native.ts';
+
+export interface FileLock {
+  /** The lock file. */
+  readonly path: string;
+  /** 'os': flock/LockFileEx held by an open file; 'link': the pid-file protocol. */
+  readonly kind: 'os' | 'link';
+  /** Lets go of the lock and removes the lock file; a second call does nothing. */
+  release(): void;
+}
+
+/** Who holds (or last held) a lock, as its file says. */
+export interface LockNote {
+  pid: number;
+  host: string;
+  nonce: string;
+  kind: 'os' | 'link';
+  /** The file the lock guards. */
+  what: string;
+}
+
+interface LockBinding {
+  lockOpen(path: string, note: string): number | null;
+  lockClose(handle: number, removePath?: string): boolean;
+}
+
+function binding(): LockBinding | null {
+  const b = native() as unknown as Partial<LockBinding> | null;
+  return b && typeof b.lockOpen === 'function' && typeof b.lockClose === 'function' ? (b as LockBinding) : null;
+}
+
+const HOST = hostname();
+
+function makeNote(kind: LockNote['kind'], what: string): LockNote {
+  return { pid: process.pid, host: HOST, nonce: randomBytes(12).toString('hex'), kind, what };
+}
+
+/** The note in a lock file, or null when there is none or it is not one of ours. */
+export function readLockNote(file: string): LockNote | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const n = JSON.parse(text) as Partial<LockNote>;
+    if (Number.isSafeInteger(n.pid) && typeof n.host === 'string' && typeof n.nonce === 'string' && /^[0-9a-f]{1,64}$/.test(n.nonce) && (n.kind === 'os' || n.kind === 'link')) {
+      return { pid: n.pid!, host: n.host, nonce: n.nonce, kind: n.kind, what: typeof n.what === 'string' ? n.what : '' };
+    }
+  } catch {
+    // Not JSON: not a note.
+  }
+  return null;
+}
+
+/** Whether pid names a running process here (a zombie, killed and not yet reaped, is not running). */
+function alive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    // Linux: field 3 of /proc/<pid>/stat is the state; Z is a zombie. The
+    // command name (field 2) is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Whether the holder a note names still runs (on another host: assumed so, it cannot be checked). */
+export function noteHolderAlive(n: LockNote): boolean {
+  return n.host !== HOST || alive(n.pid);
+}
+
+/** An error opening the lock file is reported against the file the user named. */
+function asGuardedPathError(err: unknown, what: string): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && typeof e.path === 'string') {
+    e.path = what;
+    e.syscall ??= 'open';
+  }
+  return err;
+}
+
+function tryOsLock(b: LockBinding, file: string, what: string): FileLock | null {
+  let handle: number | null;
+  try {
+    handle = b.lockOpen(file, '');
+  } catch (err) {
+    throw asGuardedPathError(err, what);
+  }
+  if (handle === null) return null;
+  // A live holder by the pid-file protocol (a process without the addon) holds it too.
+  const there = readLockNote(file);
+  if (there && there.kind === 'link' && noteHolderAlive(there)) {
+    b.lockClose(handle);
+    return null;
+  }
+  const note = makeNote('os', what);
+  try {
+    writeFileSync(file, JSON.stringify(note));
+  } catch {
+    // The note only helps a person or a message; the lock is the open file.
+  }
+  let open = true;
+  return {
+    path: file,
+    kind: 'os',
+    release() {
+      if (!open) return;
+      open = false;
+      b.lockClose(handle, file);
+    },
+  };
+}
+
+/** Writes a whole file and syncs it; the link protocol publishes only complete notes. */
+function writeNoteFile(file: string, note: LockNote): void {
+  const fd = openSync(file, 'wx', 0o644);
+  try {
+    const buf = Buffer.from(JSON.stringify(note));
+    let done = 0;
+    while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function removeIfMine(file: string, nonce: string): void {
+  if (readLockNote(file)?.nonce !== nonce) return;
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Successor locks nested deeper than this mean takeovers crashing again and again: refused. */
+const MAX_TAKEOVER_DEPTH = 4;
+
+function tryLinkLock(file: string, what: string, depth: number): FileLock | null {
+  const note = makeNote('link', what);
+  const tmp = `${file}.${note.nonce}.tmp`;
+  try {
+    writeNoteFile(tmp, note);
+  } catch (err) {
+    throw asGuardedPathError(err, what);
+  }
+  const mine = (): FileLock => {
+    let open = true;
+    return {
+      path: file,
+      kind: 'link',
+      release() {
+        if (!open) return;
+        open = false;
+        removeIfMine(file, note.nonce);
+      },
+    };
+  };
+  try {
+    for (;;) {
+      try {
+        linkSync(tmp, file);
+        return mine();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw asGuardedPathError(err, what);
+      }
+      const held = readLockNote(file);
+      if (held === null) {
+        // Released between our link and our read: try again. A file that is
+        // there but not a note is someone else's: refused, never replaced.
+        try {
+          readFileSync(file);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        }
+        return null;
+      }
+      if (noteHolderAlive(held) || depth >= MAX_TAKEOVER_DEPTH) return null;
+      // The holder is gone. Only the publisher of this lock's successor may replace it.
+      const successor = tryLinkLock(`${file}.${held.nonce}.takeover`, what, depth + 1);
+      if (!successor) return null;
+      try {
+        if (readLockNote(file)?.nonce !== held.nonce) continue; // replaced meanwhile: look again
+        renameSync(tmp, file);
+        return mine();
+      } finally {
+        successor.release();
+      }
+    }
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Renamed into place, or never made.
+    }
+  }
+}
+
+/**
+ * Takes the lock `file` for this process without waiting, or returns null when
+ * another holder (another process, or another lock of this one) has it.
+ * `what` is the file the lock guards: errors name it, not the lock file.
+ */
+export function tryLock(file: string, what: string): FileLock | null {
+  if (typeof file !== 'string' || file === '') throw new TypeError('file must be a non-empty path');
+  const b = binding();
+  return b ? tryOsLock(b, file, what) : tryLinkLock(file, what, 0);
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Takes the lock, waiting for the holder (polling, at most `timeoutMs`): for
+ * locks held a few milliseconds at a time, like the keystore's. Returns null
+ * when the wait ran out.
+ */
+export function lockWaitSync(file: string, what: string, timeoutMs: number): FileLock | null {
+  const end = Date.now() + timeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    const lock = tryLock(file, what);
+    if (lock || Date.now() >= end) return lock;
+    // A synchronous sleep: the callers are synchronous state-file operations.
+    Atomics.wait(sleeper, 0, 0, pause);
+  }
+}
+
+/** The holder's pid, for a message ("held by pid 123"), when the lock file says. */
+export function lockHolderText(file: string): string {
+  const n = readLockNote(file);
+  if (!n) return 'another process';
+  return n.host === HOST ? `pid ${n.pid}` : `pid ${n.pid} on ${n.host}`;
+}
