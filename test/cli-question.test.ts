@@ -159,7 +159,7 @@ describe('question run keys prompts by their text, and each --out holds the whol
       await killed.waitFor(() => existsSync(path.join(state, 'pipeline.lock')), 'the lock');
       await killed.kill9();
       const next = startCli(args('a.jsonl'));
-      await next.waitFor(() => readFileSync(path.join(state, 'pipeline.lock'), 'utf8') === String(next.child.pid), 'the lock taken over');
+      await next.waitFor(() => (JSON.parse(readFileSync(path.join(state, 'pipeline.lock'), 'utf8')) as { pid: number }).pid === next.child.pid, 'the lock taken over');
       next.child.kill('SIGTERM');
       expect((await next.exited).status).toBe(143);
     } finally {
