@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { terminalLine, terminalText } from '../src/cli/terminal-text.ts';
+import { b85encode } from '../src/clients/registry/base85.ts';
 import { runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -36,6 +37,9 @@ beforeAll(async () => {
     }
     if (req.url === '/gpt/api/files') return json([{ filename: `f${HOSTILE}.txt`, mimetype: 'text/plain', size: 3, question: 'q1' }]);
     if (req.url === '/api/random') return json({ alt: `ad ${HOSTILE}`, author: 'x', bias: 1, contact: 'c', filename: 'a.png', license: 'CC0', timestamp: 1, to: `https://to.example/${HOSTILE}` });
+    if (req.url === '/api/totp') return json({ key: b85encode(new Uint8Array(16)), ts: 0 });
+    // A registry record with a hostile note and a registration time no date can hold.
+    if (req.url?.startsWith('/api/prime/')) return json({ bits: 5, trans: 1, claimed: 1e15, note: `note ${HOSTILE}` });
     if (req.url === '/gpt/api/stats') return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `broken ${HOSTILE}` }));
     res.writeHead(404).end();
   });
@@ -69,6 +73,14 @@ describe('commands that print server text', () => {
       expect(r.stdout).not.toMatch(RAW);
       expect(r.stdout).toContain('A\\x1b[2J');
     }
+  });
+
+  it('registry get: the note escaped, an impossible time said as such rather than "Invalid time value"', async () => {
+    const r = await runCli('registry', 'get', '23', ...flags());
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(RAW);
+    expect(r.stdout).toContain('\\u001b[2J');
+    expect(r.stdout).toContain('registered (no valid time: 1000000000000000000)');
   });
 
   it("an error carrying the service's message: one escaped line", async () => {
