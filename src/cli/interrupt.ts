@@ -26,6 +26,7 @@ export const interruptSignal: AbortSignal = controller.signal;
 let received: StopSignal | null = null;
 let scopes = 0;
 let reported = false;
+let settled = false;
 
 /** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. */
 export function exitCodeForSignal(signal: string): number {
@@ -43,7 +44,17 @@ export function installInterruptHandlers(): void {
   for (const name of STOP_SIGNALS) process.on(name, () => onSignal(name));
 }
 
+/**
+ * The command's outcome is decided and reported (its output or its error
+ * line): a signal from now on, while the process winds down, ends it with
+ * that outcome's code and no further line.
+ */
+export function markSettled(): void {
+  settled = true;
+}
+
 function onSignal(name: StopSignal): void {
+  if (settled && !received) return leaveProcess(typeof process.exitCode === 'number' ? process.exitCode : 0);
   if (received) return exitNow(); // a second signal: no more waiting for the tidy-up
   received = name;
   // After SIGHUP the terminal may be gone: a failed write to it must not turn into a crash.

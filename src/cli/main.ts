@@ -9,7 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
-import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveProcess, reportInterrupted, stopsCleanly } from './interrupt.ts';
+import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
 
 type Register = (program: Command) => void;
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     if (interruptedBy() || err instanceof InterruptedError) return leaveInterrupted(err);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
-      return;
+      return markSettled();
     }
     process.exitCode = exitCodeFor(err);
     const known = err instanceof PowprimeError || err instanceof TypeError || err instanceof RangeError;
@@ -126,6 +126,7 @@ async function main(): Promise<void> {
     process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${terminalLine(message)}\n`);
   }
   if (interruptedBy()) leaveInterrupted(undefined);
+  markSettled();
 }
 
 /**
