@@ -114,6 +114,20 @@ describe('question run keys prompts by their text, and each --out holds the whol
     expect(again.stderr).toMatch(/^3 answered \(3 in .*b\.jsonl, 3 of them from earlier runs\), 0 awaiting, 0 queued, 0 dropped$/m);
   });
 
+  it('without --out: the answers go to stdout, and the summary says how many this run wrote there', async () => {
+    const dir = tmp();
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'to stdout\n');
+    const args = ['question', 'run', '--prompts', prompts, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1'];
+    const r = await cli(...args);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { question: string }).question).toBe('to stdout');
+    expect(r.stderr).toMatch(/^1 answered \(1 of them on stdout from this run\), 0 awaiting, 0 queued, 0 dropped$/m);
+    const again = await cli(...args);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/^1 answered \(0 of them on stdout from this run\)/m);
+  });
+
   it('state saved when prompts were keyed by file and line is taken over, not posted again; a pipeline.json of the wrong shape is set aside', async () => {
     const dir = tmp();
     const prompts = path.join(dir, 'prompts.txt');

@@ -209,7 +209,7 @@ export function registerQuestion(program: Command): void {
           const s = pipeline.status();
           const where = opts.out
             ? ` (${sink.count} in ${opts.out}${backfilled.written ? `, ${backfilled.written} of them from earlier runs` : ''}${backfilled.unavailable ? `; ${backfilled.unavailable} answered before answers were kept are only in earlier outputs` : ''})`
-            : '';
+            : ` (${sink.count} of them on stdout from this run)`;
           process.stderr.write(`${s.answered} answered${where}, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${interruptSignal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
           if (interruptSignal.aborted) throw new InterruptedError((interruptSignal.reason as InterruptedError).signal, 'rerun the same command to resume');
         } finally {
