@@ -4,6 +4,10 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <csignal>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -389,6 +393,46 @@ Napi::Value ExitNow(const Napi::CallbackInfo& info) {
   std::_Exit(int(get_u32(info, 0, "code", 0, 255)));
 }
 
+#ifndef _WIN32
+volatile sig_atomic_t g_stderr_tty = 0;
+
+// Async-signal-safe: the line is assembled in a local buffer and written with write(2).
+extern "C" void ExitOnStopSignal(int sig) {
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+  char line[96];
+  size_t n = 0;
+  auto put = [&](const char* s) {
+    while (*s && n < sizeof line) line[n++] = *s++;
+  };
+  if (g_stderr_tty) put("\r\x1b[2K\x1b[?25h");
+  put("powprime: interrupted (");
+  put(name);
+  put(")\n");
+  const ssize_t written = write(2, line, n);
+  (void)written;
+  _exit(128 + sig);
+}
+#endif
+
+// exitOnStopSignals(): boolean — from now on SIGINT, SIGTERM and SIGHUP end the
+// process at once, from the signal handler, with the CLI's one line and exit
+// code 128 + the signal. For commands with nothing to tidy whose main thread
+// runs long synchronous work (a benchmark's sample, a big primality test), where
+// a JavaScript handler would run only once that work returns. False where
+// signals are not POSIX (Windows): the JavaScript handlers stay.
+Napi::Value ExitOnStopSignals(const Napi::CallbackInfo& info) {
+#ifdef _WIN32
+  return Napi::Boolean::New(info.Env(), false);
+#else
+  g_stderr_tty = isatty(2);
+  struct sigaction sa = {};
+  sa.sa_handler = ExitOnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  return Napi::Boolean::New(info.Env(), true);
+#endif
+}
+
 // lockOpen(path, note): the handle of an exclusive OS lock on the file at
 // path (created if need be), or null when another open file holds it. Any
 // other failure is thrown as an Error carrying the errno code, syscall and path.
@@ -441,6 +485,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("sha256", Napi::Function::New(env, Sha256));
   exports.Set("powSearch", Napi::Function::New(env, PowSearch));
   exports.Set("exitNow", Napi::Function::New(env, ExitNow));
+  exports.Set("exitOnStopSignals", Napi::Function::New(env, ExitOnStopSignals));
   exports.Set("version", Napi::String::New(env, POWPRIME_VERSION));
   return exports;
 }

@@ -99,6 +99,18 @@ function exitNow(): never {
 }
 
 /**
+ * For commands that hold nothing to tidy and run long synchronous work on
+ * the main thread (a benchmark's sample, a primality test of a huge number
+ * on the calling thread): a JavaScript handler would run only once that work
+ * returns, so the addon's signal handler ends the process itself, with the
+ * same line and exit code. Without the addon the JavaScript handlers stay.
+ */
+export function leaveAtSignal(): void {
+  const n = native();
+  if (typeof n?.exitOnStopSignals === 'function') n.exitOnStopSignals();
+}
+
+/**
  * Ends the process with `code` after its 'exit' handlers (which release lock
  * files). process.exit() would first wait for every pool thread, and a
  * native computation that cannot be cut short (a primality test of a number

@@ -9,7 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
-import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
+import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
 
 type Register = (program: Command) => void;
@@ -36,6 +36,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
  * leave at the signal.
  */
 const STOP_BY_THEMSELVES = new Set(['solve', 'search', 'dhparam', 'worker', 'question', 'registry', 'ads', 'fake-services']);
+/** Of the others, those whose main thread runs long synchronous work and writes no file but at the very end: they leave from the signal handler itself. */
+const LEAVE_FROM_HANDLER = new Set(['check', 'bench']);
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
   const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
   const wanted = named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
   for (const name of wanted) (await COMMANDS[name]!())(program);
+  if (named !== undefined && LEAVE_FROM_HANDLER.has(named)) leaveAtSignal();
   try {
     await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
   } catch (err) {
