@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,24 @@ describe('question run keys prompts by their text, and each --out holds the whol
     expect(posts()).toBe(before + 1);
     expect(questions(fresh)).toEqual(['alpha', 'beta', 'beta, edited']);
     expect(again.stderr).toMatch(/^3 answered \(3 in .*b\.jsonl, 3 of them from earlier runs\), 0 awaiting, 0 queued, 0 dropped$/m);
+  });
+
+  it('a prompt edited before it went out: the old text is withdrawn, only the new one is posted', async () => {
+    const dir = tmp();
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'the fixed text\n');
+    const state = path.join(dir, 'state');
+    mkdirSync(state, { recursive: true });
+    // Queued by an earlier run that was stopped before posting it.
+    const queued = { key: createHash('sha256').update('the typo txet').digest('hex').slice(0, 16), prompt: 'the typo txet', failures: 0, notBefore: 0 };
+    writeFileSync(path.join(state, 'pipeline.json'), JSON.stringify({ prompts: [queued], awaiting: [], delivering: [], answered: [], dropped: [] }));
+    const before = posts();
+    const out = path.join(dir, 'a.jsonl');
+    const r = await cli(...runArgs(dir, prompts, out));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^powprime: 1 queued prompt no longer in .*prompts\.txt withdrawn before posting$/m);
+    expect(posts()).toBe(before + 1);
+    expect(questions(out)).toEqual(['the fixed text']);
   });
 
   it('without --out: the answers go to stdout, and the summary says how many this run wrote there', async () => {

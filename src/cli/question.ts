@@ -192,7 +192,10 @@ export function registerQuestion(program: Command): void {
           // Keys were once the prompt file's path and line; state saved so is renamed to the prompts' hashes.
           const file = path.resolve(opts.prompts);
           prompts.forEach((p, i) => pipeline.adoptKey(`${file}#${i}`, p));
-          prompts.forEach((p) => pipeline.enqueue(p));
+          const keys = new Set(prompts.map((p) => pipeline.enqueue(p)));
+          // A line edited or deleted before its prompt went out: the old text is not posted.
+          const withdrawn = pipeline.withdraw(keys);
+          if (withdrawn.length) process.stderr.write(`powprime: ${withdrawn.length} queued prompt${withdrawn.length === 1 ? '' : 's'} no longer in ${opts.prompts} withdrawn before posting\n`);
           // A new --out gets every answer already known, so it holds the whole run's answers.
           const backfilled = opts.out ? sink.backfill(pipeline.answered) : { written: 0, unavailable: 0 };
           pipeline.on('waiting', ({ until, action }) => {
