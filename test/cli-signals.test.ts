@@ -163,6 +163,52 @@ describe('service commands', () => {
   });
 });
 
+describe('a question being posted when the signal comes', () => {
+  let hanging: Server;
+  let hangingUrl = '';
+  let queries = 0;
+  /** When set, the question's POST is answered with this id after 2 s; else never. */
+  let answerWith: string | null = null;
+  beforeAll(async () => {
+    // Hands out a challenge, then answers the question's POST late or never.
+    hanging = createServer((req, res) => {
+      if (req.url === '/gpt/api/config') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"nonce":"n","difficulty":1}');
+      if (req.url !== '/gpt/api/query') return void res.writeHead(404).end();
+      queries++;
+      const id = answerWith;
+      if (id) setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id })), 2000);
+    });
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    hanging.closeAllConnections();
+    return new Promise<void>((r) => hanging.close(() => r()));
+  });
+
+  it('a signal while the question is being posted: the POST is seen through and its id shown', async () => {
+    answerWith = 'late-id-1';
+    const before = queries;
+    const p = startCli(['question', 'ask', 'hello?', '--base-url', hangingUrl, '--state-dir', tempDir('powprime-sig-'), '--no-limits']);
+    const r = await stop(p, 'SIGTERM', () => queries === before + 1, 'the POST sent');
+    expect(r.stderr).toMatch(/^posted question late-id-1$/m);
+    expect(r.stdout).toBe('late-id-1\n');
+    expectInterrupted(r, 'SIGTERM');
+  });
+
+  it('the first waits for the POST already sent (its id must not be lost); the second leaves at once', async () => {
+    answerWith = null;
+    const before = queries;
+    const p = startCli(['question', 'ask', 'hello?', '--base-url', hangingUrl, '--state-dir', tempDir('powprime-sig-'), '--no-limits']);
+    await p.waitFor(() => queries === before + 1, 'the POST sent');
+    p.child.kill('SIGINT');
+    // Still waiting for the answer to its POST: the first signal does not abandon it.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(p.child.exitCode).toBeNull();
+    expectInterrupted(await stop(p, 'SIGINT', () => true, 'nothing'), 'SIGINT');
+  });
+});
+
 const redisUrl = inject('redisUrl');
 describe.skipIf(!redisUrl)(`worker${redisUrl ? '' : ' (skipped: redis-server is not installed)'}`, () => {
   it('SIGTERM: the worker stops and says its chunks went back', async () => {
