@@ -115,12 +115,13 @@ export function leaveAtSignal(): void {
  * files). process.exit() would first wait for every pool thread, and a
  * native computation that cannot be cut short (a primality test of a number
  * of tens of thousands of bits) would hold it for minutes; the addon ends
- * the process at once instead. Output is already written: stdout and stderr
- * are synchronous for files, pipes and terminals on the platforms served.
+ * the process at once instead. Only on Linux, where stdout and stderr are
+ * synchronous for files, pipes and terminals alike, so every line is out
+ * already; elsewhere process.exit() flushes them.
  */
 export function leaveProcess(code: number): never {
   const n = native();
-  if (typeof n?.exitNow !== 'function') process.exit(code);
+  if (process.platform !== 'linux' || typeof n?.exitNow !== 'function') process.exit(code);
   process.exitCode = code;
   process.emit('exit', code);
   return n.exitNow(code);
