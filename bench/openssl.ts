@@ -1,15 +1,42 @@
-/** The machine's SHA-256 block rate as OpenSSL measures it: the baseline of the PoW table. */
-import { spawnSync } from 'node:child_process';
+/** The machine's SHA-256 block rate as OpenSSL measures it: the baseline of the PoW table; and the bench's way of running openssl. */
+import { spawn } from 'node:child_process';
+
+export interface ChildRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  error?: Error;
+}
+
+/**
+ * Runs a baseline program without blocking: the event loop stays free, so a
+ * stop signal ends the bench at once, and the child is killed with it rather
+ * than left running on its own.
+ */
+export function runChild(cmd: string, args: string[], timeoutMs: number): Promise<ChildRun> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    const kill = (): void => void child.kill('SIGKILL');
+    process.once('exit', kill);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const done = (r: ChildRun): void => {
+      process.off('exit', kill);
+      resolve(r);
+    };
+    child.on('error', (error) => done({ status: null, stdout, stderr, error }));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
 
 /**
  * Blocks per second of one core from `openssl speed -evp sha256 -bytes 16384`,
  * or null with the reason when openssl is absent or its output unreadable.
  */
-export function opensslSha256BlockRate(seconds: number): { rate: number } | { rate: null; reason: string } {
-  const run = spawnSync('openssl', ['speed', '-mr', '-evp', 'sha256', '-bytes', '16384', '-seconds', String(seconds)], {
-    encoding: 'utf8',
-    timeout: (seconds + 30) * 1000,
-  });
+export async function opensslSha256BlockRate(seconds: number): Promise<{ rate: number } | { rate: null; reason: string }> {
+  const run = await runChild('openssl', ['speed', '-mr', '-evp', 'sha256', '-bytes', '16384', '-seconds', String(seconds)], (seconds + 30) * 1000);
   if (run.error) return { rate: null, reason: `openssl not runnable: ${run.error.message}` };
   // Machine-readable line: +F:<n>:sha256:<bytes per second>
   const line = run.stdout.split('\n').find((l) => /^\+F:\d+:sha256:/i.test(l));

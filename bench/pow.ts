@@ -105,7 +105,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
   const sslRuns: number[] = [];
   let sslNote: string | undefined;
   for (let i = 0; i < (opts.quick ? 1 : 3); i++) {
-    const r = opensslSha256BlockRate(opts.quick ? 1 : 2);
+    const r = await opensslSha256BlockRate(opts.quick ? 1 : 2);
     if (r.rate === null) {
       sslNote = `skipped: ${r.reason}`;
       skipped.push(`openssl speed: ${r.reason}`);

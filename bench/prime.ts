@@ -2,10 +2,11 @@
  * Safe primes, side by side in one run: one modular exponentiation (native,
  * native base-2, TS, bigint-crypto-utils, OpenSSL through node:crypto), and
  * the mean time per safe prime of a seeded search on all cores against
- * node:crypto generatePrimeSync(bits, {safe: true}).
+ * node:crypto generatePrime(bits, {safe: true}).
  */
-import { spawnSync } from 'node:child_process';
-import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
+import { checkPrimeSync, generatePrime, generatePrimeSync } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { devNull } from 'node:os';
 import { backendInfo } from '../src/backend.ts';
 import { native } from '../src/native.ts';
@@ -14,6 +15,7 @@ import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { sievePrimes } from '../src/prime/small-primes.ts';
 import { sieveLimit } from '../src/prime/tuning.ts';
+import { runChild } from './openssl.ts';
 import { mean, ratio, spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 import { generateDhParams } from '../src/prime/dhparam.ts';
 
@@ -58,11 +60,15 @@ async function loadBigintCryptoUtils(skipped: string[]): Promise<ModPow | null> 
   }
 }
 
-/** Milliseconds of each run after one warm-up run. */
-function samplesMs(fn: () => unknown, runs: number): number[] {
+/**
+ * Milliseconds of each run after one warm-up run. The event loop gets a turn
+ * between runs (outside the timed part), so a stop signal is seen within one run.
+ */
+async function samplesMs(fn: () => unknown, runs: number): Promise<number[]> {
   const xs: number[] = [];
   fn();
   for (let i = 0; i < runs; i++) {
+    await nextTurn();
     const t = performance.now();
     fn();
     xs.push(performance.now() - t);
@@ -70,15 +76,18 @@ function samplesMs(fn: () => unknown, runs: number): number[] {
   return xs;
 }
 
+/** node:crypto's safe-prime generation off the main thread: the same OpenSSL code, timed whole, while signals are still seen. */
+const generateSafePrime = promisify((bits: number, cb: (err: Error | null, p: ArrayBuffer) => void) => generatePrime(bits, { safe: true }, cb));
+
 /** OpenSSL 3 raises Miller–Rabin checks to at least 64 (≤ 2048 bits) or 128 rounds. */
 function opensslRounds(bits: number, asked: number): number {
   return Math.max(asked, bits > 2048 ? 128 : 64);
 }
 
 /** Seconds of one `openssl dhparam BITS` (generator 2), or null with the reason. */
-function opensslDhparamSeconds(bits: number): number | string {
+async function opensslDhparamSeconds(bits: number): Promise<number | string> {
   const t = performance.now();
-  const r = spawnSync('openssl', ['dhparam', '-out', devNull, '-2', String(bits)], { stdio: 'ignore', timeout: 600_000 });
+  const r = await runChild('openssl', ['dhparam', '-out', devNull, '-2', String(bits)], 600_000);
   if (r.error || r.status !== 0) return `openssl dhparam ${bits} failed: ${r.error?.message ?? `exit ${r.status}`}`;
   return (performance.now() - t) / 1000;
 }
@@ -106,13 +115,13 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const modexp = (series: string, xs: number[], note?: string): void =>
       add({ chart: 'modexp', series, bits, what: `modexp ${bits} bits, ${series}`, unit: 'ms', xs, ...(note ? { note } : {}) });
     if (n) {
-      modexp('native', samplesMs(() => n.modPow(b, e, p), runs * 5));
-      modexp('native base-2', samplesMs(() => n.pow2Mod(e, p), runs * 5));
+      modexp('native', await samplesMs(() => n.modPow(b, e, p), runs * 5));
+      modexp('native base-2', await samplesMs(() => n.pow2Mod(e, p), runs * 5));
     }
-    modexp('TS', samplesMs(() => modPowJs(b, e, p), slow));
-    if (bcuModPow) modexp('bigint-crypto-utils', samplesMs(() => bcuModPow(b, e, p), slow));
+    modexp('TS', await samplesMs(() => modPowJs(b, e, p), slow));
+    if (bcuModPow) modexp('bigint-crypto-utils', await samplesMs(() => bcuModPow(b, e, p), slow));
     const rounds = opensslRounds(bits, checks);
-    modexp('OpenSSL per MR round', samplesMs(() => checkPrimeSync(p, { checks }), runs).map((x) => x / rounds), `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`);
+    modexp('OpenSSL per MR round', (await samplesMs(() => checkPrimeSync(p, { checks }), runs)).map((x) => x / rounds), `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`);
   }
 
   const threads = poolSize();
@@ -153,7 +162,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const each: number[] = [];
     for (let i = 0; i < ssl; i++) {
       const t = performance.now();
-      generatePrimeSync(bits, { safe: true });
+      await generateSafePrime(bits);
       each.push((performance.now() - t) / 1000);
     }
     add({ chart: 'safe-prime', series: 'node:crypto (1 core)', bits, what: `safe prime ${bits} bits, node:crypto`, unit: 's', xs: each, value: mean(each), note: `mean over ${ssl}` });
@@ -176,7 +185,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const each: number[] = [];
     // openssl dhparam's time varies tenfold between runs (its search starts at random): a few runs.
     for (let i = 0; i < (opts.quick ? 1 : 4); i++) {
-      const r = opensslDhparamSeconds(bits);
+      const r = await opensslDhparamSeconds(bits);
       if (typeof r === 'string') {
         skipped.push(r);
         break;

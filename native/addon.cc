@@ -4,6 +4,10 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <csignal>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -427,6 +431,83 @@ Napi::Value ExitNow(const Napi::CallbackInfo& info) {
   std::_Exit(int(get_u32(info, 0, "code", 0, 255)));
 }
 
+#ifndef _WIN32
+volatile sig_atomic_t g_stderr_tty = 0;
+
+// Async-signal-safe: the line is assembled in a local buffer and written with write(2).
+extern "C" void ExitOnStopSignal(int sig) {
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+  char line[96];
+  size_t n = 0;
+  auto put = [&](const char* s) {
+    while (*s && n < sizeof line) line[n++] = *s++;
+  };
+  if (g_stderr_tty) put("\r\x1b[2K\x1b[?25h");
+  put("powprime: interrupted (");
+  put(name);
+  put(")\n");
+  const ssize_t written = write(2, line, n);
+  (void)written;
+  _exit(128 + sig);
+}
+#endif
+
+// exitOnStopSignals(): boolean — from now on SIGINT, SIGTERM and SIGHUP end the
+// process at once, from the signal handler, with the CLI's one line and exit
+// code 128 + the signal. For commands with nothing to tidy whose main thread
+// runs long synchronous work (a benchmark's sample, a big primality test), where
+// a JavaScript handler would run only once that work returns. False where
+// signals are not POSIX (Windows): the JavaScript handlers stay.
+Napi::Value ExitOnStopSignals(const Napi::CallbackInfo& info) {
+#ifdef _WIN32
+  return Napi::Boolean::New(info.Env(), false);
+#else
+  g_stderr_tty = isatty(2);
+  struct sigaction sa = {};
+  sa.sa_handler = ExitOnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  return Napi::Boolean::New(info.Env(), true);
+#endif
+}
+
+// lockOpen(path, note): the handle of an exclusive OS lock on the file at
+// path (created if need be), or null when another open file holds it. Any
+// other failure is thrown as an Error carrying the errno code, syscall and path.
+Napi::Value LockOpen(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsString()) type_error(env, "path must be a string");
+  if (info.Length() < 2 || !info[1].IsString()) type_error(env, "note must be a string");
+  const std::string path = info[0].As<Napi::String>().Utf8Value();
+  if (path.empty() || path.find('\0') != std::string::npos) type_error(env, "path must be a non-empty string without NUL");
+  const os::LockOpen r = os::lock_open(path, info[1].As<Napi::String>().Utf8Value());
+  if (r.held) return env.Null();
+  if (r.error != 0) {
+    const char* code = os::error_code(r.error);
+    Napi::Error e = Napi::Error::New(env, std::string(code) + ": " + r.syscall + " failed on " + path);
+    e.Set("code", Napi::String::New(env, code));
+    e.Set("syscall", Napi::String::New(env, r.syscall));
+    e.Set("path", Napi::String::New(env, path));
+    throw e;
+  }
+  return Napi::Number::New(env, static_cast<double>(r.handle));
+}
+
+// lockClose(handle, removePath): removes removePath if it is still the locked
+// file, then drops the lock; false when the handle was not open.
+Napi::Value LockClose(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) type_error(env, "handle must be a number");
+  const double h = info[0].As<Napi::Number>().DoubleValue();
+  if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h))) range_error(env, "handle must be a lock handle");
+  std::string remove;
+  if (info.Length() >= 2 && !info[1].IsUndefined()) {
+    if (!info[1].IsString()) type_error(env, "removePath must be a string");
+    remove = info[1].As<Napi::String>().Utf8Value();
+  }
+  return Napi::Boolean::New(env, os::lock_close(static_cast<int64_t>(h), remove));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lockOpen", Napi::Function::New(env, LockOpen));
   exports.Set("lockClose", Napi::Function::New(env, LockClose));
@@ -442,6 +523,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("sha256", Napi::Function::New(env, Sha256));
   exports.Set("powSearch", Napi::Function::New(env, PowSearch));
   exports.Set("exitNow", Napi::Function::New(env, ExitNow));
+  exports.Set("exitOnStopSignals", Napi::Function::New(env, ExitOnStopSignals));
   exports.Set("version", Napi::String::New(env, POWPRIME_VERSION));
   return exports;
 }

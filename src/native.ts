@@ -66,6 +66,8 @@ export interface NativeBinding {
   backendInfo(): NativeBackendInfo;
   /** Ends the process at once with `code`, without waiting for pool threads (see src/cli/interrupt.ts). */
   exitNow(code: number): never;
+  /** From now on a stop signal ends the process from the signal handler (false where signals are not POSIX). */
+  exitOnStopSignals(): boolean;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(
     mid: Uint32Array,

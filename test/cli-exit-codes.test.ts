@@ -1,5 +1,6 @@
 // One exit-code convention for every command: 0 ok, 1 failed or found nothing,
-// 2 bad usage or input (unusable paths included), 130 interrupted; every
+// 2 bad usage or input (unusable paths included), 128 + signal interrupted
+// (130 for Ctrl-C; see cli-signals.test.ts); every
 // error is one line starting "powprime:".
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.ts';
+import { killAll, startCli } from './helpers/processes.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -70,4 +72,133 @@ describe('powprime question', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it('ask prints the id on stderr at once, and on stdout for scripts', async () => {
+    const r = await cli('question', 'ask', 'just post it', '--base-url', fake.url.href, '--state-dir', tmp(), '--no-limits');
+    expect(r.status, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    expect(id).not.toBe('');
+    expect(r.stderr).toBe(`posted question ${id}\n`);
+  });
 });
+
+describe('question run keys prompts by their text, and each --out holds the whole run', () => {
+  const posts = (): number => fake.requests.filter((q) => q === 'POST /gpt/api/query').length;
+  const runArgs = (dir: string, prompts: string, out: string): string[] =>
+    ['question', 'run', '--prompts', prompts, '--out', out, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1'];
+  const questions = (file: string): string[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { question: string }).question).sort();
+
+  it('an edited line posts its new text; a new --out gets the answers known; nothing is posted twice', async () => {
+    const dir = tmp();
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'alpha\nbeta\n');
+    const out = path.join(dir, 'a.jsonl');
+    const first = await cli(...runArgs(dir, prompts, out));
+    expect(first.status, first.stderr).toBe(0);
+    expect(questions(out)).toEqual(['alpha', 'beta']);
+
+    // The same line number, new text: a new prompt.
+    writeFileSync(prompts, 'alpha\nbeta, edited\n');
+    const before = posts();
+    const edited = await cli(...runArgs(dir, prompts, out));
+    expect(edited.status, edited.stderr).toBe(0);
+    expect(posts()).toBe(before + 1);
+    expect(questions(out)).toEqual(['alpha', 'beta', 'beta, edited']);
+    expect(edited.stderr).toMatch(/^3 answered \(3 in .*a\.jsonl\), 0 awaiting, 0 queued, 0 dropped$/m);
+
+    // A new --out: given every answer already known, without a request to post anything.
+    const fresh = path.join(dir, 'b.jsonl');
+    const again = await cli(...runArgs(dir, prompts, fresh));
+    expect(again.status, again.stderr).toBe(0);
+    expect(posts()).toBe(before + 1);
+    expect(questions(fresh)).toEqual(['alpha', 'beta', 'beta, edited']);
+    expect(again.stderr).toMatch(/^3 answered \(3 in .*b\.jsonl, 3 of them from earlier runs\), 0 awaiting, 0 queued, 0 dropped$/m);
+  });
+
+  it('a prompt edited before it went out: the old text is withdrawn, only the new one is posted', async () => {
+    const dir = tmp();
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'the fixed text\n');
+    const state = path.join(dir, 'state');
+    mkdirSync(state, { recursive: true });
+    // Queued by an earlier run that was stopped before posting it.
+    const queued = { key: createHash('sha256').update('the typo txet').digest('hex').slice(0, 16), prompt: 'the typo txet', failures: 0, notBefore: 0 };
+    writeFileSync(path.join(state, 'pipeline.json'), JSON.stringify({ prompts: [queued], awaiting: [], delivering: [], answered: [], dropped: [] }));
+    const before = posts();
+    const out = path.join(dir, 'a.jsonl');
+    const r = await cli(...runArgs(dir, prompts, out));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^powprime: 1 queued prompt no longer in .*prompts\.txt withdrawn before posting$/m);
+    expect(posts()).toBe(before + 1);
+    expect(questions(out)).toEqual(['the fixed text']);
+  });
+
+  it('without --out: the answers go to stdout, and the summary says how many this run wrote there', async () => {
+    const dir = tmp();
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'to stdout\n');
+    const args = ['question', 'run', '--prompts', prompts, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1'];
+    const r = await cli(...args);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { question: string }).question).toBe('to stdout');
+    expect(r.stderr).toMatch(/^1 answered \(1 of them on stdout from this run\), 0 awaiting, 0 queued, 0 dropped$/m);
+    const again = await cli(...args);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/^1 answered \(0 of them on stdout from this run\)/m);
+  });
+
+  it('state saved when prompts were keyed by file and line is taken over, not posted again; a pipeline.json of the wrong shape is set aside', async () => {
+    const dir = tmp();
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'kept from before\nnew one\n');
+    const state = path.join(dir, 'state');
+    mkdirSync(state, { recursive: true });
+    const legacy = { prompts: [], awaiting: [], delivering: [], dropped: [], answered: [{ key: `${path.resolve(prompts)}#0`, id: 'old-id', at: 1 }] };
+    writeFileSync(path.join(state, 'pipeline.json'), JSON.stringify(legacy));
+    const before = posts();
+    const out = path.join(dir, 'a.jsonl');
+    const r = await cli(...runArgs(dir, prompts, out));
+    expect(r.status, r.stderr).toBe(0);
+    expect(posts()).toBe(before + 1);
+    expect(questions(out)).toEqual(['new one']);
+    expect(r.stderr).toMatch(/^2 answered \(1 in .*a\.jsonl; 1 answered before answers were kept are only in earlier outputs\)/m);
+
+    writeFileSync(path.join(state, 'pipeline.json'), '{"prompts":"x"}');
+    const shaped = await cli(...runArgs(dir, prompts, out));
+    expect(shaped.status, shaped.stderr).toBe(0);
+    expect(shaped.stderr).toMatch(/^powprime: warning: .*pipeline\.json has a prompts that is not a list; moved to .*\.corrupt-\d+, starting afresh$/m);
+    expect(readdirSync(state).some((f) => /^pipeline\.json\.corrupt-\d+$/.test(f))).toBe(true);
+  });
+
+  it('a second run on the same --state-dir is refused at once, posting nothing; the lock goes with the first run', async () => {
+    const slow = await startFakeServices({ question: { unlimited: true, difficulty: 1, answerDelayMs: 3_600_000 } });
+    try {
+      const dir = tmp();
+      const prompts = path.join(dir, 'prompts.txt');
+      writeFileSync(prompts, 'p1\np2\n');
+      const state = path.join(dir, 'state');
+      const args = (out: string): string[] => ['question', 'run', '--prompts', prompts, '--out', path.join(dir, out), '--state-dir', state, '--base-url', slow.url.href, '--no-limits', '--first-check', '600'];
+      const first = startCli(args('a.jsonl'));
+      await first.waitFor(() => existsSync(path.join(state, 'pipeline.lock')) && slow.requests.filter((q) => q === 'POST /gpt/api/query').length === 2, 'both prompts posted');
+      const second = await cli(...args('b.jsonl'));
+      expect(second.status).toBe(2);
+      expect(second.stderr).toMatch(new RegExp(`^powprime: --state-dir .* is in use by another question run \\(pid ${first.child.pid}\\); wait for it to end or stop it, or use another --state-dir\n$`));
+      expect(slow.requests.filter((q) => q === 'POST /gpt/api/query')).toHaveLength(2);
+      first.child.kill('SIGINT');
+      expect((await first.exited).status).toBe(130);
+      expect(existsSync(path.join(state, 'pipeline.lock'))).toBe(false);
+      // A lock left by a run killed with -9 is taken over.
+      const killed = startCli(args('a.jsonl'));
+      await killed.waitFor(() => existsSync(path.join(state, 'pipeline.lock')), 'the lock');
+      await killed.kill9();
+      const next = startCli(args('a.jsonl'));
+      await next.waitFor(() => (JSON.parse(readFileSync(path.join(state, 'pipeline.lock'), 'utf8')) as { pid: number }).pid === next.child.pid, 'the lock taken over');
+      next.child.kill('SIGTERM');
+      expect((await next.exited).status).toBe(143);
+    } finally {
+      await killAll();
+      await slow.close();
+    }
+  });
+});
+

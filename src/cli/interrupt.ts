@@ -26,6 +26,7 @@ export const interruptSignal: AbortSignal = controller.signal;
 let received: StopSignal | null = null;
 let scopes = 0;
 let reported = false;
+let settled = false;
 
 /** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. */
 export function exitCodeForSignal(signal: string): number {
@@ -43,7 +44,17 @@ export function installInterruptHandlers(): void {
   for (const name of STOP_SIGNALS) process.on(name, () => onSignal(name));
 }
 
+/**
+ * The command's outcome is decided and reported (its output or its error
+ * line): a signal from now on, while the process winds down, ends it with
+ * that outcome's code and no further line.
+ */
+export function markSettled(): void {
+  settled = true;
+}
+
 function onSignal(name: StopSignal): void {
+  if (settled && !received) return leaveProcess(typeof process.exitCode === 'number' ? process.exitCode : 0);
   if (received) return exitNow(); // a second signal: no more waiting for the tidy-up
   received = name;
   // After SIGHUP the terminal may be gone: a failed write to it must not turn into a crash.
@@ -88,16 +99,29 @@ function exitNow(): never {
 }
 
 /**
+ * For commands that hold nothing to tidy and run long synchronous work on
+ * the main thread (a benchmark's sample, a primality test of a huge number
+ * on the calling thread): a JavaScript handler would run only once that work
+ * returns, so the addon's signal handler ends the process itself, with the
+ * same line and exit code. Without the addon the JavaScript handlers stay.
+ */
+export function leaveAtSignal(): void {
+  const n = native();
+  if (typeof n?.exitOnStopSignals === 'function') n.exitOnStopSignals();
+}
+
+/**
  * Ends the process with `code` after its 'exit' handlers (which release lock
  * files). process.exit() would first wait for every pool thread, and a
  * native computation that cannot be cut short (a primality test of a number
  * of tens of thousands of bits) would hold it for minutes; the addon ends
- * the process at once instead. Output is already written: stdout and stderr
- * are synchronous for files, pipes and terminals on the platforms served.
+ * the process at once instead. Only on Linux, where stdout and stderr are
+ * synchronous for files, pipes and terminals alike, so every line is out
+ * already; elsewhere process.exit() flushes them.
  */
 export function leaveProcess(code: number): never {
   const n = native();
-  if (typeof n?.exitNow !== 'function') process.exit(code);
+  if (process.platform !== 'linux' || typeof n?.exitNow !== 'function') process.exit(code);
   process.exitCode = code;
   process.emit('exit', code);
   return n.exitNow(code);

@@ -11,7 +11,7 @@ import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
 import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS } from './program.ts';
-import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveProcess, reportInterrupted, stopsCleanly } from './interrupt.ts';
+import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /**
@@ -21,6 +21,8 @@ import { terminalLine } from './terminal-text.ts';
  * leave at the signal.
  */
 const STOP_BY_THEMSELVES = new Set(['solve', 'search', 'dhparam', 'worker', 'question', 'registry', 'ads', 'fake-services']);
+/** Of the others, those whose main thread runs long synchronous work and writes no file but at the very end: they leave from the signal handler itself. */
+const LEAVE_FROM_HANDLER = new Set(['check', 'bench']);
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
@@ -89,20 +91,21 @@ async function main(): Promise<void> {
         outputError: (s, write) => write(`powprime: ${s.replace(/^error: /, '')}`),
       }),
   );
+  if (named !== undefined && LEAVE_FROM_HANDLER.has(named)) leaveAtSignal();
   try {
     await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
   } catch (err) {
     if (interruptedBy() || err instanceof InterruptedError) return leaveInterrupted(err);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
-      return;
+      return markSettled();
     }
     const missing = missingPieceMessage(err);
     if (missing !== null) {
       // Like an unavailable backend: the command cannot run as installed (exit 2).
       process.exitCode = 2;
       process.stderr.write(`powprime: ${missing}\n`);
-      return;
+      return markSettled();
     }
     process.exitCode = exitCodeFor(err);
     const known = err instanceof PowprimeError || err instanceof TypeError || err instanceof RangeError;
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
     process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${terminalLine(message)}\n`);
   }
   if (interruptedBy()) leaveInterrupted(undefined);
+  markSettled();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
@@ -7,8 +7,8 @@ import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { QuestionClient, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
 import { QuestionPipeline } from '../clients/question/pipeline.ts';
 import { InterruptedError } from '../errors.ts';
+import { lockHolderText, tryLock, type FileLock } from '../fs/file-lock.ts';
 import { AnswerSink } from './answer-sink.ts';
-import { holdPipeline } from './pipeline-lock.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
@@ -22,6 +22,19 @@ interface Common extends ServiceFlags {
 
 function makeClient(o: Common, status: StatusLine): QuestionClient {
   return new QuestionClient({ ...clientOptions(o, 'POWPRIME_QUESTION_URL', status), ...(o.homepageUrl ? { homepageUrl: o.homepageUrl } : {}) });
+}
+
+/**
+ * One `question run` per state dir: each run works from its own copy of the
+ * pipeline's queue, so two at once would post the same prompts twice (the
+ * service allows 16 a day). Refused at once, naming the holder.
+ */
+function holdPipeline(stateDir: string): FileLock {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const file = path.join(stateDir, 'pipeline.lock');
+  const lock = tryLock(file, path.join(stateDir, 'pipeline.json'));
+  if (!lock) throw new RangeError(`--state-dir ${stateDir} is in use by another question run (${lockHolderText(file)}); wait for it to end or stop it, or use another --state-dir`);
+  return lock;
 }
 
 /** A thread for a person: every server string with its controls escaped (--json keeps them verbatim). */
@@ -179,7 +192,10 @@ export function registerQuestion(program: Command): void {
           // Keys were once the prompt file's path and line; state saved so is renamed to the prompts' hashes.
           const file = path.resolve(opts.prompts);
           prompts.forEach((p, i) => pipeline.adoptKey(`${file}#${i}`, p));
-          prompts.forEach((p) => pipeline.enqueue(p));
+          const keys = new Set(prompts.map((p) => pipeline.enqueue(p)));
+          // A line edited or deleted before its prompt went out: the old text is not posted.
+          const withdrawn = pipeline.withdraw(keys);
+          if (withdrawn.length) process.stderr.write(`powprime: ${withdrawn.length} queued prompt${withdrawn.length === 1 ? '' : 's'} no longer in ${opts.prompts} withdrawn before posting\n`);
           // A new --out gets every answer already known, so it holds the whole run's answers.
           const backfilled = opts.out ? sink.backfill(pipeline.answered) : { written: 0, unavailable: 0 };
           pipeline.on('waiting', ({ until, action }) => {
@@ -196,7 +212,7 @@ export function registerQuestion(program: Command): void {
           const s = pipeline.status();
           const where = opts.out
             ? ` (${sink.count} in ${opts.out}${backfilled.written ? `, ${backfilled.written} of them from earlier runs` : ''}${backfilled.unavailable ? `; ${backfilled.unavailable} answered before answers were kept are only in earlier outputs` : ''})`
-            : '';
+            : ` (${sink.count} of them on stdout from this run)`;
           process.stderr.write(`${s.answered} answered${where}, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${interruptSignal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
           if (interruptSignal.aborted) throw new InterruptedError((interruptSignal.reason as InterruptedError).signal, 'rerun the same command to resume');
         } finally {

@@ -6,6 +6,8 @@ import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { terminalText } from './terminal-text.ts';
+import { isoTime } from '../clients/clock.ts';
 
 type RegistryCommon = ServiceFlags & { keystore?: string };
 
@@ -23,7 +25,8 @@ export function parsePrimeArg(text: string): bigint {
   return p;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+// Registry times come from the server: never formatted unchecked.
+const iso = isoTime;
 
 /** A ledger entry as the CLI prints it: keys hidden unless asked, instants as ISO 8601 (the JSON convention). */
 function ledgerJson(e: LedgerEntry, showKeys: boolean): Record<string, unknown> {
@@ -34,7 +37,8 @@ function ledgerJson(e: LedgerEntry, showKeys: boolean): Record<string, unknown> 
 }
 
 const out = (o: RegistryCommon, human: string, json: unknown): void => {
-  process.stdout.write(o.json ? `${JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n` : `${human}\n`);
+  // The human form carries the registry's text (idents, messages, notes): its controls shown escaped.
+  process.stdout.write(o.json ? `${JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n` : `${terminalText(human)}\n`);
 };
 
 export function registerRegistry(program: Command): void {

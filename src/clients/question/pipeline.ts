@@ -228,6 +228,20 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     if (changed) this.save();
   }
 
+  /**
+   * Takes back the queued prompts (not yet posted, nor being posted) whose
+   * key is not in `keep`: a prompt edited or deleted before it went out is
+   * not posted after all. Returns them; enqueue one again to queue it again.
+   */
+  withdraw(keep: ReadonlySet<string>): PromptItem[] {
+    const gone = this.state.prompts.filter((p) => !p.posting && !keep.has(p.key));
+    if (gone.length) {
+      this.state.prompts = this.state.prompts.filter((p) => !gone.includes(p));
+      this.save();
+    }
+    return gone;
+  }
+
   /** Every answer delivered so far, oldest first. */
   get answered(): readonly AnsweredItem[] {
     return this.state.answered;

@@ -1,0 +1,218 @@
+// Every command stops the same way on SIGINT, SIGTERM and SIGHUP (real
+// processes, real kill): one line `powprime: interrupted (SIG…)`, exit
+// 128 + the signal's number, nothing half written, no lock or temporary
+// file left behind. The time to stop is checked only against a generous
+// liveness bound: a process that keeps running is the failure, not a slow one.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { killAll, startCli, type Running } from './helpers/processes.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const SAFE_PRIMES = (JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as { safe_primes: Record<string, string> }).safe_primes;
+type Sig = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+const code = (s: Sig): number => 128 + constants.signals[s];
+
+let fake: FakeServices;
+/** Answers every request with a 429 and a Retry-After of an hour: a client then waits. */
+let banning: Server;
+let banningUrl = '';
+beforeAll(async () => {
+  fake = await startFakeServices({ question: { unlimited: true, difficulty: 1, answerDelayMs: 3_600_000 } });
+  banning = createServer((_req, res) => res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{"error":"slow down"}'));
+  await new Promise<void>((r) => banning.listen(0, '127.0.0.1', r));
+  banningUrl = `http://127.0.0.1:${(banning.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await fake.close();
+  await new Promise<void>((r) => banning.close(() => r()));
+});
+afterEach(killAll);
+
+/** Sends `signal` once `ready` holds, then returns how the process ended. */
+async function stop(p: Running, signal: Sig, ready: (stdout: string, stderr: string) => boolean, what: string): Promise<{ status: number | null; stderr: string; stdout: string }> {
+  await p.waitFor(ready, what);
+  p.child.kill(signal);
+  // A liveness bound, not a speed goal.
+  const ended = await Promise.race([p.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
+  if (ended === 'hung') throw new Error(`still running 30 s after ${signal}; stderr: ${p.stderr()}`);
+  return ended;
+}
+
+/** The interrupted line is the last of stderr and the only one of its kind. */
+function expectInterrupted(r: { status: number | null; stderr: string }, signal: Sig, detail?: RegExp): void {
+  expect(r.status, r.stderr).toBe(code(signal));
+  const lines = r.stderr.split(/\r?\n/).filter(Boolean);
+  const marked = lines.filter((l) => l.includes('interrupted'));
+  expect(marked, r.stderr).toHaveLength(1);
+  expect(lines.at(-1)).toBe(marked[0]);
+  expect(marked[0]).toMatch(new RegExp(`^powprime: interrupted \\(${signal}\\)`));
+  if (detail) expect(marked[0]).toMatch(detail);
+  expect(r.stderr).not.toMatch(/unexpected error|Error:|at .*\.ts:\d+/);
+}
+
+const after = (ms: number): (() => boolean) => {
+  const t = Date.now() + ms;
+  return () => Date.now() >= t;
+};
+
+describe('solve', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s: the pool stops, one line, 128 + signal', async (signal) => {
+    const p = startCli(['solve', 'signals', '14', '--threads', '2']);
+    expectInterrupted(await stop(p, signal, after(1500), 'the search to run'), signal);
+    expect(p.stdout()).toBe('');
+  });
+});
+
+describe('dhparam', () => {
+  it('SIGTERM: no PEM and no temporary file left', async () => {
+    const dir = tempDir('powprime-sig-');
+    const out = path.join(dir, 'dh.pem');
+    const p = startCli(['dhparam', '4096', '--out', out, '--seed', '77']);
+    expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('search', () => {
+  it('SIGHUP: every line kept is whole, the lock is gone, the line says how to resume', async () => {
+    const dir = tempDir('powprime-sig-');
+    const out = path.join(dir, 'run.jsonl');
+    const p = startCli(['search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out]);
+    const r = await stop(p, 'SIGHUP', () => readFileSync(out, 'utf8').includes('\n'), 'the first prime on disk');
+    expectInterrupted(r, 'SIGHUP', /: \d+ new primes kept; rerun the same command to resume$/);
+    const text = readFileSync(out, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { index: number });
+    expect(lines.map((l) => l.index)).toEqual(lines.map((_, i) => i));
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it('SIGTERM before the first prime: exit 143, nothing written', async () => {
+    const dir = tempDir('powprime-sig-');
+    const out = path.join(dir, 'run.jsonl');
+    const p = startCli(['search', '--bits', '4096', '--count', '3', '--seed', '9', '--out', out]);
+    expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM', /: 0 new primes kept/);
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+});
+
+describe('commands with nothing to tidy leave at once', () => {
+  it('check: a native test of a 21701-bit number that cannot be cut short does not hold the exit (SIGINT)', async () => {
+    const p = startCli(['check', `0x${((1n << 21701n) - 1n).toString(16)}`]);
+    expectInterrupted(await stop(p, 'SIGINT', after(2500), 'the test to run'), 'SIGINT');
+    expect(p.stdout()).toBe('');
+  });
+
+  it('merge: SIGTERM while verifying, no --out written and no temporary file', async () => {
+    const dir = tempDir('powprime-sig-');
+    const p8192 = BigInt(SAFE_PRIMES['rfc3526-modp-8192']!);
+    const input = path.join(dir, 'in.jsonl');
+    writeFileSync(input, Array.from({ length: 24 }, (_, i) => `${JSON.stringify({ prime: p8192.toString(), bits: 8192, seed: '1', index: i, elapsedMs: 0 })}\n`).join(''));
+    const out = path.join(dir, 'merged.jsonl');
+    const p = startCli(['merge', input, '--out', out]);
+    expectInterrupted(await stop(p, 'SIGTERM', after(2000), 'the verification to run'), 'SIGTERM');
+    expect(readdirSync(dir)).toEqual(['in.jsonl']);
+  });
+
+  it('bench: SIGHUP', async () => {
+    const p = startCli(['bench', '--quick', '--suite', 'prime']);
+    expectInterrupted(await stop(p, 'SIGHUP', after(2500), 'the bench to run'), 'SIGHUP');
+  });
+});
+
+describe('service commands', () => {
+  it('question ask --wait: the id at once, the waiting line, and the id again in the interrupted line (SIGINT)', async () => {
+    const posts = (): number => fake.requests.filter((q) => q === 'POST /gpt/api/query').length;
+    const before = posts();
+    const p = startCli(['question', 'ask', 'will you wait?', '--wait', '--base-url', fake.url.href, '--state-dir', tempDir('powprime-sig-'), '--no-limits']);
+    const r = await stop(p, 'SIGINT', (_o, e) => /waiting for the answer/.test(e), 'the waiting line');
+    const id = /^posted question (\S+)$/m.exec(r.stderr)?.[1];
+    expect(id, r.stderr).toBeDefined();
+    expect(posts()).toBe(before + 1);
+    expect(r.stderr).toMatch(new RegExp(`^waiting for the answer .*powprime question answer ${id}`, 'm'));
+    expectInterrupted(r, 'SIGINT', new RegExp(`question ${id} is posted; \`powprime question answer ${id}\``));
+  });
+
+  it('question run: SIGTERM while waiting for answers keeps the state, releases the state dir, says how to resume', async () => {
+    const dir = tempDir('powprime-sig-');
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'one\ntwo\n');
+    const state = path.join(dir, 'state');
+    const p = startCli(['question', 'run', '--prompts', prompts, '--out', path.join(dir, 'a.jsonl'), '--state-dir', state, '--base-url', fake.url.href, '--no-limits', '--first-check', '600']);
+    const posted = (): boolean => (JSON.parse(readFileSync(path.join(state, 'pipeline.json'), 'utf8')) as { awaiting: unknown[] }).awaiting.length === 2;
+    const r = await stop(p, 'SIGTERM', posted, 'both prompts posted');
+    expectInterrupted(r, 'SIGTERM', /: rerun the same command to resume$/);
+    expect(r.stderr).toMatch(/^0 answered \(0 in .*a\.jsonl\), 2 awaiting, 0 queued, 0 dropped \(stopped; rerun to resume\)$/m);
+    expect(existsSync(path.join(state, 'pipeline.lock'))).toBe(false);
+  });
+
+  it('registry: SIGHUP during a ban wait', async () => {
+    const p = startCli(['registry', 'ranges', '--base-url', banningUrl, '--state-dir', tempDir('powprime-sig-')]);
+    expectInterrupted(await stop(p, 'SIGHUP', (_o, e) => /waits \d+ s/.test(e), 'the wait line'), 'SIGHUP');
+  });
+
+  it('ads: SIGTERM during a ban wait', async () => {
+    const p = startCli(['ads', 'random', '--base-url', banningUrl, '--state-dir', tempDir('powprime-sig-')]);
+    expectInterrupted(await stop(p, 'SIGTERM', (_o, e) => /waits \d+ s/.test(e), 'the wait line'), 'SIGTERM');
+  });
+});
+
+describe('a question being posted when the signal comes', () => {
+  let hanging: Server;
+  let hangingUrl = '';
+  let queries = 0;
+  /** When set, the question's POST is answered with this id after 2 s; else never. */
+  let answerWith: string | null = null;
+  beforeAll(async () => {
+    // Hands out a challenge, then answers the question's POST late or never.
+    hanging = createServer((req, res) => {
+      if (req.url === '/gpt/api/config') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"nonce":"n","difficulty":1}');
+      if (req.url !== '/gpt/api/query') return void res.writeHead(404).end();
+      queries++;
+      const id = answerWith;
+      if (id) setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id })), 2000);
+    });
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    hanging.closeAllConnections();
+    return new Promise<void>((r) => hanging.close(() => r()));
+  });
+
+  it('a signal while the question is being posted: the POST is seen through and its id shown', async () => {
+    answerWith = 'late-id-1';
+    const before = queries;
+    const p = startCli(['question', 'ask', 'hello?', '--base-url', hangingUrl, '--state-dir', tempDir('powprime-sig-'), '--no-limits']);
+    const r = await stop(p, 'SIGTERM', () => queries === before + 1, 'the POST sent');
+    expect(r.stderr).toMatch(/^posted question late-id-1$/m);
+    expect(r.stdout).toBe('late-id-1\n');
+    expectInterrupted(r, 'SIGTERM');
+  });
+
+  it('the first waits for the POST already sent (its id must not be lost); the second leaves at once', async () => {
+    answerWith = null;
+    const before = queries;
+    const p = startCli(['question', 'ask', 'hello?', '--base-url', hangingUrl, '--state-dir', tempDir('powprime-sig-'), '--no-limits']);
+    await p.waitFor(() => queries === before + 1, 'the POST sent');
+    p.child.kill('SIGINT');
+    // Still waiting for the answer to its POST: the first signal does not abandon it.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(p.child.exitCode).toBeNull();
+    expectInterrupted(await stop(p, 'SIGINT', () => true, 'nothing'), 'SIGINT');
+  });
+});
+
+const redisUrl = inject('redisUrl');
+describe.skipIf(!redisUrl)(`worker${redisUrl ? '' : ' (skipped: redis-server is not installed)'}`, () => {
+  it('SIGTERM: the worker stops and says its chunks went back', async () => {
+    const p = startCli(['worker', '--queue', redisUrl, '--queue-name', `signals-${process.pid}`]);
+    expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the worker to start'), 'SIGTERM', /worker stopped after 0 chunks; running chunks went back to the queue$/);
+  });
+});
