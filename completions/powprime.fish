@@ -13,7 +13,7 @@ complete -c powprime -n '__powprime_at' -a solve -d 'find the digit string S who
 complete -c powprime -n '__powprime_at' -a check -d 'for each number: is it prime, and is it a safe prime (p and (p-1)/2 both prime)?'
 complete -c powprime -n '__powprime_at' -a search -d 'find safe primes of a bit length; results keyed by (bits, seed, index), resumable with --out'
 complete -c powprime -n '__powprime_at' -a dhparam -d 'Diffie-Hellman parameters (PKCS#3 PEM or DER, g = 2, p a safe prime ≡ 23 mod 24), like `openssl dhparam BITS`'
-complete -c powprime -n '__powprime_at' -a worker -d 'run chunks of `powprime search --queue` runs on this machine until stopped (Ctrl-C or SIGTERM hands running chunks back)'
+complete -c powprime -n '__powprime_at' -a worker -d 'run chunks of `powprime search --queue` runs on this machine until stopped (Ctrl-C, SIGTERM or SIGHUP hands running chunks back)'
 complete -c powprime -n '__powprime_at' -a queue -d 'look at the queue that `search --queue` and `powprime worker` share'
 complete -c powprime -n '__powprime_at' -a merge -d 'merge search --out files (shards, machines, earlier runs) into one: deduplicated, re-verified, sorted by index'
 complete -c powprime -n '__powprime_at' -a question -d 'the question service: ask, read answers and files (answers are written by people)'

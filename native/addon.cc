@@ -471,43 +471,6 @@ Napi::Value ExitOnStopSignals(const Napi::CallbackInfo& info) {
 #endif
 }
 
-// lockOpen(path, note): the handle of an exclusive OS lock on the file at
-// path (created if need be), or null when another open file holds it. Any
-// other failure is thrown as an Error carrying the errno code, syscall and path.
-Napi::Value LockOpen(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsString()) type_error(env, "path must be a string");
-  if (info.Length() < 2 || !info[1].IsString()) type_error(env, "note must be a string");
-  const std::string path = info[0].As<Napi::String>().Utf8Value();
-  if (path.empty() || path.find('\0') != std::string::npos) type_error(env, "path must be a non-empty string without NUL");
-  const os::LockOpen r = os::lock_open(path, info[1].As<Napi::String>().Utf8Value());
-  if (r.held) return env.Null();
-  if (r.error != 0) {
-    const char* code = os::error_code(r.error);
-    Napi::Error e = Napi::Error::New(env, std::string(code) + ": " + r.syscall + " failed on " + path);
-    e.Set("code", Napi::String::New(env, code));
-    e.Set("syscall", Napi::String::New(env, r.syscall));
-    e.Set("path", Napi::String::New(env, path));
-    throw e;
-  }
-  return Napi::Number::New(env, static_cast<double>(r.handle));
-}
-
-// lockClose(handle, removePath): removes removePath if it is still the locked
-// file, then drops the lock; false when the handle was not open.
-Napi::Value LockClose(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) type_error(env, "handle must be a number");
-  const double h = info[0].As<Napi::Number>().DoubleValue();
-  if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h))) range_error(env, "handle must be a lock handle");
-  std::string remove;
-  if (info.Length() >= 2 && !info[1].IsUndefined()) {
-    if (!info[1].IsString()) type_error(env, "removePath must be a string");
-    remove = info[1].As<Napi::String>().Utf8Value();
-  }
-  return Napi::Boolean::New(env, os::lock_close(static_cast<int64_t>(h), remove));
-}
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lockOpen", Napi::Function::New(env, LockOpen));
   exports.Set("lockClose", Napi::Function::New(env, LockClose));
