@@ -100,9 +100,14 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether the holder a note names still runs (on another host: assumed so, it cannot be checked). */
+/** Whether process `pid` on `host` still runs (on another host: assumed so, it cannot be checked). */
+export function processAlive(pid: number, host: string): boolean {
+  return host !== HOST || alive(pid);
+}
+
+/** Whether the holder a note names still runs. */
 export function noteHolderAlive(n: LockNote): boolean {
-  return n.host !== HOST || alive(n.pid);
+  return processAlive(n.pid, n.host);
 }
 
 /** An error opening the lock file is reported against the file the user named. */
