@@ -132,13 +132,16 @@ describe('processes sharing one keystore', () => {
     }
   });
 
-  it('search --register killed with -9 at random moments, rerun each time: every prime registered once, key-lost only in the short window', { timeout: 600_000 }, async () => {
+  it('search --register killed with -9 at random moments, rerun each time: every prime registered once, key-lost only for a prime in flight at the kill', { timeout: 600_000 }, async () => {
     const dir = tempDir();
     const keys = path.join(dir, 'keys.json');
     const out = path.join(dir, 'p.jsonl');
     const args = ['search', '--bits', '256', '--count', '40', '--seed', '3', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits', '--json'];
     let lostReported = 0;
+    /** Per kill, the prime the registry took last before that process ended: the only one whose answer may not have been journaled. */
+    const inFlight = new Set<string>();
     for (let round = 0; round < 8; round++) {
+      const addedBefore = fake.registry.added.length;
       const run = startCli(args);
       const have = (): number => {
         try {
@@ -150,8 +153,9 @@ describe('processes sharing one keystore', () => {
       const start = have();
       await run.waitFor(() => have() >= start + 1 + (round % 3), 'new lines').catch(() => {});
       // A random moment after that: searching, appending or registering.
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 200)));
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1500)));
       await run.kill9();
+      if (fake.registry.added.length > addedBefore) inFlight.add(fake.registry.added.at(-1)!.toString());
       lostReported += (run.stderr().match(/KEY LOST/g) ?? []).length;
     }
     const last = await runCli(...args);
@@ -167,7 +171,7 @@ describe('processes sharing one keystore', () => {
     const added = fake.registry.added.filter((x) => primes.includes(x.toString()));
     expect(new Set(added).size).toBe(added.length);
     expect(lostReported).toBe(lost.length);
-    // The window is one fsync of one line wide, next to a search and a registration per prime: 8 kills rarely hit it.
-    expect(lost.length).toBeLessThanOrEqual(1);
+    // Lost only in the window from sending a prime to journaling the answer: the prime in flight when a process was killed.
+    for (const p of lost) expect(inFlight).toContain(p);
   });
 });

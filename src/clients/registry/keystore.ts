@@ -110,6 +110,9 @@ function snapshotProblem(x: unknown): string | undefined {
 
 const HEADER = 'powprime keystore journal';
 
+/** Bytes of room kept for a registry answer: one with its three keys is well under 1 KiB. */
+const RESERVE = 2048;
+
 /** Journal records before it is folded into the snapshot: at least this many, and at least one per entry (O(1) a change, amortised). */
 const COMPACT_MIN = 64;
 
@@ -129,6 +132,8 @@ export class Keystore {
   private records = 0;
   /** The journal's line number of the next record, for messages. */
   private lineNo = 2;
+  /** The room this process left after its last record (append's `reserve`), by byte range. */
+  private room: { at: number; end: number } | null = null;
 
   constructor(
     readonly file: string,
@@ -215,8 +220,19 @@ export class Keystore {
         ftruncateSync(fd, this.offset + end);
         fsyncSync(fd);
       }
-      for (const text of tail.subarray(0, end).toString('utf8').split('\n')) {
-        if (text === '') continue;
+      const texts = tail.subarray(0, end).toString('utf8').split('\n');
+      texts.pop(); // after the last newline: nothing
+      let used = 0;
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i]!;
+        if (text.trim() === '') {
+          // Room a registration keeps for its answer (see append): left unread while it is the last line, so the answer that replaces it is read next time.
+          if (i === texts.length - 1) break;
+          used += Buffer.byteLength(text) + 1;
+          this.lineNo++;
+          continue;
+        }
+        used += Buffer.byteLength(text) + 1;
         let e: unknown;
         try {
           e = JSON.parse(text);
@@ -229,7 +245,7 @@ export class Keystore {
         this.records++;
         this.lineNo++;
       }
-      this.offset += end;
+      this.offset += used;
     } finally {
       closeSync(fd);
     }
@@ -244,15 +260,31 @@ export class Keystore {
     }
   }
 
-  /** Appends one record (starting a journal, and a snapshot, when there are none); a failed append is cut back. */
-  private append(entry: LedgerEntry): void {
-    const fd = openSync(this.journalFile, 'a', 0o600);
+  /**
+   * Appends one record (starting a journal, and a snapshot, when there are
+   * none); a failed append is cut back. With `reserve`, a blank line follows
+   * the record, written and synced with it: room on the disk for the record
+   * that comes next (the registry's answer, which must not meet a full disk
+   * once the prime is sent). The next append, if nothing was appended after
+   * the room, cuts it off and writes in its place.
+   */
+  private append(entry: LedgerEntry, reserve = false): void {
+    // Made with the keystore's mode, then opened to write at given places (a room is written over).
+    closeSync(openSync(this.journalFile, 'a', 0o600));
+    const fd = openSync(this.journalFile, 'r+');
     try {
       let size = fstatSync(fd).size;
+      const room = this.room;
+      this.room = null;
+      if (room && size === room.end) {
+        ftruncateSync(fd, room.at);
+        size = room.at;
+        this.offset = room.at;
+      }
       const outcome = `${this.journalFile} keeps every earlier record; this change is not stored`;
       const write = (bytes: Buffer): void => {
         try {
-          writeAllSync(fd, bytes, this.journalFile, outcome);
+          writeAllSync(fd, bytes, this.journalFile, outcome, size);
           syncSync(fd, this.journalFile, outcome);
         } catch (err) {
           try {
@@ -274,8 +306,10 @@ export class Keystore {
         this.records = 0;
         this.lineNo = 2;
       }
-      write(Buffer.from(`${JSON.stringify(entry)}\n`));
-      this.offset = size;
+      const record = Buffer.from(`${JSON.stringify(entry)}\n`);
+      write(reserve ? Buffer.concat([record, Buffer.from(`${' '.repeat(RESERVE - 1)}\n`)]) : record);
+      this.offset = reserve ? size - RESERVE : size;
+      if (reserve) this.room = { at: size - RESERVE, end: size };
       this.records++;
       this.lineNo++;
       chmodSync(this.journalFile, 0o600);
@@ -298,6 +332,7 @@ export class Keystore {
     this.generation = null;
     this.offset = 0;
     this.records = 0;
+    this.room = null;
   }
 
   get(prime: bigint): LedgerEntry | undefined {
@@ -314,11 +349,15 @@ export class Keystore {
     });
   }
 
-  /** Stores one entry: on disk (one journal record, synced) when this returns. */
-  put(entry: LedgerEntry): void {
+  /**
+   * Stores one entry: on disk (one journal record, synced) when this returns.
+   * `reserveNext` keeps room on the disk for the next record (put it just
+   * before asking the registry for keys: the answer then has room).
+   */
+  put(entry: LedgerEntry, opts: { reserveNext?: boolean } = {}): void {
     this.locked(() => {
       this.readJournal();
-      this.append(entry);
+      this.append(entry, opts.reserveNext === true);
       this.entries.set(entry.prime, entry);
       if (this.records >= Math.max(COMPACT_MIN, this.entries.size)) {
         try {
@@ -340,15 +379,15 @@ export class Keystore {
   }
 
   /**
-   * Compacts as a command ends; a disk too full for the new snapshot is a
-   * warning only, since every record is already safe in the journal.
+   * Compacts as a command ends. A disk too full for the new snapshot is not
+   * an error: every record is already safe in the journal, and the next
+   * command folds it.
    */
   close(): void {
     try {
       this.compact();
     } catch (err) {
       if (!(err instanceof WriteFailedError)) throw err;
-      process.emitWarning(`${err.message}; every entry is safe in ${this.journalFile}`, { code: 'POWPRIME_KEYSTORE_NOT_FOLDED' });
     }
   }
 

@@ -72,7 +72,8 @@ export class Registrar {
     if (known && known.state !== 'rejected') return known;
     if (!isSafePrimeSync(p)) throw new NotSafePrimeError(p);
     const base: LedgerEntry = { prime: p.toString(), bits: p.toString(2).length, state: 'sending', at: this.client.clock.now(), owner: this.owner };
-    this.keystore.put(base);
+    // With room kept on the disk for the answer: once the prime is sent, its keys must have a place to go.
+    this.keystore.put(base, { reserveNext: true });
     let material: KeyMaterial;
     try {
       material = await this.client.add(p, metadata);
@@ -128,6 +129,7 @@ export class Registrar {
 
   async rekey(p: bigint): Promise<LedgerEntry> {
     const e = this.owned(p);
+    this.keystore.put(e, { reserveNext: true });
     // The old key is void now: the new one is journaled first, as for /add.
     return this.keep(e, await this.client.rekey(p, this.currentBlob(e)));
   }
