@@ -69,7 +69,7 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     fill(disk);
     const r = cli('search', '--bits', '256', '--count', '200', '--out', out);
     expect(r.status).toBe(1);
-    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^powprime: cannot write ${out}: no space left on the device \\(ENOSPC\\); .*last whole line`))]);
+    expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${out}: no space left on the device (ENOSPC); ${out} holds only whole lines (cut back to the last one written whole)`]);
     expect(r.stdout).toBe('');
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
@@ -133,6 +133,21 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${merged}: no space left on the device (ENOSPC); ${merged} is unchanged`]);
     expect(readFileSync(merged).equals(before)).toBe(true);
     expect(readdirSync(disk).sort()).toEqual(['filler', 'm.jsonl']);
+  });
+});
+
+describe.skipIf(canMount !== null)('on a disk with no room at all', () => {
+  it.each([
+    ['with the native addon', {}],
+    ['without it (the pid-file lock)', { POWPRIME_BACKEND: 'js' }],
+  ])('search --out %s: exit 1, one line naming the file, no temporary or lock file left', (_what, env) => {
+    const disk = smallDisk('64k');
+    fill(disk);
+    const out = path.join(disk, 'n.jsonl');
+    const r = runCliSync.withEnv(env)('search', '--bits', '256', '--count', '2', '--seed', '1', '--out', out);
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^powprime: cannot write ${out}: no space left on the device \\(ENOSPC\\); `))]);
+    expect(readdirSync(disk).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
   });
 });
 

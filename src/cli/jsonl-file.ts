@@ -8,7 +8,7 @@
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tryLock, lockHolderText, type FileLock } from '../fs/file-lock.ts';
-import { syncSync, writeAllSync } from '../fs/durable-write.ts';
+import { reasonOf, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
 
 export interface SearchLine {
@@ -140,15 +140,21 @@ export class JsonlOut<T = SearchLine> {
 
   append(line: T): void {
     if (this.closed) throw new Error(`${this.file} is closed`);
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    const outcome = `${this.file} holds only whole lines (cut back to the last one written whole)`;
     if (this.fd === null) {
-      this.fd = openSync(this.file, 'a');
-      if (this.existing.totalBytes > this.existing.validBytes) {
-        ftruncateSync(this.fd, this.existing.validBytes);
-        fdatasyncSync(this.fd);
+      try {
+        this.fd = openSync(this.file, 'a');
+        if (this.existing.totalBytes > this.existing.validBytes) {
+          ftruncateSync(this.fd, this.existing.validBytes);
+          fdatasyncSync(this.fd);
+        }
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO') throw new WriteFailedError(this.file, reasonOf(err), outcome, { cause: err });
+        throw err;
       }
     }
-    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
-    const outcome = `${this.file} keeps its ${this.goodLength ? 'earlier lines' : 'earlier content'} (cut back to the last whole line)`;
     try {
       writeAllSync(this.fd, bytes, this.file, outcome);
       syncSync(this.fd, this.file, outcome, true);

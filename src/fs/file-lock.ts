@@ -27,6 +27,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { native } from '../native.ts';
+import { WriteFailedError } from '../errors.ts';
+import { reasonOf } from './durable-write.ts';
 
 export interface FileLock {
   /** The lock file. */
@@ -110,9 +112,13 @@ export function noteHolderAlive(n: LockNote): boolean {
   return processAlive(n.pid, n.host);
 }
 
+/** A full or failing disk refuses even a lock file: said as a write failure, the guarded file untouched. */
+const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
+
 /** An error opening the lock file is reported against the file the user named. */
 function asGuardedPathError(err: unknown, what: string): unknown {
   const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && DISK_CODES.has(e.code)) return new WriteFailedError(what, reasonOf(e), `${what} is unchanged (its lock file could not be made)`, { cause: err });
   if (e && typeof e.code === 'string' && typeof e.path === 'string') {
     e.path = what;
     e.syscall ??= 'open';
@@ -158,8 +164,19 @@ function writeNoteFile(file: string, note: LockNote): void {
   try {
     const buf = Buffer.from(JSON.stringify(note));
     let done = 0;
-    while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done);
+    while (done < buf.length) {
+      const n = writeSync(fd, buf, done, buf.length - done);
+      if (n <= 0) throw Object.assign(new Error(`ENOSPC: short write, ${file}`), { code: 'ENOSPC', path: file });
+      done += n;
+    }
     fsyncSync(fd);
+  } catch (err) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Gone already.
+    }
+    throw err;
   } finally {
     closeSync(fd);
   }
