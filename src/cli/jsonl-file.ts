@@ -68,6 +68,7 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
   const end = buf.lastIndexOf(0x0a) + 1;
   const lines: T[] = [];
   const lineNos: number[] = [];
+  const refusing = flag === '--out' ? 'refusing to append to it' : 'refusing to use it';
   let lineNo = 0;
   for (const text of buf.subarray(0, end).toString('utf8').split('\n')) {
     lineNo++;
@@ -76,9 +77,9 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; refusing to append to it`);
+      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; ${refusing}`);
     }
-    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; refusing to append to it`);
+    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; ${refusing}`);
     lines.push(parsed);
     lineNos.push(lineNo);
   }

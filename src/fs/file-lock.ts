@@ -24,7 +24,7 @@
  * of a dead holder's file is only race-free within one kind.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { native } from '../native.ts';
 import { WriteFailedError } from '../errors.ts';
@@ -127,25 +127,18 @@ function asGuardedPathError(err: unknown, what: string): unknown {
 }
 
 function tryOsLock(b: LockBinding, file: string, what: string): FileLock | null {
+  // A live holder by the pid-file protocol (a process without the addon) holds it too.
+  const there = readLockNote(file);
+  if (there && there.kind === 'link' && noteHolderAlive(there)) return null;
   let handle: number | null;
   try {
-    handle = b.lockOpen(file, '');
+    // The note goes through the locking handle itself: where flock is emulated
+    // with fcntl locks (NFS), closing any other handle on the file would drop the lock.
+    handle = b.lockOpen(file, JSON.stringify(makeNote('os', what)));
   } catch (err) {
     throw asGuardedPathError(err, what);
   }
   if (handle === null) return null;
-  // A live holder by the pid-file protocol (a process without the addon) holds it too.
-  const there = readLockNote(file);
-  if (there && there.kind === 'link' && noteHolderAlive(there)) {
-    b.lockClose(handle);
-    return null;
-  }
-  const note = makeNote('os', what);
-  try {
-    writeFileSync(file, JSON.stringify(note));
-  } catch {
-    // The note only helps a person or a message; the lock is the open file.
-  }
   let open = true;
   return {
     path: file,
