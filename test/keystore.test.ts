@@ -132,6 +132,26 @@ describe('processes sharing one keystore', () => {
     }
   });
 
+  it('a second identical search --register started meanwhile is refused before it reads, recovers or registers anything', { timeout: 300_000 }, async () => {
+    const dir = tempDir();
+    const keys = path.join(dir, 'keys.json');
+    const out = path.join(dir, 'p.jsonl');
+    const args = ['search', '--bits', '512', '--count', '30', '--seed', '4', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits'];
+    const first = startCli(args);
+    await first.waitFor(() => readFileSync(out, 'utf8').split('\n').length > 2, 'two lines');
+    const requestsBefore = fake.requests.length;
+    const second = await runCli(...args);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toBe(`powprime: --out ${out} is being written by another run (pid ${first.child.pid}); wait for it to end or stop it, or use another file\n`);
+    // It asked the registry nothing (the first run may have, meanwhile: only registrations of its own primes).
+    const mine = new Set(primesOf(out));
+    for (const r of fake.requests.slice(requestsBefore)) expect(r).toMatch(/^(POST \/api\/add|GET \/api\/(totp|requirements).*)$/);
+    await first.kill9();
+    const entries = new Keystore(keys).all();
+    expect(entries.filter((e) => e.state === 'key-lost')).toEqual([]);
+    for (const e of entries) expect(mine.has(e.prime)).toBe(true);
+  });
+
   it('search --register killed with -9 at random moments, rerun each time: every prime registered once, key-lost only for a prime in flight at the kill', { timeout: 600_000 }, async () => {
     const dir = tempDir();
     const keys = path.join(dir, 'keys.json');
