@@ -132,3 +132,14 @@ export class WriteFailedError extends PowprimeError {
     super(`cannot write ${file}: ${reason}; ${outcome}`, options);
   }
 }
+
+/** Another process held a shared file's lock for longer than this one would wait (`holder` says who, when known). */
+export class FileLockedError extends PowprimeError {
+  readonly code = 'ERR_FILE_LOCKED';
+  constructor(
+    readonly file: string,
+    readonly holder: string,
+  ) {
+    super(`${file} is held by ${holder} for too long; wait for it to end or stop it`);
+  }
+}

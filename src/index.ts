@@ -18,6 +18,7 @@ export {
   QueueUnreachableError,
   QueueJobFailedError,
   WriteFailedError,
+  FileLockedError,
 } from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';

@@ -2,10 +2,13 @@
 // so writeSync really takes fewer bytes than given), special files, and
 // resume lines that are not what search wrote.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, statSync, truncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliSync } from './helpers/cli.ts';
+import { runCli, runCliSync } from './helpers/cli.ts';
+import { startFakeServices } from '../src/fake-services/index.ts';
+import { Keystore } from '../src/clients/registry/keystore.ts';
+import { b85decode } from '../src/clients/registry/base85.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { checkPrimeSync } from 'node:crypto';
 
@@ -66,7 +69,7 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     fill(disk);
     const r = cli('search', '--bits', '256', '--count', '200', '--out', out);
     expect(r.status).toBe(1);
-    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^powprime: cannot write ${out}: no space left on the device \\(ENOSPC\\); .*last whole line`))]);
+    expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${out}: no space left on the device (ENOSPC); ${out} holds only whole lines (cut back to the last one written whole)`]);
     expect(r.stdout).toBe('');
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
@@ -82,6 +85,36 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     const more = cli('search', '--bits', '256', '--count', String(got.length + 2), '--out', roomy, '--json');
     expect(more.status, more.stderr).toBe(0);
     expect(JSON.parse(more.stdout)).toMatchObject({ found: 2, total: got.length + 2, seed: '12' });
+  });
+
+  it('search --register --keystore: exit 1, one line; every key written before is there, nothing is reported registered that is not on disk', { timeout: 300_000 }, async () => {
+    const fake = await startFakeServices();
+    try {
+      const disk = smallDisk('64k');
+      const keys = path.join(disk, 'keys.json');
+      const out = path.join(tempDir(), 'r.jsonl');
+      const args = (count: number): string[] => ['search', '--bits', '256', '--count', String(count), '--seed', '5', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', tempDir(), '--keystore', keys, '--no-limits', '--json'];
+      const first = await runCli(...args(3));
+      expect(first.status, first.stderr).toBe(0);
+      fill(disk);
+      // Nearly full: room for a few registrations.
+      const filler = path.join(disk, 'filler');
+      truncateSync(filler, statSync(filler).size - 16000);
+      const r = await runCli(...args(300));
+      expect(r.status).toBe(1);
+      expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^powprime: cannot write ${keys}(\\.journal)?: no space left on the device \\(ENOSPC\\)`))]);
+      expect(r.stdout).toBe('');
+      expect(readdirSync(disk).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      // Every prime the registry took has its key on disk, or (at most the one whose answer met the full disk) is reported at the next run.
+      const stored = new Map(new Keystore(keys).all().map((e) => [e.prime, e]));
+      const registered = fake.registry.added.map(String);
+      const withoutKey = registered.filter((p) => stored.get(p)?.state !== 'registered');
+      for (const p of registered.filter((x) => !withoutKey.includes(x))) expect(b85decode(stored.get(p)!.key!)).toEqual(fake.registry.keyOf(BigInt(p)));
+      expect(withoutKey).toEqual([]);
+      expect(registered.length).toBeGreaterThan(3);
+    } finally {
+      fake.close();
+    }
   });
 
   it('merge --out: exit 1, one line, the previous merged file intact, no temporary file left', { timeout: 300_000 }, () => {
@@ -100,6 +133,21 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${merged}: no space left on the device (ENOSPC); ${merged} is unchanged`]);
     expect(readFileSync(merged).equals(before)).toBe(true);
     expect(readdirSync(disk).sort()).toEqual(['filler', 'm.jsonl']);
+  });
+});
+
+describe.skipIf(canMount !== null)('on a disk with no room at all', () => {
+  it.each([
+    ['with the native addon', {}],
+    ['without it (the pid-file lock)', { POWPRIME_BACKEND: 'js' }],
+  ])('search --out %s: exit 1, one line naming the file, no temporary or lock file left', (_what, env) => {
+    const disk = smallDisk('64k');
+    fill(disk);
+    const out = path.join(disk, 'n.jsonl');
+    const r = runCliSync.withEnv(env)('search', '--bits', '256', '--count', '2', '--seed', '1', '--out', out);
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^powprime: cannot write ${out}: no space left on the device \\(ENOSPC\\); `))]);
+    expect(readdirSync(disk).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
   });
 });
 

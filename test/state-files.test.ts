@@ -11,6 +11,8 @@ import { RateLimiter } from '../src/clients/http/rate-limiter.ts';
 import { ResponseCache } from '../src/clients/http/cache.ts';
 import { Keystore, QuestionClient, QuestionPipeline, StateFileCorruptError } from '../src/index.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { AdClient } from '../src/clients/ads/client.ts';
+import { startFakeServices } from '../src/fake-services/index.ts';
 
 const GARBAGE = '{"calls": {"x": [1, 2'; // a write cut short
 
@@ -49,6 +51,66 @@ describe('set aside and start afresh', () => {
     vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     expect(cache.get(req)).toBeNull();
     expect(setAside(dir, `${cache.key(req)}.json`)).toHaveLength(1);
+  });
+});
+
+describe('state files of the wrong shape are set aside like invalid JSON', () => {
+  it.each([
+    ['cookies.json', '{}', 'is not a list of cookies'],
+    ['cookies.json', '[null]', 'has a cookie of the wrong shape (entry 1)'],
+    ['cookies.json', '[{"name":"a","value":"b","host":"h","path":"/","secure":false,"expires":"soon"}]', 'has a cookie of the wrong shape (entry 1)'],
+  ])('%s holding %s', (name, text, problem) => {
+    const dir = tempDir('powprime-state-');
+    writeFileSync(path.join(dir, name), text);
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const jar = new CookieJar(new ManualClock(), path.join(dir, name));
+    expect(jar.header(new URL('http://127.0.0.1/'))).toBeUndefined();
+    expect(setAside(dir, name)).toHaveLength(1);
+    expect(String(warn.mock.calls[0]?.[0])).toContain(problem);
+  });
+
+  it.each([['42'], ['{"status":"x"}'], ['{"policy":{"v":99},"status":200,"headers":{},"body":""}']])('an HTTP cache entry holding %s: a miss, set aside', (text) => {
+    const dir = tempDir('powprime-state-');
+    const cache = new ResponseCache(new ManualClock(), dir);
+    const req = { method: 'GET' as const, url: new URL('http://127.0.0.1/x') };
+    writeFileSync(path.join(dir, `${cache.key(req)}.json`), text);
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    expect(cache.get(req)).toBeNull();
+    expect(setAside(dir, `${cache.key(req)}.json`)).toHaveLength(1);
+  });
+
+  it.each([
+    ['index.json', '{"at":1,"value":"x"}', (c: AdClient) => c.all()],
+    ['leaderboard.json', '{"at":1,"value":[1]}', (c: AdClient) => c.leaderboard()],
+    ['index.json', '[]', (c: AdClient) => c.all()],
+  ] as const)('the ads client\'s %s holding %s: set aside, fetched again', async (name, text, call) => {
+    const fake = await startFakeServices();
+    try {
+      const dir = tempDir('powprime-state-');
+      const clock = new ManualClock();
+      writeFileSync(path.join(dir, name), text);
+      const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+      await call(new AdClient({ baseUrl: fake.url.href, stateDir: dir, clock }));
+      expect(setAside(dir, name)).toHaveLength(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/is not a saved answer|holds an answer of the wrong shape/);
+      expect(existsSync(path.join(dir, name))).toBe(true); // fetched and saved again
+    } finally {
+      fake.close();
+    }
+  });
+});
+
+describe('the cookie jar shared by processes', () => {
+  it('a second jar on the same file keeps the first one\'s cookie (re-read and merged under the lock)', () => {
+    const file = path.join(tempDir('powprime-state-'), 'cookies.json');
+    const clock = new ManualClock();
+    const url = new URL('http://127.0.0.1/');
+    const a = new CookieJar(clock, file);
+    const b = new CookieJar(clock, file);
+    a.store(url, 'first=1; Path=/');
+    b.store(url, 'second=2; Path=/');
+    expect(new CookieJar(clock, file).header(url)).toBe('first=1; second=2');
+    expect(readdirSync(path.dirname(file))).toEqual(['cookies.json']);
   });
 });
 

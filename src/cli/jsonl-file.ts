@@ -8,7 +8,7 @@
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tryLock, lockHolderText, type FileLock } from '../fs/file-lock.ts';
-import { syncSync, writeAllSync } from '../fs/durable-write.ts';
+import { reasonOf, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
 
 export interface SearchLine {
@@ -68,6 +68,7 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
   const end = buf.lastIndexOf(0x0a) + 1;
   const lines: T[] = [];
   const lineNos: number[] = [];
+  const refusing = flag === '--out' ? 'refusing to append to it' : 'refusing to use it';
   let lineNo = 0;
   for (const text of buf.subarray(0, end).toString('utf8').split('\n')) {
     lineNo++;
@@ -76,9 +77,9 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; refusing to append to it`);
+      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; ${refusing}`);
     }
-    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; refusing to append to it`);
+    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; ${refusing}`);
     lines.push(parsed);
     lineNos.push(lineNo);
   }
@@ -140,15 +141,21 @@ export class JsonlOut<T = SearchLine> {
 
   append(line: T): void {
     if (this.closed) throw new Error(`${this.file} is closed`);
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    const outcome = `${this.file} holds only whole lines (cut back to the last one written whole)`;
     if (this.fd === null) {
-      this.fd = openSync(this.file, 'a');
-      if (this.existing.totalBytes > this.existing.validBytes) {
-        ftruncateSync(this.fd, this.existing.validBytes);
-        fdatasyncSync(this.fd);
+      try {
+        this.fd = openSync(this.file, 'a');
+        if (this.existing.totalBytes > this.existing.validBytes) {
+          ftruncateSync(this.fd, this.existing.validBytes);
+          fdatasyncSync(this.fd);
+        }
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO') throw new WriteFailedError(this.file, reasonOf(err), outcome, { cause: err });
+        throw err;
       }
     }
-    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
-    const outcome = `${this.file} keeps its ${this.goodLength ? 'earlier lines' : 'earlier content'} (cut back to the last whole line)`;
     try {
       writeAllSync(this.fd, bytes, this.file, outcome);
       syncSync(this.fd, this.file, outcome, true);

@@ -31,7 +31,7 @@ const iso = isoTime;
 /** A ledger entry as the CLI prints it: keys hidden unless asked, instants as ISO 8601 (the JSON convention). */
 function ledgerJson(e: LedgerEntry, showKeys: boolean): Record<string, unknown> {
   // The journaled raw answer is the ledger's business, never printed.
-  const { received: _received, ...entry } = e;
+  const { received: _received, owner: _owner, ...entry } = e;
   const { at, totpTs, ...rest } = showKeys ? entry : redact(e);
   return { ...rest, at: iso(at), ...(totpTs !== undefined ? { totpReferenceAt: iso(totpTs * 1000) } : {}) };
 }
@@ -44,7 +44,15 @@ const out = (o: RegistryCommon, human: string, json: unknown): void => {
 export function registerRegistry(program: Command): void {
   const r = program.command('registry').description('the prime registry: register safe primes and keep their keys');
   const common = (c: Command): Command => serviceFlags(c, 'registry', 'POWPRIME_REGISTRY_URL').option(...KEYSTORE_OPTION);
-  const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) => withCommand<RegistryCommon>((cmd, o) => fn(makeRegistrar(o), o, cmd));
+  const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) =>
+    withCommand<RegistryCommon>(async (cmd, o) => {
+      const reg = makeRegistrar(o);
+      try {
+        await fn(reg, o, cmd);
+      } finally {
+        reg.keystore.close();
+      }
+    });
 
   common(r.command('totp'))
     .description('the TOTP reference time and the current code')

@@ -55,6 +55,11 @@ class Registering {
     this.minBits = (await this.reg.client.requirements(this.bits)).bits;
   }
 
+  /** Folds the keystore's journal into its snapshot as the command ends. */
+  close(): void {
+    this.reg.keystore.close();
+  }
+
   /** Registers one prime (or learns it is known); returns its ledger state. */
   async register(prime: bigint): Promise<string> {
     if (this.minBits !== null && this.bits < this.minBits) {
@@ -167,6 +172,7 @@ export function registerSearch(program: Command): void {
       }
       if (remaining <= 0) {
         outFile?.close();
+        registering?.close();
         summary(opts, { found: 0, total: existing.lines.length, seed }, registering);
         return;
       }
@@ -258,6 +264,7 @@ export function registerSearch(program: Command): void {
         bar?.stop();
         out?.close();
         await registrations?.close();
+        registering?.close();
       }
       summary(opts, { found, total: existing.lines.length + found, seed }, registering);
     });

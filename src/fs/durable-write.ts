@@ -20,7 +20,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** Why a write failed, in words, for the message. */
-function reasonOf(err: unknown): string {
+export function reasonOf(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   if (typeof code === 'string') return REASONS[code] ?? `${(err as Error).message.split(':')[0] ?? code} (${code})`;
   return err instanceof Error ? err.message : String(err);

@@ -24,9 +24,11 @@
  * of a dead holder's file is only race-free within one kind.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { native } from '../native.ts';
+import { WriteFailedError } from '../errors.ts';
+import { reasonOf } from './durable-write.ts';
 
 export interface FileLock {
   /** The lock file. */
@@ -100,14 +102,23 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether the holder a note names still runs (on another host: assumed so, it cannot be checked). */
-export function noteHolderAlive(n: LockNote): boolean {
-  return n.host !== HOST || alive(n.pid);
+/** Whether process `pid` on `host` still runs (on another host: assumed so, it cannot be checked). */
+export function processAlive(pid: number, host: string): boolean {
+  return host !== HOST || alive(pid);
 }
+
+/** Whether the holder a note names still runs. */
+export function noteHolderAlive(n: LockNote): boolean {
+  return processAlive(n.pid, n.host);
+}
+
+/** A full or failing disk refuses even a lock file: said as a write failure, the guarded file untouched. */
+const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
 
 /** An error opening the lock file is reported against the file the user named. */
 function asGuardedPathError(err: unknown, what: string): unknown {
   const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && DISK_CODES.has(e.code)) return new WriteFailedError(what, reasonOf(e), `${what} is unchanged (its lock file could not be made)`, { cause: err });
   if (e && typeof e.code === 'string' && typeof e.path === 'string') {
     e.path = what;
     e.syscall ??= 'open';
@@ -116,25 +127,18 @@ function asGuardedPathError(err: unknown, what: string): unknown {
 }
 
 function tryOsLock(b: LockBinding, file: string, what: string): FileLock | null {
+  // A live holder by the pid-file protocol (a process without the addon) holds it too.
+  const there = readLockNote(file);
+  if (there && there.kind === 'link' && noteHolderAlive(there)) return null;
   let handle: number | null;
   try {
-    handle = b.lockOpen(file, '');
+    // The note goes through the locking handle itself: where flock is emulated
+    // with fcntl locks (NFS), closing any other handle on the file would drop the lock.
+    handle = b.lockOpen(file, JSON.stringify(makeNote('os', what)));
   } catch (err) {
     throw asGuardedPathError(err, what);
   }
   if (handle === null) return null;
-  // A live holder by the pid-file protocol (a process without the addon) holds it too.
-  const there = readLockNote(file);
-  if (there && there.kind === 'link' && noteHolderAlive(there)) {
-    b.lockClose(handle);
-    return null;
-  }
-  const note = makeNote('os', what);
-  try {
-    writeFileSync(file, JSON.stringify(note));
-  } catch {
-    // The note only helps a person or a message; the lock is the open file.
-  }
   let open = true;
   return {
     path: file,
@@ -153,8 +157,19 @@ function writeNoteFile(file: string, note: LockNote): void {
   try {
     const buf = Buffer.from(JSON.stringify(note));
     let done = 0;
-    while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done);
+    while (done < buf.length) {
+      const n = writeSync(fd, buf, done, buf.length - done);
+      if (n <= 0) throw Object.assign(new Error(`ENOSPC: short write, ${file}`), { code: 'ENOSPC', path: file });
+      done += n;
+    }
     fsyncSync(fd);
+  } catch (err) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Gone already.
+    }
+    throw err;
   } finally {
     closeSync(fd);
   }

@@ -77,9 +77,20 @@ export class AdClient extends ServiceClient<AdRoute> {
     return AdClient.validate(route, this.json(res, route));
   }
 
-  private stored<T>(name: string, fetcher: () => Promise<T>): Promise<T> {
+  /** `valid` checks a saved value as the route's answer is checked (throws when it is not one). */
+  private stored<T>(name: string, fetcher: () => Promise<T>, valid: (value: unknown) => void): Promise<T> {
     const file = path.join(this.stateDir, `${name}.json`);
-    const s = readJsonState(file, 'set-aside') as { at: number; value: T } | undefined;
+    const shape = (x: unknown): string | undefined => {
+      const o = x as { at?: unknown; value?: unknown } | null;
+      if (o === null || typeof o !== 'object' || typeof o.at !== 'number') return 'is not a saved answer {at, value}';
+      try {
+        valid(o.value);
+      } catch (err) {
+        return `holds an answer of the wrong shape (${(err as Error).message})`;
+      }
+      return undefined;
+    };
+    const s = readJsonState(file, 'set-aside', shape) as { at: number; value: T } | undefined;
     if (s && this.clock.now() - s.at < this.indexMaxAgeMs) return Promise.resolve(s.value);
     return fetcher().then((value) => {
       writeFileAtomic(file, JSON.stringify({ at: this.clock.now(), value }), 0o644);
@@ -89,23 +100,34 @@ export class AdClient extends ServiceClient<AdRoute> {
 
   /** Every ad (reused for indexMaxAgeMs, and as the cache headers allow). */
   async all(): Promise<Ad[]> {
-    return this.stored('index', async () => {
-      const route = 'GET /api/all';
-      const res = await this.call({ route: 'all', cache: true });
-      return checkArray(route, this.json(res, route)).map((a) => AdClient.validate(route, a));
-    });
+    const route = 'GET /api/all';
+    const check = (v: unknown): Ad[] => checkArray(route, v).map((a) => AdClient.validate(route, a));
+    return this.stored(
+      'index',
+      async () => {
+        const res = await this.call({ route: 'all', cache: true });
+        return check(this.json(res, route));
+      },
+      check,
+    );
   }
 
   async leaderboard(): Promise<Record<string, number>> {
-    return this.stored('leaderboard', async () => {
-      const route = 'GET /api/leaderboard';
-      const res = await this.call({ route: 'leaderboard', cache: true });
-      const v = this.json(res, route);
+    const route = 'GET /api/leaderboard';
+    const check = (v: unknown): Record<string, number> => {
       if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((n) => Number.isInteger(n))) {
         throw new ProtocolError(route, 'expected an object of integer counts');
       }
       return v as Record<string, number>;
-    });
+    };
+    return this.stored(
+      'leaderboard',
+      async () => {
+        const res = await this.call({ route: 'leaderboard', cache: true });
+        return check(this.json(res, route));
+      },
+      check,
+    );
   }
 
   /** An ad from the cached index, chosen with probability proportional to its bias (no `random` call). */

@@ -84,10 +84,24 @@ export class ResponseCache {
     if (this.dir) writeFileAtomic(path.join(this.dir, `${k}.json`), JSON.stringify(entry));
   }
 
+  /** A cache file's shape: a policy the library takes back, a status, headers, a base64 body. */
+  private entryProblem(x: unknown): string | undefined {
+    const e = x as Partial<Entry> | null;
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) return 'is not a cache entry';
+    if (!Number.isInteger(e.status) || typeof e.body !== 'string' || e.headers === null || typeof e.headers !== 'object') return 'is a cache entry of the wrong shape';
+    try {
+      this.Policy.fromObject(e.policy as CachePolicy.CachePolicyObject);
+    } catch {
+      return 'holds a cache policy that cannot be read';
+    }
+    return undefined;
+  }
+
   private load(k: string): Entry | undefined {
     if (!this.dir) return undefined;
     const file = path.join(this.dir, `${k}.json`);
-    const entry = readJsonState(file, 'set-aside') as Entry | undefined;
+    // One file per entry, written whole: no other process's update can be lost, so no lock.
+    const entry = readJsonState(file, 'set-aside', (x) => this.entryProblem(x)) as Entry | undefined;
     if (entry) this.memory.set(k, entry);
     return entry;
   }

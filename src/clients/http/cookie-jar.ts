@@ -5,8 +5,10 @@
  * treats loopback as secure, as browsers do. Optionally saved to a file.
  */
 import type { Clock } from '../clock.ts';
-import { writeFileAtomic, readJsonState } from './state-file.ts';
+import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
 import { isLoopback } from './transport.ts';
+import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';
+import { FileLockedError } from '../../errors.ts';
 
 interface Cookie {
   name: string;
@@ -18,6 +20,19 @@ interface Cookie {
   expires: number | null;
 }
 
+/** The jar file's shape: a list of cookies. */
+const cookieListShape: ShapeCheck = (x) => {
+  if (!Array.isArray(x)) return 'is not a list of cookies';
+  const bad = x.findIndex(
+    (c: Partial<Cookie> | null) =>
+      c === null || typeof c !== 'object' || typeof c.name !== 'string' || typeof c.value !== 'string' || typeof c.host !== 'string' ||
+      typeof c.path !== 'string' || typeof c.secure !== 'boolean' || !(c.expires === null || typeof c.expires === 'number'),
+  );
+  return bad >= 0 ? `has a cookie of the wrong shape (entry ${bad + 1})` : undefined;
+};
+
+const same = (a: Cookie, b: Cookie): boolean => a.name === b.name && a.host === b.host && a.path === b.path;
+
 export class CookieJar {
   private cookies: Cookie[] = [];
 
@@ -26,13 +41,14 @@ export class CookieJar {
     private readonly file?: string,
   ) {
     // A corrupt jar only costs a new session.
-    if (file) this.cookies = (readJsonState(file, 'set-aside') as Cookie[] | undefined) ?? [];
+    if (file) this.cookies = this.read(file);
   }
 
   /** Records the Set-Cookie headers of a response from `url`. */
   store(url: URL, setCookie: string | string[] | undefined): void {
     if (!setCookie) return;
     const secureContext = url.protocol === 'https:' || isLoopback(url);
+    const changed: Cookie[] = [];
     for (const line of Array.isArray(setCookie) ? setCookie : [setCookie]) {
       const [pair, ...attrs] = line.split(';').map((s) => s.trim());
       const eq = pair!.indexOf('=');
@@ -51,10 +67,9 @@ export class CookieJar {
       }
       if (cookie.secure && !secureContext) continue;
       if (cookie.name.startsWith('__Host-') && (!cookie.secure || hasDomain || cookie.path !== '/')) continue;
-      this.cookies = this.cookies.filter((c) => !(c.name === cookie.name && c.host === cookie.host && c.path === cookie.path));
-      if (cookie.expires === null || cookie.expires > this.clock.now()) this.cookies.push(cookie);
+      changed.push(cookie);
     }
-    this.save();
+    if (changed.length) this.save(changed);
   }
 
   /** The Cookie header for a request to `url`, or undefined. */
@@ -67,7 +82,37 @@ export class CookieJar {
     return matching.length ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
   }
 
-  private save(): void {
-    if (this.file) writeFileAtomic(this.file, JSON.stringify(this.cookies));
+  private read(file: string): Cookie[] {
+    return (readJsonState(file, 'set-aside', cookieListShape) as Cookie[] | undefined) ?? [];
+  }
+
+  /**
+   * Applies `changed` (a cookie with an expiry in the past removes its
+   * name). With a file, under its lock, onto what the file holds now:
+   * another process's session cookie, saved since this one read the
+   * file, is kept rather than written over.
+   */
+  private save(changed: Cookie[]): void {
+    const apply = (list: Cookie[]): Cookie[] => {
+      let out = list;
+      for (const c of changed) {
+        out = out.filter((x) => !same(x, c));
+        if (c.expires === null || c.expires > this.clock.now()) out.push(c);
+      }
+      return out;
+    };
+    if (!this.file) {
+      this.cookies = apply(this.cookies);
+      return;
+    }
+    const lockFile = `${this.file}.lock`;
+    const lock = lockWaitSync(lockFile, this.file, 10_000);
+    if (!lock) throw new FileLockedError(this.file, lockHolderText(lockFile));
+    try {
+      this.cookies = apply(this.read(this.file));
+      writeFileAtomic(this.file, JSON.stringify(this.cookies));
+    } finally {
+      lock.release();
+    }
   }
 }

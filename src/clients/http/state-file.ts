@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, un
 import path from 'node:path';
 import { StateFileCorruptError } from '../errors.ts';
 import { WriteFailedError } from '../../errors.ts';
-import { syncSync, writeAllSync } from '../../fs/durable-write.ts';
+import { reasonOf, syncSync, writeAllSync } from '../../fs/durable-write.ts';
 
 /** Errors of open/rename that mean the disk refused, not that the path is wrong. */
 const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
@@ -20,13 +20,13 @@ const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const outcome = `${file} is unchanged`;
   const refused = (err: unknown): unknown =>
-    DISK_CODES.has((err as NodeJS.ErrnoException).code ?? '') ? new WriteFailedError(file, (err as NodeJS.ErrnoException).code!, outcome, { cause: err }) : err;
+    DISK_CODES.has((err as NodeJS.ErrnoException).code ?? '') ? new WriteFailedError(file, reasonOf(err), outcome, { cause: err }) : err;
   let fd: number;
   try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     fd = openSync(tmp, 'w', mode);
   } catch (err) {
     throw refused(err);

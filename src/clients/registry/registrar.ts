@@ -8,7 +8,8 @@
 import { isSafePrimeSync } from '../../prime/check.ts';
 import { b85decode, b85encode } from './base85.ts';
 import { decryptKey, encryptKey } from './key-crypto.ts';
-import type { Keystore, LedgerEntry } from './keystore.ts';
+import { hostname } from 'node:os';
+import { Keystore, type LedgerEntry } from './keystore.ts';
 import { NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
 import type { KeyMaterial, PrimeRegistryClient } from './client.ts';
 
@@ -17,6 +18,9 @@ export class Registrar {
     readonly client: PrimeRegistryClient,
     readonly keystore: Keystore,
   ) {}
+
+  /** Marks entries this process is in the middle of. */
+  private readonly owner = { pid: process.pid, host: hostname() };
 
   private now(): number {
     return this.client.clock.now() / 1000;
@@ -42,6 +46,8 @@ export class Registrar {
   async recover(): Promise<LedgerEntry[]> {
     const lost: LedgerEntry[] = [];
     for (const e of this.keystore.all()) {
+      // Another process sharing the keystore is registering it right now: not left by a crash.
+      if (Keystore.ownerRunning(e)) continue;
       if (e.received) {
         // An answer (to /add or /rekey) journaled before a crash: its keys are the current ones.
         this.storeKeys(e, e.received.material, e.received.at);
@@ -50,11 +56,11 @@ export class Registrar {
       if (e.state !== 'sending') continue;
       const record = await this.client.prime(BigInt(e.prime));
       if (record) {
-        const entry: LedgerEntry = { ...e, state: 'key-lost', at: this.client.clock.now(), message: 'registered, but the run stopped before its key was stored' };
+        const entry: LedgerEntry = { ...withoutOwner(e), state: 'key-lost', at: this.client.clock.now(), message: 'registered, but the run stopped before its key was stored' };
         this.keystore.put(entry);
         lost.push(entry);
       } else {
-        this.keystore.put({ ...e, state: 'rejected', ident: 'unsent', message: 'interrupted before the registry answered; it does not hold the prime', at: this.client.clock.now() });
+        this.keystore.put({ ...withoutOwner(e), state: 'rejected', ident: 'unsent', message: 'interrupted before the registry answered; it does not hold the prime', at: this.client.clock.now() });
       }
     }
     return lost;
@@ -65,19 +71,20 @@ export class Registrar {
     const known = this.keystore.get(p);
     if (known && known.state !== 'rejected') return known;
     if (!isSafePrimeSync(p)) throw new NotSafePrimeError(p);
-    const base: LedgerEntry = { prime: p.toString(), bits: p.toString(2).length, state: 'sending', at: this.client.clock.now() };
-    this.keystore.put(base);
+    const base: LedgerEntry = { prime: p.toString(), bits: p.toString(2).length, state: 'sending', at: this.client.clock.now(), owner: this.owner };
+    // With room kept on the disk for the answer: once the prime is sent, its keys must have a place to go.
+    this.keystore.put(base, { reserveNext: true });
     let material: KeyMaterial;
     try {
       material = await this.client.add(p, metadata);
     } catch (err) {
       if (err instanceof RegisteredError) {
-        const e: LedgerEntry = { ...base, state: 'registered-elsewhere', ident: err.ident ?? 'registered', message: err.serviceMessage ?? '', at: this.client.clock.now() };
+        const e: LedgerEntry = { ...withoutOwner(base), state: 'registered-elsewhere', ident: err.ident ?? 'registered', message: err.serviceMessage ?? '', at: this.client.clock.now() };
         this.keystore.put(e);
         return e;
       }
       if (err instanceof RegistryError && !(err instanceof TotpError)) {
-        const e: LedgerEntry = { ...base, state: 'rejected', ident: err.ident ?? String(err.status), message: err.serviceMessage ?? '', at: this.client.clock.now() };
+        const e: LedgerEntry = { ...withoutOwner(base), state: 'rejected', ident: err.ident ?? String(err.status), message: err.serviceMessage ?? '', at: this.client.clock.now() };
         this.keystore.put(e);
         return e;
       }
@@ -93,13 +100,13 @@ export class Registrar {
    */
   private keep(entry: LedgerEntry, material: KeyMaterial): LedgerEntry {
     const receivedAt = this.client.clock.now();
-    this.keystore.put({ ...entry, received: { material, at: receivedAt } });
+    this.keystore.put({ ...entry, received: { material, at: receivedAt }, owner: this.owner });
     return this.storeKeys(entry, material, receivedAt);
   }
 
   /** The entry registered with the answer's decrypted keys, in place of its journal. */
   private storeKeys(entry: LedgerEntry, material: KeyMaterial, receivedAt: number): LedgerEntry {
-    const { received: _journal, ...rest } = entry;
+    const { received: _journal, owner: _owner, ...rest } = entry;
     const e: LedgerEntry = { ...rest, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
     this.keystore.put(e);
     return e;
@@ -122,7 +129,13 @@ export class Registrar {
 
   async rekey(p: bigint): Promise<LedgerEntry> {
     const e = this.owned(p);
+    this.keystore.put(e, { reserveNext: true });
     // The old key is void now: the new one is journaled first, as for /add.
     return this.keep(e, await this.client.rekey(p, this.currentBlob(e)));
   }
+}
+
+function withoutOwner(e: LedgerEntry): LedgerEntry {
+  const { owner: _owner, ...rest } = e;
+  return rest;
 }

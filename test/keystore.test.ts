@@ -1,0 +1,197 @@
+// The keystore shared by processes: an append-only journal beside a snapshot,
+// every operation under the keystore's lock; its shape checked on load.
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keystore, type LedgerEntry } from '../src/clients/registry/keystore.ts';
+import { StateFileCorruptError } from '../src/clients/errors.ts';
+import { b85decode } from '../src/clients/registry/base85.ts';
+import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { runCli } from './helpers/cli.ts';
+import { killAll, startCli } from './helpers/processes.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const entry = (prime: string, state: LedgerEntry['state'] = 'rejected'): LedgerEntry => ({ prime, bits: BigInt(prime).toString(2).length, state, at: 1, ident: 'x' });
+
+describe('keystore shape on load', () => {
+  it.each([
+    ['{}', /is an object, not a list of keystore entries/],
+    ['42', /is number 42, not a list of keystore entries/],
+    ['"str"', /is string "str", not a list of keystore entries/],
+    ['[null]', /entry 1 is null, not an entry/],
+    ['[1,2,3]', /entry 1 is number 1, not an entry/],
+    [JSON.stringify([entry('23'), { ...entry('47'), state: 'flying' }]), /entry 2 \(prime 47\) has an unknown state "flying"/],
+    [JSON.stringify([entry('23', 'registered'), entry('47'), entry('23')]), /has two entries for prime 23 \(entries 1 and 3\)/],
+  ])('%s: ERR_STATE_CORRUPT naming the problem, the file untouched, nothing added', (text, problem) => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keys.json');
+    writeFileSync(file, text);
+    let caught: unknown;
+    try {
+      new Keystore(file);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(StateFileCorruptError);
+    expect((caught as StateFileCorruptError).code).toBe('ERR_STATE_CORRUPT');
+    expect((caught as Error).message).toMatch(problem);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readdirSync(dir)).toEqual(['keys.json']);
+  });
+
+  it('the CLI says it in one line, exit 1, and sends nothing', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keys.json');
+    writeFileSync(file, '[null]');
+    const r = await runCli('registry', 'add', '23', '--keystore', file, '--base-url', 'http://127.0.0.1:1', '--no-limits');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`powprime: ${file} entry 1 is null, not an entry; it holds keys, so powprime will not replace it: restore it from a backup or repair it\n`);
+  });
+});
+
+describe('keystore journal', () => {
+  it('a change is one appended line; another instance (another process) sees it; a fold empties the journal into keys.json', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keys.json');
+    const a = new Keystore(file);
+    const b = new Keystore(file);
+    a.put(entry('23'));
+    const snapshot = readFileSync(file, 'utf8');
+    const journal = `${file}.journal`;
+    const size1 = statSync(journal).size;
+    b.put(entry('47'));
+    a.put({ ...entry('23'), state: 'registered-elsewhere' });
+    // Two more lines, the snapshot as it was.
+    expect(readFileSync(journal, 'utf8').trim().split('\n')).toHaveLength(4);
+    expect(statSync(journal).size).toBeGreaterThan(size1);
+    expect(readFileSync(file, 'utf8')).toBe(snapshot);
+    expect(statSync(journal).mode & 0o777).toBe(0o600);
+    expect(b.get(23n)?.state).toBe('registered-elsewhere');
+    expect(a.all().map((e) => e.prime).sort()).toEqual(['23', '47']);
+    b.compact();
+    expect(statSync(journal).size).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as LedgerEntry[]).map((e) => [e.prime, e.state]).sort()).toEqual([
+      ['23', 'registered-elsewhere'],
+      ['47', 'rejected'],
+    ]);
+    // a learns of the fold and keeps going from the new snapshot.
+    a.put(entry('59'));
+    expect(new Keystore(file).all().map((e) => e.prime).sort()).toEqual(['23', '47', '59']);
+    expect(readdirSync(dir).sort()).toEqual(['keys.json', 'keys.json.journal']);
+  });
+
+  it('a record torn by a crash is dropped; a bad record before the end is refused naming its line', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keys.json');
+    const k = new Keystore(file);
+    k.put(entry('23'));
+    k.put(entry('47'));
+    const journal = `${file}.journal`;
+    appendFileSync(journal, '{"prime":"59","bi');
+    expect(new Keystore(file).all().map((e) => e.prime).sort()).toEqual(['23', '47']);
+    expect(readFileSync(journal, 'utf8').endsWith('\n')).toBe(true);
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[1] = '{"prime":"23","bits":5,"state":"registered","at":1,"key":7}';
+    writeFileSync(journal, lines.join('\n'));
+    expect(() => new Keystore(file)).toThrow(new RegExp(`${journal} line 2 \\(prime 23\\) has a "key" that is not a string`));
+  });
+});
+
+let fake: FakeServices;
+beforeAll(async () => {
+  fake = await startFakeServices();
+});
+afterAll(async () => {
+  await killAll();
+  fake.close();
+});
+
+const ledger = (file: string): Map<string, LedgerEntry> => new Map(new Keystore(file).all().map((e) => [e.prime, e]));
+const primesOf = (out: string): string[] => readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).prime as string);
+
+describe('processes sharing one keystore', () => {
+  it('two search --register runs at once (different sizes and --out): every key of both is kept', { timeout: 300_000 }, async () => {
+    const dir = tempDir();
+    const keys = path.join(dir, 'keys.json');
+    const common = ['--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits', '--json'];
+    const [a, b] = await Promise.all([
+      runCli('search', '--bits', '128', '--count', '30', '--seed', '1', '--out', path.join(dir, 'a.jsonl'), ...common),
+      runCli('search', '--bits', '160', '--count', '30', '--seed', '2', '--out', path.join(dir, 'b.jsonl'), ...common),
+    ]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    expect(JSON.parse(a.stdout).registry.registered).toBe(30);
+    expect(JSON.parse(b.stdout).registry.registered).toBe(30);
+    const stored = JSON.parse(readFileSync(keys, 'utf8')) as LedgerEntry[];
+    expect(stored).toHaveLength(60);
+    for (const p of [...primesOf(path.join(dir, 'a.jsonl')), ...primesOf(path.join(dir, 'b.jsonl'))]) {
+      const e = stored.find((x) => x.prime === p);
+      expect(e?.state).toBe('registered');
+      // The key the registry holds for it, decrypted right.
+      expect(b85decode(e!.key!)).toEqual(fake.registry.keyOf(BigInt(p)));
+    }
+  });
+
+  it('a second identical search --register started meanwhile is refused before it reads, recovers or registers anything', { timeout: 300_000 }, async () => {
+    const dir = tempDir();
+    const keys = path.join(dir, 'keys.json');
+    const out = path.join(dir, 'p.jsonl');
+    const args = ['search', '--bits', '512', '--count', '30', '--seed', '4', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits'];
+    const first = startCli(args);
+    await first.waitFor(() => readFileSync(out, 'utf8').split('\n').length > 2, 'two lines');
+    const requestsBefore = fake.requests.length;
+    const second = await runCli(...args);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toBe(`powprime: --out ${out} is being written by another run (pid ${first.child.pid}); wait for it to end or stop it, or use another file\n`);
+    // It asked the registry nothing (the first run may have, meanwhile: only registrations of its own primes).
+    const mine = new Set(primesOf(out));
+    for (const r of fake.requests.slice(requestsBefore)) expect(r).toMatch(/^(POST \/api\/add|GET \/api\/(totp|requirements).*)$/);
+    await first.kill9();
+    const entries = new Keystore(keys).all();
+    expect(entries.filter((e) => e.state === 'key-lost')).toEqual([]);
+    for (const e of entries) expect(mine.has(e.prime)).toBe(true);
+  });
+
+  it('search --register killed with -9 at random moments, rerun each time: every prime registered once, key-lost only for a prime in flight at the kill', { timeout: 600_000 }, async () => {
+    const dir = tempDir();
+    const keys = path.join(dir, 'keys.json');
+    const out = path.join(dir, 'p.jsonl');
+    const args = ['search', '--bits', '256', '--count', '40', '--seed', '3', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits', '--json'];
+    let lostReported = 0;
+    /** Per kill, the prime the registry took last before that process ended: the only one whose answer may not have been journaled. */
+    const inFlight = new Set<string>();
+    for (let round = 0; round < 8; round++) {
+      const addedBefore = fake.registry.added.length;
+      const run = startCli(args);
+      const have = (): number => {
+        try {
+          return readFileSync(out, 'utf8').split('\n').length - 1;
+        } catch {
+          return 0;
+        }
+      };
+      const start = have();
+      await run.waitFor(() => have() >= start + 1 + (round % 3), 'new lines').catch(() => {});
+      // A random moment after that: searching, appending or registering.
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1500)));
+      await run.kill9();
+      if (fake.registry.added.length > addedBefore) inFlight.add(fake.registry.added.at(-1)!.toString());
+      lostReported += (run.stderr().match(/KEY LOST/g) ?? []).length;
+    }
+    const last = await runCli(...args);
+    expect(last.status, last.stderr).toBe(0);
+    lostReported += (last.stderr.match(/KEY LOST/g) ?? []).length;
+    const primes = primesOf(out);
+    expect(primes).toHaveLength(40);
+    const states = ledger(keys);
+    const lost = primes.filter((p) => states.get(p)?.state === 'key-lost');
+    for (const p of primes) expect(['registered', 'key-lost']).toContain(states.get(p)?.state);
+    for (const p of primes) if (states.get(p)?.state === 'registered') expect(b85decode(states.get(p)!.key!)).toEqual(fake.registry.keyOf(BigInt(p)));
+    // Never sent twice, and each loss reported when found.
+    const added = fake.registry.added.filter((x) => primes.includes(x.toString()));
+    expect(new Set(added).size).toBe(added.length);
+    expect(lostReported).toBe(lost.length);
+    // Lost only in the window from sending a prime to journaling the answer: the prime in flight when a process was killed.
+    for (const p of lost) expect(inFlight).toContain(p);
+  });
+});
