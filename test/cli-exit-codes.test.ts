@@ -2,10 +2,11 @@
 // 2 bad usage or input (unusable paths included), 128 + signal interrupted
 // (130 for Ctrl-C; see cli-signals.test.ts); every
 // error is one line starting "powprime:".
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliSync as cli } from './helpers/cli.ts';
+import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir('powprime-exit-');
@@ -49,6 +50,27 @@ describe('environment', () => {
     const r = cli.withEnv({ POWPRIME_BACKEND: 'js' })('solve', 'env', '2', '--json');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).backend).toBe('js');
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('standard output that fails', () => {
+  it('redirected to a full disk (/dev/full): one line naming ENOSPC, exit 1, no stack trace', () => {
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'search', '--bits', '128', '--count', '20', '--seed', '3'], {
+      encoding: 'utf8',
+      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^powprime: cannot write to standard output: ENOSPC/)]);
+  });
+
+  it('a reader that goes away (`| head -1`) ends the command quietly with exit 0', () => {
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" ${CLI_FROM_SOURCE.join(' ')} search --bits 128 --count 5000 --seed 3 | head -1`], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\{"prime":"\d+"/);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toBe('');
   });
 });

@@ -77,8 +77,28 @@ const PATH_ERRORS = new Map([
   ['ELOOP', 'too many symbolic links'],
 ]);
 
+/**
+ * Standard output going wrong under a command that writes to it: Node would
+ * crash with a stack trace. A reader that went away (EPIPE: `| head -3`) had
+ * what it wanted, so the command ends quietly; any other failure (ENOSPC when
+ * redirected to a full disk, EIO) is one line and exit 1, since what was
+ * printed is incomplete.
+ */
+function watchStandardOutput(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') leaveProcess(0);
+    try {
+      process.stderr.write(`powprime: cannot write to standard output: ${err.code ?? err.message}; what was printed is incomplete\n`);
+    } catch {
+      // stderr is gone too: the exit code still says it.
+    }
+    leaveProcess(1);
+  });
+}
+
 async function main(): Promise<void> {
   installInterruptHandlers();
+  watchStandardOutput();
   warningsAsOneLine();
   const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
   const program = await buildProgram(named !== undefined && named in COMMANDS ? [named] : undefined, (p) =>

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../clients/http/state-file.ts';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
@@ -162,7 +163,8 @@ export function registerQuestion(program: Command): void {
         const [id, name] = cmd.args as [string, string];
         const f = await client.file(id, name);
         const out = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
-        writeFileSync(out, f.content);
+        // Whole or not at all, every byte checked: a full disk is one line, not a cut file.
+        writeFileAtomic(out, f.content, 0o644);
         if (o.json) process.stdout.write(`${JSON.stringify({ id, filename: name, path: out, bytes: f.content.length, fromCache: f.fromCache, attribution: f.attribution })}\n`);
         else process.stdout.write(`${terminalLine(out)}: ${f.content.length} bytes${f.fromCache ? ' (from cache)' : ''}\n— ${terminalLine(attributionText(f.attribution))}\n`);
       }),

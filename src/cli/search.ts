@@ -5,6 +5,7 @@ import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../
 import { checkOneOf } from '../validate.ts';
 import { InterruptedError } from '../errors.ts';
 import { interruptSignal } from './interrupt.ts';
+import { terminalLine } from './terminal-text.ts';
 import { formatRate, parseIntArg } from './args.ts';
 import { parseShard, shardSize } from './shard.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
@@ -70,7 +71,8 @@ class Registering {
     const e = await this.reg.register(prime);
     if (before === e.state) return e.state; // known from an earlier run: counted then
     this.tally[e.state === 'sending' ? 'rejected' : e.state]++;
-    if (e.state === 'rejected') process.stderr.write(`powprime: ${prime} rejected (${e.ident}${e.message ? `: ${e.message}` : ''})\n`);
+    // The ident and message are the registry's text: escaped for the terminal.
+    if (e.state === 'rejected') process.stderr.write(`powprime: ${prime} rejected (${terminalLine(`${e.ident}${e.message ? `: ${e.message}` : ''}`)})\n`);
     return e.state;
   }
 }

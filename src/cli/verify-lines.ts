@@ -7,6 +7,7 @@
 import { isSafePrime } from '../prime/check.ts';
 import type { SearchLine } from './jsonl-file.ts';
 import { StatusLine } from './status.ts';
+import { interruptSignal } from './interrupt.ts';
 
 export interface Located {
   line: SearchLine;
@@ -51,6 +52,8 @@ export async function verifyLines(all: Located[], suffix = ''): Promise<void> {
   let firstBad = Infinity;
   const one = async (): Promise<void> => {
     while (next < all.length && next < firstBad) {
+      // A long file takes a while to check: a stop signal ends it between two checks.
+      interruptSignal.throwIfAborted();
       const i = next++;
       if (!(await isSafePrime(BigInt(all[i]!.line.prime)))) firstBad = Math.min(firstBad, i);
       status.update(`verifying ${++checked}/${all.length}`);

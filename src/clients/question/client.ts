@@ -231,7 +231,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     const dir = path.join(this.stateDir, 'files');
     const local = path.join(dir, `${key}.body`);
     const meta = path.join(dir, `${key}.meta.json`);
-    const m = existsSync(local) ? (readJsonState(meta, 'set-aside') as { expires: number; mimetype: string | null } | undefined) : undefined;
+    const m = existsSync(local) ? (readJsonState(meta, 'set-aside', fileMetaShape) as FileMeta | undefined) : undefined;
     if (m && m.expires > this.clock.now()) {
       return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
     }
@@ -247,4 +247,18 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     }
     return { id, filename, path: local, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
   }
+}
+
+interface FileMeta {
+  expires: number;
+  mimetype: string | null;
+}
+
+/** A cached file's metadata as file() writes it; anything else is set aside and the file fetched again. */
+function fileMetaShape(x: unknown): string | undefined {
+  const m = x as Partial<FileMeta> | null;
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'is not an object';
+  if (typeof m.expires !== 'number' || !Number.isFinite(m.expires)) return 'has no finite "expires"';
+  if (m.mimetype !== null && typeof m.mimetype !== 'string') return 'has a "mimetype" that is neither a string nor null';
+  return undefined;
 }
