@@ -4,7 +4,10 @@
 // vpternlogd. On Zen 5 these have a latency of two cycles and issue several
 // per cycle, so one group's round-to-round dependency chain, not the
 // instruction count, limits it; the round is reassociated to shorten that
-// chain and the other groups fill the gaps.
+// chain and the other groups fill the gaps. Intel cores run 512-bit
+// operations on two ports only, so there the instruction count is the limit
+// and the textbook order, one add fewer a round, wins: both are built, as
+// two searchers ("avx512", "avx512-lean"), and the timing at load picks.
 #include "sha256.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -52,23 +55,38 @@ struct State {
   V a, b, c, d, e, f, g, h;
 };
 
-// One round with kw = K[t] + W[t]. The new e is ((d + h + kw) + Ch) + Σ1 and
-// the new a is Σ0 + (Maj + T1): the sums that do not wait for e are formed
-// while Ch and Σ1 are computed, which cuts the chain from e to the next e to
-// three steps (rotate, XOR, add). One add more than the textbook order.
+// One round with kw = K[t] + W[t], in one of two association orders; both
+// are built and dispatch.cc's timing at load picks (see kSearchers).
+//  - Short chain: the new e is ((d + h + kw) + Ch) + Σ1 and the new a is
+//    Σ0 + (Maj + T1): the sums that do not wait for e are formed while Ch and
+//    Σ1 are computed, which cuts the chain from e to the next e to three
+//    steps (rotate, XOR, add). One add more than the textbook order: the
+//    better choice where the core has vector ALUs to spare (Zen 5: four).
+//  - Lean (Lean = true): the textbook T1 = ((h + kw) + Ch) + Σ1, e = d + T1,
+//    a = T1 + (Σ0 + Maj): 16 vector operations a round instead of 17, the
+//    better choice where two 512-bit ports are the limit (Intel cores with
+//    AVX-512 run 512-bit operations on ports 0 and 5 only, rotates on 0).
+template <bool Lean>
 POWPRIME_AVX512 inline void round(State& s, V kw) {
   const V hk = add(s.h, kw);
   const V c = ch(s.e, s.f, s.g);
   const V s1 = bsig1(s.e);
-  const V x = add(hk, c);
-  const V t1 = add(x, s1);
-  const V e = add(add(s.d, x), s1);
-  const V a = add(bsig0(s.a), add(maj(s.a, s.b, s.c), t1));
+  V e, a;
+  if constexpr (Lean) {
+    const V t1 = add(add(hk, c), s1);
+    e = add(s.d, t1);
+    a = add(t1, add(bsig0(s.a), maj(s.a, s.b, s.c)));
+  } else {
+    const V x = add(hk, c);
+    const V t1 = add(x, s1);
+    e = add(add(s.d, x), s1);
+    a = add(bsig0(s.a), add(maj(s.a, s.b, s.c), t1));
+  }
   s.h = s.g; s.g = s.f; s.f = s.e; s.e = e;
   s.d = s.c; s.c = s.b; s.b = s.a; s.a = a;
 }
 
-template <int F, int G>
+template <int F, int G, bool Lean>
 POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16],
                                      const uint32_t* table, uint32_t from, uint32_t to,
                                      uint32_t mask0) {
@@ -132,7 +150,7 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
 #pragma GCC unroll 64
     for (int r = F + 1; r < 64; r++) {
       // Round 63's new e is dead (only a feeds h0) and the compiler drops it.
-      for (int g = 0; g < G; g++) round(st[g], varies[r] ? kwv[g][r] : bc(kw[r]));
+      for (int g = 0; g < G; g++) round<Lean>(st[g], varies[r] ? kwv[g][r] : bc(kw[r]));
     }
     for (int g = 0; g < G; g++) {
       const __mmask16 hit = _mm512_mask_testn_epi32_mask(live[g], add(st[g].a, h0add), m0);
@@ -148,32 +166,43 @@ using Fixed = int64_t (*)(const uint32_t*, const uint32_t*, const uint32_t*, uin
 // only for word 12 (final blocks ending at bytes 49–52, the common layout):
 // 156 against 143 M hashes/s a thread on Zen 5. For the other words three
 // groups spilled their states in the builds tried (45–85 M/s, and one
-// build's word 10 at 54 where another's ran 150), so they keep two.
-constexpr int groups(int fast) { return fast == 12 ? 3 : 2; }
+// build's word 10 at 54 where another's ran 150), so they keep two. The
+// lean build keeps two everywhere: it is for cores where the ALU ports, not
+// the dependency chain, are the limit, and a third group there only adds
+// spills.
+constexpr int groups(int fast, bool lean) { return fast == 12 && !lean ? 3 : 2; }
 
 // The changing word's index decides which schedule words vary, and with it
-// the shape of the fully unrolled rounds: one instance per index.
-template <size_t... F>
+// the shape of the fully unrolled rounds: one instance per index. The final
+// block holds the changing word at index (digits_end - 1) / 4 with
+// digits_end at most 55, so 0..13.
+constexpr size_t kWords = 14;
+template <bool Lean, size_t... F>
 constexpr std::array<Fixed, sizeof...(F)> instances(std::index_sequence<F...>) {
-  return {search_fixed<int(F), groups(int(F))>...};
+  return {search_fixed<int(F), groups(int(F), Lean), Lean>...};
 }
-constexpr std::array<Fixed, 16> kByFast = instances(std::make_index_sequence<16>());
+constexpr std::array<Fixed, kWords> kShortChain = instances<false>(std::make_index_sequence<kWords>());
+constexpr std::array<Fixed, kWords> kLean = instances<true>(std::make_index_sequence<kWords>());
 
+template <const std::array<Fixed, kWords>& By>
 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
                      uint32_t from, uint32_t to, uint32_t mask0) {
-  return kByFast[size_t(fast)](mid, w16, table, from, to, mask0);
+  return By[size_t(fast)](mid, w16, table, from, to, mask0);
 }
 
-const PowGroupSearcher kAvx512Searcher = {"avx512", "avx512 x32-48", search_group};
+const PowGroupSearcher kAvx512Searcher = {"avx512", "avx512 x32-48", search_group<kShortChain>};
+const PowGroupSearcher kAvx512LeanSearcher = {"avx512-lean", "avx512-lean x32", search_group<kLean>};
 
 }  // namespace
 
 const PowGroupSearcher* avx512_searcher() { return &kAvx512Searcher; }
+const PowGroupSearcher* avx512_lean_searcher() { return &kAvx512LeanSearcher; }
 
 }  // namespace powprime::sha256
 
 #else
 namespace powprime::sha256 {
 const PowGroupSearcher* avx512_searcher() { return nullptr; }
+const PowGroupSearcher* avx512_lean_searcher() { return nullptr; }
 }  // namespace powprime::sha256
 #endif

@@ -66,6 +66,7 @@ const PowGroupSearcher* shani_searcher();
 const PowGroupSearcher* shani4_searcher();
 const PowGroupSearcher* avx2_searcher();
 const PowGroupSearcher* avx512_searcher();
+const PowGroupSearcher* avx512_lean_searcher();
 const BlockHasher* armv8_hasher();
 const PowGroupSearcher* armv8_searcher();
 

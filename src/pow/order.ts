@@ -29,6 +29,16 @@
  *     have spilled into a second compression per candidate.
  *   - 60 bytes (r=60): e=55 gives N=59; … e=28 gives N=32: 4 digits finish
  *     the nonce's block, 28 start the final one.
+ *
+ * Speed per layout. A kernel's work per candidate is the rounds from the
+ * changing word F = ⌊(e−1)/4⌋ on (64−F−1) plus the schedule words that
+ * depend on it, so a later e is cheaper: F runs from 2 (r = 44..46) to 13
+ * (e = 52..55). Constant filler digits cannot move F later: F is bounded
+ * by e, and e = r + N or r + N − 64 with N ≤ 32, so for r = 44..63 (and
+ * 0..15) no N ≤ 32 that keeps 12 digits in the final block ends it later
+ * than this rule does; filler after the changing word would only lengthen
+ * the message. The spread between layouts is therefore the kernels' to
+ * close, and the order is unchanged (one version so far).
  */
 
 import { InternalError } from '../errors.ts';
