@@ -1,9 +1,9 @@
 // 64-bit word arithmetic that C++ does not spell portably: the high half of a
-// 64×64 product, add/subtract with carry, and bit scans. GCC and clang
-// (Linux, macOS, MinGW) have `unsigned __int128` and __builtin_clzll/ctz;
-// MSVC has neither and offers _umul128, _addcarry_u64 and _BitScanReverse64
-// instead. Code outside the bignum kernels takes these from here so that one
-// file decides per compiler.
+// 64×64 product, add/subtract with carry, and a bit scan. GCC and clang
+// (Linux, macOS, MinGW) have `unsigned __int128` and __builtin_clzll; MSVC has
+// neither and offers __umulh, _addcarry_u64 and _BitScanReverse64 instead.
+// limbs.h and small_primes.h take these from here, so that one file decides
+// per compiler; the Montgomery kernels still spell `unsigned __int128`.
 #pragma once
 #include <cstdint>
 
@@ -15,17 +15,6 @@
 #endif
 
 namespace powprime {
-
-// The low 64 bits of a·b; the high 64 bits go to *hi.
-inline uint64_t mul_wide(uint64_t a, uint64_t b, uint64_t* hi) {
-#if POWPRIME_HAS_INT128
-  const unsigned __int128 p = (unsigned __int128)a * b;
-  *hi = uint64_t(p >> 64);
-  return uint64_t(p);
-#else
-  return _umul128(a, b, hi);
-#endif
-}
 
 // floor(a·b / 2^64).
 inline uint64_t mul_high(uint64_t a, uint64_t b) {
@@ -73,17 +62,6 @@ inline int clz64(uint64_t x) {
   unsigned long i;
   _BitScanReverse64(&i, x);
   return 63 - int(i);
-#endif
-}
-
-// Trailing zero bits of a non-zero x.
-inline int ctz32(uint32_t x) {
-#if POWPRIME_HAS_INT128
-  return __builtin_ctz(x);
-#else
-  unsigned long i;
-  _BitScanForward(&i, x);
-  return int(i);
 #endif
 }
 

@@ -21,6 +21,12 @@ grep -q "package/prebuilds/$(node -p 'process.platform + "-" + process.arch')/po
 if [ "${POWPRIME_REQUIRE_ARM64:-}" = 1 ] || command -v aarch64-linux-gnu-g++ >/dev/null; then
   grep -q "package/prebuilds/linux-arm64/powprime.node" <<<"$listing" || { echo "the tarball carries no linux-arm64 prebuild"; exit 1; }
 fi
+if [ "${POWPRIME_REQUIRE_MUSL:-}" = 1 ] || [ -e /usr/lib/x86_64-linux-musl/libc.a ]; then
+  grep -q "package/prebuilds/linux-x64/powprime.musl.node" <<<"$listing" || { echo "the tarball carries no linux-x64 musl prebuild"; exit 1; }
+fi
+if [ "${POWPRIME_REQUIRE_WIN32:-}" = 1 ] || command -v x86_64-w64-mingw32-g++-posix >/dev/null; then
+  grep -q "package/prebuilds/win32-x64/powprime.node" <<<"$listing" || { echo "the tarball carries no win32-x64 prebuild"; exit 1; }
+fi
 if grep -E '\.map$|^package/(test|src)/' <<<"$listing"; then echo "the tarball ships source maps or sources"; exit 1; fi
 
 step "a PATH without cmake or a compiler"
