@@ -97,7 +97,8 @@ describe('search', () => {
     const out = path.join(dir, 'run.jsonl');
     const p = startCli(['search', '--bits', '4096', '--count', '3', '--seed', '9', '--out', out]);
     expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM', /: 0 new primes kept/);
-    expect(readFileSync(out, 'utf8')).toBe('');
+    // On a slow machine the signal can come before the file is first opened: absent or empty, nothing is written.
+    expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');
     expect(existsSync(`${out}.lock`)).toBe(false);
   });
 });
