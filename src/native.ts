@@ -33,8 +33,20 @@ export interface NativeBackendInfo {
 }
 
 export interface NativeSieve {
-  /** `stop`: a one-element shared flag; once non-zero the search gives up between tests and says `stopped`. */
+  /** `stop`: a one-element shared flag; once non-zero the search gives up between tests and says `stopped`. Throws once closed. */
   search(j0: number, j1: number, stop?: BigUint64Array): { found: number | null; sieved: number; tested: number; stopped?: true };
+  /**
+   * Frees the sieve's tables (8 bytes per sieve prime: megabytes at 2048 bits)
+   * now; idempotent. Call it when the sieve's work ends: collection of the
+   * small wrapper is only a safety net.
+   */
+  close(): void;
+}
+
+/** Live native objects of the addon and the bytes they hold, over every thread of the process. */
+export interface NativeMemory {
+  objects: number;
+  bytes: number;
 }
 
 /** Tables the TS backend mirrors (see test/native-tables.test.ts). */
@@ -63,6 +75,8 @@ export interface NativeBinding {
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
   fermatBase2(n: bigint[]): boolean[];
   SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean) => NativeSieve;
+  /** What native objects are alive now (each is also reported to its thread's JS engine as external memory). */
+  nativeMemory(): NativeMemory;
   backendInfo(): NativeBackendInfo;
   /** Ends the process at once with `code`, without waiting for pool threads (see src/cli/interrupt.ts). */
   exitNow(code: number): never;

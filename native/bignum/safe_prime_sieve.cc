@@ -36,6 +36,10 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   }
 }
 
+size_t SafePrimeSieve::memory_bytes() const {
+  return sizeof(*this) + start_.capacity() * sizeof(u64) + (t0_.capacity() + t1_.capacity()) * sizeof(uint32_t);
+}
+
 int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
   // start + 12·j may carry into one more word (the binding takes any j0
   // below 2^53; a search stream never goes past its bit length): start's
@@ -51,9 +55,11 @@ int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
 int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop) {
   if (j1 <= j0) return -1;
   const uint64_t len = j1 - j0;
-  marks_.assign(len, 0);
+  // Per call, not a member: a slice's marks (up to 16 MiB through the
+  // binding) are freed on return instead of living as long as the sieve.
+  std::vector<uint8_t> mark_buf(len, 0);
   const std::vector<uint32_t>& ps = sieve_primes();
-  uint8_t* marks = marks_.data();
+  uint8_t* marks = mark_buf.data();
   const std::vector<uint64_t>& recip = sieve_reciprocals();
   for (size_t k = 0; k < nprimes_; k++) {
     const uint32_t r = ps[k];

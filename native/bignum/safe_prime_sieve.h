@@ -33,6 +33,12 @@ class SafePrimeSieve {
   static constexpr int64_t kStopped = -2;
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop = StopFlag());
 
+  // Heap bytes this sieve holds from construction to destruction (the
+  // residue tables: 8 bytes per sieve prime, megabytes at 2048 bits), so the
+  // binding can tell the JS engine what a small wrapper object really costs.
+  // search() holds nothing beyond its call.
+  size_t memory_bytes() const;
+
  private:
   // Survivors tested together at most: the vertical IFMA kernel's lane count.
   static constexpr int kTestBatch = kVerticalLanes;
@@ -46,7 +52,6 @@ class SafePrimeSieve {
   // 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes.
   int struck_parity_;
   std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
-  std::vector<uint8_t> marks_;
 };
 
 }  // namespace powprime::bignum

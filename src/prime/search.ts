@@ -118,7 +118,8 @@ class RangeRun {
   private readonly task: IndexTask;
   private readonly threads: Promise<void>[] = [];
 
-  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint) {
+  /** linger: more ranges of this index are likely to follow (see IndexTask.linger). */
+  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false) {
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.only23Mod24);
     const end = to === undefined || to > st.length ? st.length : to;
     const length = end > from ? end - from : 0n;
@@ -133,6 +134,7 @@ class RangeRun {
       only23Mod24: p.only23Mod24,
       from,
       shared: this.shared,
+      linger,
     };
     this.task = task;
     this.add(runOnThreads(WORKER, task, threads, this.shared));
@@ -354,7 +356,7 @@ export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<Ra
   if (from < 0n) throw new RangeError(`from must not be negative (got ${from})`);
   if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
   if (p.signal?.aborted) throw abortReason(p.signal);
-  const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to);
+  const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to, true);
   const stop = (): void => shared.stop(run.shared);
   p.signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -415,7 +417,12 @@ export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   const v0 = slice * len;
   const v1 = v0 + len < st.length ? v0 + len : st.length;
   if (v0 >= st.length) return { prime: null, offset: null, sliceLength: Number(len), sieved: 0, tested: 0 };
-  const r = st.searchSlice(v0, v1);
+  let r: { found: bigint | null; sieved: number; tested: number };
+  try {
+    r = st.searchSlice(v0, v1);
+  } finally {
+    st.close();
+  }
   return { prime: r.found === null ? null : st.candidate(r.found), offset: r.found, sliceLength: Number(len), sieved: r.sieved, tested: r.tested };
 }
 

@@ -24,6 +24,7 @@ export class SafePrimeSieveJs {
   private readonly t1: Uint32Array;
   /** 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes. */
   private readonly struckParity: number;
+  private closed = false;
 
   constructor(
     private readonly start: bigint,
@@ -47,8 +48,17 @@ export class SafePrimeSieveJs {
     }
   }
 
+  /**
+   * As the native sieve's close(), so both backends behave alike; the tables
+   * here are typed arrays the JS engine already counts and collects.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
   /** `stop`: a one-element shared flag, looked at between candidates (as the native sieve does). */
   search(j0: number, j1: number, stop?: BigUint64Array): SliceResult {
+    if (this.closed) throw new Error('this SafePrimeSieve is closed: close() freed it, so it can no longer search');
     const len = j1 - j0;
     if (len <= 0) return { found: null, sieved: 0, tested: 0 };
     const marks = new Uint8Array(len);
