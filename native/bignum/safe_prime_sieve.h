@@ -4,6 +4,17 @@
 // Survivors get base-2 Fermat on q, then on p (Pocklington's condition), then
 // the full probable-prime test on q. Optionally only p ≡ 23 (mod 24) is kept
 // (every other j): the class DH parameters with generator 2 need.
+//
+// Two tiers of sieve primes. The dense ones (below kDenseSieveLimit) are
+// struck in every slice: a slice costs a residue of j0 per prime. The deep
+// ones (up to the sieve limit) are struck once, into a bitmap over the first
+// deep_window(bits) candidates from start, when a slice first reaches it: their
+// residues of start are the depth's whole cost (sieve_roots.h, SIMD), paid once
+// per start, and a search almost always ends inside the window (it holds about
+// eight times the mean distance between safe primes). Past the window only the
+// dense tier strikes. Neither tier changes which j is found, only how many
+// candidates reach a test. Memory a sieve: 8 bytes a dense prime (4.5 MB),
+// the slice's marks, and the window's bits (at most 4 MB, at 8192 bits up).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,6 +42,10 @@ class SafePrimeSieve {
   // tests and returns kStopped: a slice at 8192 bits holds seconds of tests,
   // and a stop must not wait for them.
   static constexpr int64_t kStopped = -2;
+
+  // Candidates from start the deep tier covers: bits²/2, from 2^16 to 2^25.
+  // src/prime/sieve.ts (deepWindow) is its twin.
+  static uint64_t deep_window(int bits);
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop = StopFlag());
 
  private:
@@ -47,6 +62,12 @@ class SafePrimeSieve {
   int struck_parity_;
   std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
   std::vector<uint8_t> marks_;
+  // Deep tier: primes up to deep_limit_ (0: none), struck into deep_ (bit j for
+  // j < deep_window_) by the first search that reaches the window.
+  uint32_t deep_limit_;
+  uint64_t deep_window_;
+  std::vector<uint64_t> deep_;
+  void strike_deep();
 };
 
 }  // namespace powprime::bignum

@@ -12,12 +12,15 @@ namespace powprime::bignum {
 // Mirrored by TRIAL_PRIMES in src/prime/small-primes.ts.
 constexpr uint32_t kTrialPrimesBelow = 1000;
 const std::vector<uint32_t>& trial_primes();
-// Primes from 5 up to kSieveLimit, for the safe-prime sieve: the deepest
-// sieve sieveLimit() in src/prime/tuning.ts asks for (SIEVE_LIMIT_MAX there).
-constexpr uint32_t kSieveLimit = 1u << 23;
+// The safe-prime sieve's primes come in two tiers (safe_prime_sieve.h says why).
+// Dense: from 5 up to kDenseSieveLimit, struck in every slice.
+constexpr uint32_t kDenseSieveLimit = 1u << 23;
 const std::vector<uint32_t>& sieve_primes();
-// 12^-1 mod r for each entry of sieve_primes().
-const std::vector<uint32_t>& sieve_inverses_of_12();
+// Deep: from kDenseSieveLimit up to kSieveLimit, struck in a window at the
+// start only; built on first use (29 MB at 2^27). kSieveLimit is the deepest
+// sieve sieveLimit() in src/prime/tuning.ts asks for (SIEVE_LIMIT_MAX there).
+constexpr uint32_t kSieveLimit = 1u << 27;
+const std::vector<uint32_t>& deep_sieve_primes();
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
 const std::vector<uint64_t>& sieve_reciprocals();
 

@@ -6,15 +6,22 @@
 import type { Backend } from '../backend.ts';
 
 /** The deepest sieve: the native core builds its sieve primes up to here (kSieveLimit). */
-export const SIEVE_LIMIT_MAX = 1 << 23;
+export const SIEVE_LIMIT_MAX = 1 << 27;
+
+/** The deepest sieve the TS backend uses by default: its residues are BigInt divisions. */
+const SIEVE_LIMIT_JS = 1 << 23;
 
 /**
- * Sieve primes up to about 4096·bits, up to 2^23: deeper pays while the sieve
- * work a prime adds stays below the Fermat tests it saves. Always below
- * q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
+ * The sieve's depth B. Which prime an index finds does not depend on it, only
+ * how many candidates reach a Fermat test: about lnP²/(12·C2) · ∏_{5≤r<B}(1 − 2/r),
+ * which falls as 1/ln²B. What it costs is a residue of the start point per
+ * prime below B (bits/24 SIMD steps a prime, sieve_roots.h) once an index.
+ * COST_MODEL
+ * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
-export function sieveLimit(bits: number): number {
-  const depth = Math.min(Math.max(bits * 4096, 1 << 12), SIEVE_LIMIT_MAX);
+export function sieveLimit(bits: number, backend: Backend = 'native'): number {
+  const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
+  const depth = Math.min(Math.max(bits * 4096, 1 << 12), 1 << 23, max);
   return Math.min(depth, 2 ** (bits - 3));
 }
 

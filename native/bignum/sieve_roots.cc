@@ -1,0 +1,93 @@
+#include "sieve_roots.h"
+
+#include <vector>
+
+#include "../cpu_features.h"
+
+namespace powprime::bignum {
+namespace {
+
+constexpr int kDigitBits = 24;
+constexpr double kDigitBase = double(1u << kDigitBits);
+constexpr double kRound = 4503599627370496.0;  // 2^52
+// Primes a pass: their residues, primes and reciprocals stay in L1 while every digit goes by.
+constexpr size_t kBlock = 256;
+
+// start mod r for r in ps[0..n), n ≤ kBlock, digits least significant first.
+// Inlined into each target's copy so that each is vectorised for its own ISA.
+__attribute__((always_inline)) inline void residues_body(const double* __restrict digits, int nd,
+                                                         const uint32_t* __restrict ps, size_t n,
+                                                         double* __restrict res) {
+  double r[kBlock], inv[kBlock];
+  for (size_t k = 0; k < n; k++) {
+    r[k] = double(ps[k]);
+    inv[k] = 1.0 / r[k];
+    res[k] = 0;
+  }
+  for (int i = nd - 1; i >= 0; i--) {
+    const double d = digits[i];
+    for (size_t k = 0; k < n; k++) {
+      const double x = res[k] * kDigitBase + d;  // exact: below 2^52
+      // x / r rounded to an integer (adding and taking away 2^52 rounds to
+      // nearest; no floor, which not every target vectorises): one off at most.
+      const double q = (x * inv[k] + kRound) - kRound;
+      double m = x - q * r[k];                   // exact: q·r and x are integers below 2^52
+      // As arithmetic, not selects, which GCC 12 kept as branches.
+      m += r[k] * double(m < 0);
+      m -= r[k] * double(m >= r[k]);
+      res[k] = m;
+    }
+  }
+}
+
+#if defined(__x86_64__) || defined(_M_X64)
+__attribute__((target("avx512f"))) void residues_avx512(const double* digits, int nd, const uint32_t* ps, size_t n,
+                                                          double* res) {
+  residues_body(digits, nd, ps, n, res);
+}
+#endif
+void residues_portable(const double* digits, int nd, const uint32_t* ps, size_t n, double* res) {
+  residues_body(digits, nd, ps, n, res);
+}
+
+using ResiduesFn = void (*)(const double*, int, const uint32_t*, size_t, double*);
+
+ResiduesFn pick() {
+#if defined(__x86_64__) || defined(_M_X64)
+  if (cpu_features().avx512f) return residues_avx512;
+#endif
+  return residues_portable;
+}
+
+}  // namespace
+
+void sieve_roots(const u64* start, int limbs, const uint32_t* primes, size_t n, uint32_t* t0, uint32_t* t1) {
+  static const ResiduesFn residues = pick();
+  const int nd = (64 * limbs + kDigitBits - 1) / kDigitBits;
+  std::vector<double> digits(static_cast<size_t>(nd));
+  for (int i = 0; i < nd; i++) {
+    const int bit = i * kDigitBits, w = bit / 64, s = bit % 64;
+    uint64_t v = start[w] >> s;
+    if (s > 64 - kDigitBits && w + 1 < limbs) v |= start[w + 1] << (64 - s);
+    digits[size_t(i)] = double(v & ((1u << kDigitBits) - 1));
+  }
+  double res[kBlock];
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = n - b < kBlock ? n - b : kBlock;
+    residues(digits.data(), nd, primes + b, m, res);
+    for (size_t k = 0; k < m; k++) {
+      // 12·t0 ≡ −start and 12·t1 ≡ 1 − start (mod r). With a = −start mod r,
+      // a + c·r is a multiple of 12 for c ≡ −a·r (mod 12) (r is its own
+      // inverse mod 12), and (a + c·r)/12 < r is the root: no product of two
+      // residues, so no wider arithmetic.
+      const uint64_t r = primes[b + k], s = uint64_t(res[k]);
+      const uint64_t a0 = s == 0 ? 0 : r - s;
+      const uint64_t a1 = a0 + 1 == r ? 0 : a0 + 1;
+      const uint64_t rm = r % 12;
+      t0[b + k] = uint32_t((a0 + ((12 - a0 % 12) * rm % 12) * r) / 12);
+      t1[b + k] = uint32_t((a1 + ((12 - a1 % 12) * rm % 12) * r) / 12);
+    }
+  }
+}
+
+}  // namespace powprime::bignum
