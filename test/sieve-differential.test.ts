@@ -51,7 +51,7 @@ describe.runIf(n !== null)('safe-prime sieve: native and TS strike the same cand
     );
   });
 
-  // The deep tier (primes from 2^23, struck only in the window at the start):
+  // The deep tier (primes from 2^16, struck only in the window at the start):
   // slices inside it, across its end and past it. The TS twin takes start mod r
   // by BigInt division, the native one by SIMD Horner in doubles.
   it(`deep tier: random starts of 200..2048 bits, slices in and past the window, both classes (fast-check seed ${seed})`, () => {

@@ -13,7 +13,7 @@
 // per start, and a search almost always ends inside the window (it holds about
 // eight times the mean distance between safe primes). Past the window only the
 // dense tier strikes. Neither tier changes which j is found, only how many
-// candidates reach a test. Memory a sieve: 8 bytes a dense prime (4.5 MB),
+// candidates reach a test. Memory a sieve: 8 bytes a dense prime (52 KB),
 // the slice's marks, and the window's bits (at most 4 MB, at 8192 bits up).
 #pragma once
 #include <cstdint>

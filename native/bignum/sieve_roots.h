@@ -2,11 +2,10 @@
 // t0 = the j with r | start + 12·j and t1 = the j with r | (start + 12·j − 1)/2,
 // both in [0, r). Computing start mod r is what a sieve's depth costs (a
 // residue of a multi-word number per prime per start point), so it runs on
-// SIMD lanes: Horner's rule over 24-bit digits in double precision, where
-// res·2^24 + digit < 2^52 stays exact for r < 2^28 and one multiply by 1/r,
-// a rounding and an exact subtraction reduce it (the quotient is off by at
-// most one either way; two compares fix it). AVX-512F runs eight primes an
-// instruction; elsewhere it runs scalar (GCC 12 did not vectorise it for AVX2).
+// SIMD lanes: Horner's rule over 24-bit digits in double precision, exact for
+// r < 2^28, with the quotient rounded to nearest so that no step needs a
+// correction (sieve_roots.cc). AVX-512F runs eight primes an instruction,
+// AVX2 four, SSE2 two.
 #pragma once
 #include <cstddef>
 #include <cstdint>

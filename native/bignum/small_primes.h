@@ -14,7 +14,7 @@ constexpr uint32_t kTrialPrimesBelow = 1000;
 const std::vector<uint32_t>& trial_primes();
 // The safe-prime sieve's primes come in two tiers (safe_prime_sieve.h says why).
 // Dense: from 5 up to kDenseSieveLimit, struck in every slice.
-constexpr uint32_t kDenseSieveLimit = 1u << 23;
+constexpr uint32_t kDenseSieveLimit = 1u << 16;
 const std::vector<uint32_t>& sieve_primes();
 // Deep: from kDenseSieveLimit up to kSieveLimit, struck in a window at the
 // start only; built on first use (29 MB at 2^27). kSieveLimit is the deepest

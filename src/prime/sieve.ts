@@ -11,7 +11,7 @@ import { fermatBase2, isProbablePrimeJs } from './primality.ts';
 import { sievePrimes } from './small-primes.ts';
 
 /** Sieve primes below this strike every slice; above, only the deep window (kDenseSieveLimit). */
-export const DENSE_SIEVE_LIMIT = 1 << 23;
+export const DENSE_SIEVE_LIMIT = 1 << 16;
 
 /** Candidates from start the deep primes strike: bits²/2, from 2^16 to 2^25 (SafePrimeSieve::deep_window). */
 export function deepWindow(bits: number): number {

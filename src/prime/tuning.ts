@@ -21,7 +21,7 @@ const SIEVE_LIMIT_JS = 1 << 23;
  */
 export function sieveLimit(bits: number, backend: Backend = 'native'): number {
   const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
-  const depth = Math.min(Math.max(bits * 4096, 1 << 12), 1 << 23, max);
+  const depth = Math.min(Math.max(bits * 16384, 1 << 12), max);
   return Math.min(depth, 2 ** (bits - 3));
 }
 
