@@ -8,6 +8,8 @@
 
 namespace powprime::bignum {
 
+static_assert(kSieveLimit <= kRootsPrimesBelow, "the SIMD roots are exact only below kRootsPrimesBelow");
+
 SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24)
     : start_(start, start + limbs), limbs_(limbs), rounds_(rounds) {
   // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
@@ -27,7 +29,7 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
 }
 
 void SafePrimeSieve::strike_deep() {
-  const std::vector<uint32_t>& deep = deep_sieve_primes();
+  const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
   const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
   deep_.assign((deep_window_ + 63) / 64, 0);
   // In blocks, so the roots' memory stays small whatever the depth.

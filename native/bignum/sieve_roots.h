@@ -14,7 +14,7 @@
 
 namespace powprime::bignum {
 
-// Primes the double-precision residues are exact for.
+// Primes the double-precision residues are exact for (kSieveLimit stays at or below it).
 constexpr uint32_t kRootsPrimesBelow = 1u << 28;
 
 // start ≡ 11 (mod 12) of `limbs` words; primes[0..n) odd, 5 ≤ r < kRootsPrimesBelow.

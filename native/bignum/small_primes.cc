@@ -40,7 +40,15 @@ const std::vector<uint32_t>& sieve_primes() {
   return p;
 }
 
-const std::vector<uint32_t>& deep_sieve_primes() {
+const std::vector<uint32_t>& deep_sieve_primes(uint32_t limit) {
+  if (limit <= (1u << 22)) {
+    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 22);
+    return p;
+  }
+  if (limit <= (1u << 25)) {
+    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 25);
+    return p;
+  }
   static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, kSieveLimit);
   return p;
 }
