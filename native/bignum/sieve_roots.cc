@@ -1,8 +1,10 @@
 #include "sieve_roots.h"
 
+#include <cstring>
 #include <vector>
 
 #include "../cpu_features.h"
+#include "dispatch.h"
 
 namespace powprime::bignum {
 namespace {
@@ -59,10 +61,14 @@ void residues_portable(const double* digits, int nd, const uint32_t* ps, size_t 
 
 using ResiduesFn = void (*)(const double*, int, const uint32_t*, size_t, double*);
 
+// Follows the bignum kernel in force, so that the tests that run a search on
+// every kernel (setBignumKernel) run every copy of this loop on one machine:
+// the IFMA kernel's CPUs have AVX-512F, the MULX/ADX kernel's nearly all AVX2.
 ResiduesFn pick() {
 #if defined(__x86_64__) || defined(_M_X64)
-  if (cpu_features().avx512f) return residues_avx512;
-  if (cpu_features().avx2) return residues_avx2;
+  const char* id = kernel_in_force().id;
+  if (std::strcmp(id, "ifma") == 0 && cpu_features().avx512f) return residues_avx512;
+  if (std::strcmp(id, "portable") != 0 && cpu_features().avx2) return residues_avx2;
 #endif
   return residues_portable;
 }
@@ -70,7 +76,7 @@ ResiduesFn pick() {
 }  // namespace
 
 void sieve_roots(const u64* start, int limbs, const uint32_t* primes, size_t n, uint32_t* t0, uint32_t* t1) {
-  static const ResiduesFn residues = pick();
+  const ResiduesFn residues = pick();
   const int nd = (64 * limbs + kDigitBits - 1) / kDigitBits;
   std::vector<double> digits(static_cast<size_t>(nd));
   for (int i = 0; i < nd; i++) {
