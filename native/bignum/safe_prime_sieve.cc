@@ -28,7 +28,7 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
   return std::min<uint64_t>(std::max<uint64_t>(w, uint64_t(1) << 16), uint64_t(1) << 25);
 }
 
-void SafePrimeSieve::strike_deep() {
+bool SafePrimeSieve::strike_deep(StopFlag stop) {
   const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
   const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
   deep_.assign((deep_window_ + 63) / 64, 0);
@@ -36,6 +36,12 @@ void SafePrimeSieve::strike_deep() {
   constexpr size_t kChunk = 1 << 14;
   std::vector<uint32_t> t0(kChunk), t1(kChunk);
   for (size_t b = 0; b < n; b += kChunk) {
+    // At 8192 bits and 2^28 the whole takes seconds: a stop is seen between
+    // chunks, and the half-made bitmap is dropped (the next search remakes it).
+    if (stop.raised()) {
+      deep_.clear();
+      return false;
+    }
     const size_t m = std::min(kChunk, n - b);
     sieve_roots(start_.data(), limbs_, deep.data() + b, m, t0.data(), t1.data());
     for (size_t k = 0; k < m; k++) {
@@ -44,6 +50,7 @@ void SafePrimeSieve::strike_deep() {
       for (uint64_t j = t1[k]; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
     }
   }
+  return true;
 }
 
 int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
@@ -78,7 +85,10 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, Stop
   if (struck_parity_ >= 0)
     for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;
   if (deep_limit_ && j0 < deep_window_) {
-    if (deep_.empty()) strike_deep();
+    if (deep_.empty() && !strike_deep(stop)) {
+      stats.sieved += len;  // as a stop seen before the first test counts them
+      return kStopped;
+    }
     const uint64_t end = std::min(j1, deep_window_);
     for (uint64_t j = j0; j < end; j++)
       if ((deep_[j / 64] >> (j % 64)) & 1) marks[j - j0] = 1;

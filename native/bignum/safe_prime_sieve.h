@@ -67,7 +67,8 @@ class SafePrimeSieve {
   uint32_t deep_limit_;
   uint64_t deep_window_;
   std::vector<uint64_t> deep_;
-  void strike_deep();
+  // False (and deep_ left empty) when `stop` was raised part-way.
+  bool strike_deep(StopFlag stop);
 };
 
 }  // namespace powprime::bignum
