@@ -14,7 +14,7 @@ import { poolSize } from '../src/pool/pool.ts';
 import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { sievePrimes } from '../src/prime/small-primes.ts';
-import { sieveLimit } from '../src/prime/tuning.ts';
+import { sieveLimit, sliceLength } from '../src/prime/tuning.ts';
 import { runChild } from './openssl.ts';
 import { mean, ratio, spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 import { generateDhParams } from '../src/prime/dhparam.ts';
@@ -36,10 +36,14 @@ const C2 = 0.6601618158468696;
  * probability 12·C2/(ln p)² (Hardy–Littlewood, given both are prime to 6), and
  * a fraction ∏_{5 ≤ r < B} (1 − 2/r) of them survives the sieve to the test.
  */
-export function expectedTestsPerPrime(bits: number): number {
+export function expectedTestsPerPrime(bits: number, limit = sieveLimit(bits)): number {
   const lnP = (bits - 0.5) * Math.LN2;
+  // Exactly up to 2^23, then Mertens: ∏_{A≤r<B} (1 − 2/r) = (ln A / ln B)² to
+  // within about 1/A (the deepest sieve's primes would not fit a table here).
+  const exact = Math.min(limit, 1 << 23);
   let survive = 1;
-  for (const r of sievePrimes(sieveLimit(bits)).primes) if (r >= 5) survive *= 1 - 2 / r;
+  for (const r of sievePrimes(exact).primes) if (r >= 5) survive *= 1 - 2 / r;
+  if (limit > exact) survive *= (Math.log(exact) / Math.log(limit)) ** 2;
   return (survive * lnP * lnP) / (12 * C2);
 }
 
@@ -92,6 +96,31 @@ async function opensslDhparamSeconds(bits: number): Promise<number | string> {
   return (performance.now() - t) / 1000;
 }
 
+/**
+ * Bytes a thread's sieve holds at most, in MiB: the deep tier's window bitmap
+ * (safe_prime_sieve.h), two 4-byte roots a dense prime (below 2^16) and a
+ * slice's marks; the process-wide deep prime table is extra (58 MB at 2^28).
+ */
+function sieveMemoryMiB(bits: number): string {
+  const windowBits = Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);
+  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native')) / 2 ** 20).toFixed(2);
+}
+
+/** One thread's search: Fermat tests and process core time a prime over the seeds, `count` primes each, the pool started first. */
+async function oneThread(bits: number, count: number, seeds: bigint[]): Promise<{ tests: number; coreMs: number; primes: number }> {
+  for await (const _ of searchSafePrimes({ bits: 64, count: 1, seed: 1n, threads: 1, backend: 'native' }));
+  let tests = 0;
+  let primes = 0;
+  const t = process.cpuUsage();
+  for (const seed of seeds) {
+    let tested = 0;
+    for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', onProgress: (p) => (tested = p.tested) })) primes++;
+    tests += tested;
+  }
+  const u = process.cpuUsage(t);
+  return { tests: tests / primes, coreMs: (u.user + u.system) / 1000 / primes, primes };
+}
+
 export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: string) => void }): Promise<PrimeBenchResult> {
   const n = backendInfo().backend === 'native' ? native() : null;
   const rows: BenchRow[] = [];
@@ -102,6 +131,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const sp = spread(xs);
     rows.push({ suite: 'prime', ...rest, value: value ?? sp.median, ...sp, ...(runs !== undefined ? { runs } : {}), ...(note ? { note } : {}) });
   };
+  const value = (what: string): number | null => rows.find((r) => r.what === what)?.value ?? null;
   const bcuModPow = await loadBigintCryptoUtils(skipped);
   if (!n) skipped.push(`native rows: the addon is not loaded (${backendInfo().nativeError})`);
   for (const bits of [1024, 2048, 4096]) {
@@ -138,6 +168,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
         { bits: 2048, count: 8, ssl: 2 },
         { bits: 3072, count: 2, ssl: 0 },
         { bits: 4096, count: 2, ssl: 0 },
+        { bits: 8192, count: 1, ssl: 0 },
       ];
   for (const { bits, count, ssl } of plan) {
     if (n) {
@@ -152,7 +183,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       // The time per prime read as work × unit cost: Fermat tests per prime (against the
       // Hardy–Littlewood expectation for this sieve bound) and core time per test.
       add({ chart: 'fermat-tests', series: 'measured', bits, what: `Fermat tests per prime ${bits} bits, measured`, unit: 'tests', value: tested / k, note: `over ${k} primes, slices searched past the answer included` });
-      add({ chart: 'fermat-tests', series: 'expected', bits, what: `Fermat tests per prime ${bits} bits, expected`, unit: 'tests', value: expectedTestsPerPrime(bits), note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}` });
+      add({ chart: 'fermat-tests', series: 'expected', bits, what: `Fermat tests per prime ${bits} bits, expected`, unit: 'tests', value: expectedTestsPerPrime(bits), note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}; sieve memory at most ${sieveMemoryMiB(bits)} MiB a thread` });
       if (tested) {
         add({ chart: 'fermat-cost', series: 'core ms per test', bits, what: `core time per Fermat test ${bits} bits`, unit: 'ms', value: (wall * threads * 1000) / tested, note: 'wall × threads / tests (sieving included)' });
       }
@@ -166,6 +197,20 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       each.push((performance.now() - t) / 1000);
     }
     add({ chart: 'safe-prime', series: 'node:crypto (1 core)', bits, what: `safe prime ${bits} bits, node:crypto`, unit: 's', xs: each, value: mean(each), note: `mean over ${ssl}` });
+  }
+
+  // The core-time goals of the deep sieve, on one thread in this run: at 2048
+  // bits, seed 1, 32 primes, Fermat tests a prime and core time a prime against
+  // OpenSSL's 2048-bit Miller–Rabin round; at 4096 bits, tests a prime over a
+  // fixed seed set against what the old sieve to 2^23 expected.
+  if (n && !opts.quick) {
+    opts.onStep?.('safe primes 2048 bits, native on 1 thread, seed 1');
+    const one = await oneThread(2048, 32, [1n]);
+    add({ chart: 'fermat-tests', series: 'measured, 1 thread, seed 1', bits: 2048, what: 'Fermat tests per prime 2048 bits, 1 thread, seed 1', unit: 'tests', value: one.tests, runs: one.primes, note: `over ${one.primes} primes` });
+    add({ chart: 'safe-prime', series: 'native 1 thread, core time', bits: 2048, what: 'core time per safe prime 2048 bits, 1 thread, seed 1', unit: 's', value: one.coreMs / 1000, runs: one.primes, note: `process CPU time over the search / ${one.primes} primes (pool started beforehand)` });
+    opts.onStep?.('safe primes 4096 bits, native on 1 thread, seeds 1-4');
+    const four = await oneThread(4096, 1, [1n, 2n, 3n, 4n]);
+    add({ chart: 'fermat-tests', series: 'measured, 1 thread, seeds 1-4', bits: 4096, what: 'Fermat tests per prime 4096 bits, seeds 1-4', unit: 'tests', value: four.tests, runs: four.primes, note: `one prime a seed; the sieve to 2^23 expects ${expectedTestsPerPrime(4096, 1 << 23).toFixed(0)}` });
   }
 
   // DH parameters end to end, as a user would make them: ours (all cores) against `openssl dhparam` (one core).
@@ -195,7 +240,6 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     if (each.length) add({ chart: 'safe-prime', series: 'openssl dhparam', bits, what: `dhparam ${bits} bits, openssl dhparam`, unit: 's', xs: each, value: mean(each), note: `mean over ${each.length}` });
   }
 
-  const value = (what: string): number | null => rows.find((r) => r.what === what)?.value ?? null;
   const targets = [
     target('2048-bit modexp, native / OpenSSL per round', ratio(value('modexp 2048 bits, native'), value('modexp 2048 bits, OpenSSL per MR round')), '×', 1.0, 'max'),
     // "Base-2 Fermat at least 15% faster still": than OpenSSL's round, as the modexp line compares.
@@ -211,6 +255,10 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       target(`2048-bit safe prime on ${threads} threads`, value(`safe prime 2048 bits, native ${threads} threads`), 's', 0.45, 'max'),
       target(`3072-bit safe prime on ${threads} threads`, value(`safe prime 3072 bits, native ${threads} threads`), 's', 3, 'max'),
       target('2048-bit dhparam, openssl dhparam / powprime', ratio(value('dhparam 2048 bits, openssl dhparam'), value('dhparam 2048 bits, powprime')), '×', 20, 'min'),
+      target('2048-bit Fermat tests a safe prime, 1 thread, seed 1', value('Fermat tests per prime 2048 bits, 1 thread, seed 1'), 'tests', 1800, 'max'),
+      // The round is in ms and the core time in s.
+      target('2048-bit core time a safe prime / OpenSSL MR round', ratio(value('core time per safe prime 2048 bits, 1 thread, seed 1'), value('modexp 2048 bits, OpenSSL per MR round')) === null ? null : (1000 * value('core time per safe prime 2048 bits, 1 thread, seed 1')!) / value('modexp 2048 bits, OpenSSL per MR round')!, '×', 250, 'max'),
+      target('4096-bit Fermat tests a prime / the 2^23 sieve\'s expectation', ratio(value('Fermat tests per prime 4096 bits, seeds 1-4'), expectedTestsPerPrime(4096, 1 << 23)), '×', 0.6, 'max'),
     );
   }
   return { threads, rows, targets, skipped };

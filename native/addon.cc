@@ -375,6 +375,12 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     }
     bignum::SieveStats stats;
     const int64_t found = sieve_->search(uint64_t(j0), uint64_t(j1), stats, stop);
+    // The first search may build the deep tier's window (up to 4 MB): tell the engine.
+    const int64_t now = int64_t(sieve_->memory_bytes());
+    if (now != held_) {
+      account(env, now - held_, 0);
+      held_ = now;
+    }
     Napi::Object out = Napi::Object::New(env);
     if (found == bignum::SafePrimeSieve::kStopped) out.Set("stopped", Napi::Boolean::New(env, true));
     out.Set("found", found < 0 ? env.Null() : Napi::Number::New(env, double(found)));

@@ -4,6 +4,7 @@ import { backendInfo, closePool, searchSafePrimes } from '../src/index.ts';
 import { native } from '../src/native.ts';
 import { modPow, pow2Mod } from '../src/prime/bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from '../src/prime/primality.ts';
+import { DENSE_SIEVE_LIMIT, SafePrimeSieveJs } from '../src/prime/sieve.ts';
 import { textbookPowMod } from './helpers/number-theory.ts';
 import { usableBignumKernels } from './helpers/backends.ts';
 import { rng } from './helpers/oracles.ts';
@@ -142,5 +143,25 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
     const ref: bigint[] = [];
     for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'js' })) ref.push(r.prime);
     expect(got).toEqual(ref);
+  });
+
+  // The sieve's roots (start mod every sieve prime) follow the kernel in
+  // force: AVX-512F, AVX2 and portable copies of the same loop.
+  it('the sieve strikes the candidates the TS twin strikes, dense and deep primes alike', () => {
+    n!.setBignumKernel(kernel);
+    try {
+      const next = rng(5);
+      for (const bits of [300, 1024, 2048]) {
+        const x = randomBits(bits, next) | (1n << BigInt(bits - 1));
+        const start = x - (x % 12n) + 11n;
+        const limit = DENSE_SIEVE_LIMIT + (1 << 20);
+        const a = new n!.SafePrimeSieve(start, limit).search(0, 8192);
+        const b = new SafePrimeSieveJs(start, limit).search(0, 8192);
+        expect(a.found).toBe(b.found);
+        if (a.found === null) expect(a.tested).toBe(b.tested);
+      }
+    } finally {
+      n!.setBignumKernel();
+    }
   });
 });

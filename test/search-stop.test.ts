@@ -32,6 +32,16 @@ describeBackends('sieve stop flag', (backend) => {
     expect(stopped.tested).toBeLessThanOrEqual(1);
     expect(plain.tested).toBeGreaterThan(1);
   });
+
+  // The deep tier is struck on the first search that reaches its window: a
+  // stop raised then is seen there, and the half-made tier is not kept.
+  it('a stop on the first search of a sieve leaves the next search the answer of a fresh sieve', () => {
+    const s = sieveFor(backend);
+    const stopped = s.search(0, 2048, flag(1n));
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.tested).toBe(0);
+    expect(s.search(0, 2048)).toEqual(sieveFor(backend).search(0, 2048));
+  });
 });
 
 describe.runIf(native() !== null)('native sieve stop argument', () => {

@@ -5,8 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { native } from '../src/native.ts';
-import { SafePrimeSieveJs } from '../src/prime/sieve.ts';
-import { SIEVE_LIMIT_MAX } from '../src/prime/tuning.ts';
+import { DENSE_SIEVE_LIMIT, SafePrimeSieveJs, deepWindow } from '../src/prime/sieve.ts';
 import { skipNativeNotice } from './helpers/backends.ts';
 
 skipNativeNotice('native sieve vs TS sieve');
@@ -37,7 +36,7 @@ describe.runIf(n !== null)('safe-prime sieve: native and TS strike the same cand
         startArb,
         fc.integer({ min: 0, max: 2 ** 53 - 4096 }),
         fc.integer({ min: 1, max: 4096 }),
-        fc.constantFrom(1 << 10, 1 << 16, SIEVE_LIMIT_MAX),
+        fc.constantFrom(1 << 10, 1 << 16, DENSE_SIEVE_LIMIT),
         fc.boolean(),
         (start, j0, len, limit, only23) => {
           const a = new n!.SafePrimeSieve(start, limit, undefined, only23).search(j0, j0 + len);
@@ -49,6 +48,28 @@ describe.runIf(n !== null)('safe-prime sieve: native and TS strike the same cand
         },
       ),
       { seed, numRuns: 40 },
+    );
+  });
+
+  // The deep tier (primes from 2^16, struck only in the window at the start):
+  // slices inside it, across its end and past it. The TS twin takes start mod r
+  // by BigInt division, the native one by SIMD Horner in doubles.
+  it(`deep tier: random starts of 200..2048 bits, slices in and past the window, both classes (fast-check seed ${seed})`, () => {
+    const deepStart = fc
+      .integer({ min: 200, max: 2048 })
+      .chain((bits) => fc.bigInt({ min: 1n << BigInt(bits - 1), max: (1n << BigInt(bits)) - 1n }))
+      .map((x) => x - (x % 12n) + 11n);
+    fc.assert(
+      fc.property(deepStart, fc.double({ min: 0, max: 1.2, noNaN: true }), fc.integer({ min: 1, max: 8192 }), fc.boolean(), (start, at, len, only23) => {
+        const limit = DENSE_SIEVE_LIMIT + (1 << 22);
+        const j0 = Math.floor(at * deepWindow(start.toString(2).length));
+        const a = new n!.SafePrimeSieve(start, limit, undefined, only23).search(j0, j0 + len);
+        const b = new SafePrimeSieveJs(start, limit, -1, only23).search(j0, j0 + len);
+        expect(a.found).toBe(b.found);
+        expect(a.sieved).toBe(b.sieved);
+        if (a.found === null) expect(a.tested).toBe(b.tested);
+      }),
+      { seed, numRuns: 12 },
     );
   });
 

@@ -3,41 +3,59 @@
 #include <algorithm>
 
 #include "primality.h"
+#include "sieve_roots.h"
 #include "small_primes.h"
 
 namespace powprime::bignum {
+
+static_assert(kSieveLimit <= kRootsPrimesBelow, "the SIMD roots are exact only below kRootsPrimesBelow");
 
 SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24)
     : start_(start, start + limbs), limbs_(limbs), rounds_(rounds) {
   // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
   struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
   const std::vector<uint32_t>& ps = sieve_primes();
-  const std::vector<uint32_t>& inv = sieve_inverses_of_12();
-  const std::vector<uint64_t>& recip = sieve_reciprocals();
-  nprimes_ = size_t(std::lower_bound(ps.begin(), ps.end(), sieve_limit) - ps.begin());
-  // start mod r for every sieve prime, 32 bits of start at a time from the
-  // top (the remainder so far, shifted, stays below 2^55). Primes are the
-  // inner loop so the steps of different primes overlap instead of waiting
-  // on each other.
-  std::vector<uint32_t> res(nprimes_, 0);
-  for (int i = 2 * limbs - 1; i >= 0; i--) {
-    const uint64_t half = (start[i / 2] >> (32 * (i % 2))) & 0xffffffffu;
-    for (size_t k = 0; k < nprimes_; k++) res[k] = mod_by_reciprocal((uint64_t(res[k]) << 32) | half, ps[k], recip[k]);
-  }
+  nprimes_ = size_t(std::lower_bound(ps.begin(), ps.end(), std::min(sieve_limit, kDenseSieveLimit)) - ps.begin());
   t0_.resize(nprimes_);
   t1_.resize(nprimes_);
-  for (size_t k = 0; k < nprimes_; k++) {
-    // r | p_j ⇔ 12·j ≡ −start; r | q_j ⇔ 12·j ≡ 1 − start (mod r).
-    const uint32_t r = ps[k];
-    const uint64_t minus = res[k] == 0 ? 0 : r - res[k];
-    const uint64_t one_minus = minus + 1 == r ? 0 : minus + 1;
-    t0_[k] = mod_by_reciprocal(minus * inv[k], r, recip[k]);
-    t1_[k] = mod_by_reciprocal(one_minus * inv[k], r, recip[k]);
+  sieve_roots(start, limbs, ps.data(), nprimes_, t0_.data(), t1_.data());
+  deep_limit_ = sieve_limit > kDenseSieveLimit ? std::min(sieve_limit, kSieveLimit) : 0;
+  deep_window_ = deep_window(bit_length(start, limbs));
+}
+
+uint64_t SafePrimeSieve::deep_window(int bits) {
+  const uint64_t w = uint64_t(bits) * uint64_t(bits) / 2;
+  return std::min<uint64_t>(std::max<uint64_t>(w, uint64_t(1) << 16), uint64_t(1) << 25);
+}
+
+bool SafePrimeSieve::strike_deep(StopFlag stop) {
+  const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
+  const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
+  deep_.assign((deep_window_ + 63) / 64, 0);
+  // In blocks, so the roots' memory stays small whatever the depth.
+  constexpr size_t kChunk = 1 << 14;
+  std::vector<uint32_t> t0(kChunk), t1(kChunk);
+  for (size_t b = 0; b < n; b += kChunk) {
+    // At 8192 bits and 2^28 the whole takes seconds: a stop is seen between
+    // chunks, and the half-made bitmap is dropped (the next search remakes it).
+    if (stop.raised()) {
+      deep_.clear();
+      return false;
+    }
+    const size_t m = std::min(kChunk, n - b);
+    sieve_roots(start_.data(), limbs_, deep.data() + b, m, t0.data(), t1.data());
+    for (size_t k = 0; k < m; k++) {
+      const uint64_t r = deep[b + k];
+      for (uint64_t j = t0[k]; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
+      for (uint64_t j = t1[k]; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
+    }
   }
+  return true;
 }
 
 size_t SafePrimeSieve::memory_bytes() const {
-  return sizeof(*this) + start_.capacity() * sizeof(u64) + (t0_.capacity() + t1_.capacity()) * sizeof(uint32_t);
+  return sizeof(*this) + start_.capacity() * sizeof(u64) + (t0_.capacity() + t1_.capacity()) * sizeof(uint32_t) +
+         deep_.capacity() * sizeof(uint64_t);
 }
 
 int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {
@@ -73,6 +91,15 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, Stop
   }
   if (struck_parity_ >= 0)
     for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;
+  if (deep_limit_ && j0 < deep_window_) {
+    if (deep_.empty() && !strike_deep(stop)) {
+      stats.sieved += len;  // as a stop seen before the first test counts them
+      return kStopped;
+    }
+    const uint64_t end = std::min(j1, deep_window_);
+    for (uint64_t j = j0; j < end; j++)
+      if ((deep_[j / 64] >> (j % 64)) & 1) marks[j - j0] = 1;
+  }
   stats.sieved += len;
   // Survivors go through base-2 Fermat on q eight at a time on the IFMA
   // kernel (one per SIMD lane), one at a time elsewhere. Pocklington's Fermat

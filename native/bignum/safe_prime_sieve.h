@@ -4,6 +4,17 @@
 // Survivors get base-2 Fermat on q, then on p (Pocklington's condition), then
 // the full probable-prime test on q. Optionally only p ≡ 23 (mod 24) is kept
 // (every other j): the class DH parameters with generator 2 need.
+//
+// Two tiers of sieve primes. The dense ones (below kDenseSieveLimit) are
+// struck in every slice: a slice costs a residue of j0 per prime. The deep
+// ones (up to the sieve limit) are struck once, into a bitmap over the first
+// deep_window(bits) candidates from start, when a slice first reaches it: their
+// residues of start are the depth's whole cost (sieve_roots.h, SIMD), paid once
+// per start, and a search almost always ends inside the window (it holds about
+// eight times the mean distance between safe primes). Past the window only the
+// dense tier strikes. Neither tier changes which j is found, only how many
+// candidates reach a test. Memory a sieve: 8 bytes a dense prime (52 KB),
+// the slice's marks, and the window's bits (at most 4 MB, at 8192 bits up).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,12 +42,17 @@ class SafePrimeSieve {
   // tests and returns kStopped: a slice at 8192 bits holds seconds of tests,
   // and a stop must not wait for them.
   static constexpr int64_t kStopped = -2;
+
+  // Candidates from start the deep tier covers: bits²/2, from 2^16 to 2^25.
+  // src/prime/sieve.ts (deepWindow) is its twin.
+  static uint64_t deep_window(int bits);
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop = StopFlag());
 
-  // Heap bytes this sieve holds from construction to destruction (the
-  // residue tables: 8 bytes per sieve prime, megabytes at 2048 bits), so the
-  // binding can tell the JS engine what a small wrapper object really costs.
-  // search() holds nothing beyond its call.
+  // Heap bytes this sieve holds until destruction (the residue tables: 8
+  // bytes per sieve prime, megabytes at 2048 bits; and the deep tier's window
+  // once the first search built it), so the binding can tell the JS engine
+  // what a small wrapper object really costs. search() holds nothing else
+  // beyond its call.
   size_t memory_bytes() const;
 
  private:
@@ -52,6 +68,13 @@ class SafePrimeSieve {
   // 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes.
   int struck_parity_;
   std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
+  // Deep tier: primes up to deep_limit_ (0: none), struck into deep_ (bit j for
+  // j < deep_window_) by the first search that reaches the window.
+  uint32_t deep_limit_;
+  uint64_t deep_window_;
+  std::vector<uint64_t> deep_;
+  // False (and deep_ left empty) when `stop` was raised part-way.
+  bool strike_deep(StopFlag stop);
 };
 
 }  // namespace powprime::bignum

@@ -14,6 +14,20 @@ std::vector<uint32_t> odd_primes_below(uint32_t limit, uint32_t from) {
   return out;
 }
 
+// The same from an odd-only bit table, for limits where a byte a number would cost too much.
+std::vector<uint32_t> odd_primes_between(uint32_t from, uint32_t limit) {
+  std::vector<uint64_t> composite((limit / 2 + 63) / 64, 0);  // bit i: 2i + 1
+  auto marked = [&](uint64_t i) { return (composite[i / 64] >> (i % 64)) & 1; };
+  std::vector<uint32_t> out;
+  for (uint64_t i = 1; 2 * i + 1 < limit; i++) {
+    if (marked(i)) continue;
+    const uint64_t p = 2 * i + 1;
+    if (p >= from) out.push_back(uint32_t(p));
+    for (uint64_t j = p * p / 2; 2 * j + 1 < limit; j += p) composite[j / 64] |= uint64_t(1) << (j % 64);
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<uint32_t>& trial_primes() {
@@ -22,24 +36,21 @@ const std::vector<uint32_t>& trial_primes() {
 }
 
 const std::vector<uint32_t>& sieve_primes() {
-  static const std::vector<uint32_t> p = odd_primes_below(kSieveLimit, 5);
+  static const std::vector<uint32_t> p = odd_primes_below(kDenseSieveLimit, 5);
   return p;
 }
 
-const std::vector<uint32_t>& sieve_inverses_of_12() {
-  static const std::vector<uint32_t> inv = [] {
-    const std::vector<uint32_t>& ps = sieve_primes();
-    std::vector<uint32_t> out(ps.size());
-    // r mod 12 is 1, 5, 7 or 11, each its own inverse mod 12, so with
-    // k = −r mod 12, r·k + 1 is a multiple of 12 and (r·k + 1)/12 is 12^−1 mod r.
-    for (size_t i = 0; i < ps.size(); i++) {
-      const uint64_t r = ps[i];
-      const uint64_t k = (12 - r % 12) % 12;
-      out[i] = uint32_t((r * k + 1) / 12);
-    }
-    return out;
-  }();
-  return inv;
+const std::vector<uint32_t>& deep_sieve_primes(uint32_t limit) {
+  if (limit <= (1u << 22)) {
+    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 22);
+    return p;
+  }
+  if (limit <= (1u << 25)) {
+    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 25);
+    return p;
+  }
+  static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, kSieveLimit);
+  return p;
 }
 
 const std::vector<uint64_t>& sieve_reciprocals() {

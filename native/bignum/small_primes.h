@@ -12,12 +12,18 @@ namespace powprime::bignum {
 // Mirrored by TRIAL_PRIMES in src/prime/small-primes.ts.
 constexpr uint32_t kTrialPrimesBelow = 1000;
 const std::vector<uint32_t>& trial_primes();
-// Primes from 5 up to kSieveLimit, for the safe-prime sieve: the deepest
-// sieve sieveLimit() in src/prime/tuning.ts asks for (SIEVE_LIMIT_MAX there).
-constexpr uint32_t kSieveLimit = 1u << 23;
+// The safe-prime sieve's primes come in two tiers (safe_prime_sieve.h says why).
+// Dense: from 5 up to kDenseSieveLimit, struck in every slice.
+constexpr uint32_t kDenseSieveLimit = 1u << 16;
 const std::vector<uint32_t>& sieve_primes();
-// 12^-1 mod r for each entry of sieve_primes().
-const std::vector<uint32_t>& sieve_inverses_of_12();
+// Deep: from kDenseSieveLimit up to at least `limit` (≤ kSieveLimit), struck
+// in a window at the start only. Three tables, to 2^22, 2^25 and 2^28, each
+// built on first use, so a shallow sieve never pays for the deepest (58 MB,
+// about a second to build). kSieveLimit is the deepest sieve sieveLimit() in
+// src/prime/tuning.ts asks for (SIEVE_LIMIT_MAX there); the roots' doubles
+// are exact below it (kRootsPrimesBelow).
+constexpr uint32_t kSieveLimit = 1u << 28;
+const std::vector<uint32_t>& deep_sieve_primes(uint32_t limit);
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
 const std::vector<uint64_t>& sieve_reciprocals();
 

@@ -39,10 +39,10 @@ interface Sieve {
 }
 
 function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean): Sieve {
-  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits), rounds, only23Mod24);
+  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, only23Mod24);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
-  return new n.SafePrimeSieve(start, sieveLimit(bits), rounds < 0 ? undefined : rounds, only23Mod24);
+  return new n.SafePrimeSieve(start, sieveLimit(bits, backend), rounds < 0 ? undefined : rounds, only23Mod24);
 }
 
 /**

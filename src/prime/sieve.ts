@@ -3,9 +3,20 @@
  * p_j = start + 12·j, struck out when a small prime divides p or q = (p−1)/2,
  * survivors tested with base-2 Fermat on q, then on p, then the full test on q.
  * With `only23Mod24`, every other j (the p ≡ 11 mod 24) is struck too.
+ * Sieve primes from DENSE_SIEVE_LIMIT up strike only the first deepWindow(bits)
+ * candidates, as the native deep tier does (safe_prime_sieve.h says why), so
+ * both strike the same candidates for the same limit.
  */
 import { fermatBase2, isProbablePrimeJs } from './primality.ts';
 import { sievePrimes } from './small-primes.ts';
+
+/** Sieve primes below this strike every slice; above, only the deep window (kDenseSieveLimit). */
+export const DENSE_SIEVE_LIMIT = 1 << 16;
+
+/** Candidates from start the deep primes strike: bits²/2, from 2^16 to 2^25 (SafePrimeSieve::deep_window). */
+export function deepWindow(bits: number): number {
+  return Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);
+}
 
 export interface SliceResult {
   /** Lowest j of the slice whose p_j is a safe prime, or null. */
@@ -25,6 +36,10 @@ export class SafePrimeSieveJs {
   /** 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes. */
   private readonly struckParity: number;
   private closed = false;
+  private readonly deepLimit: number;
+  private readonly window: number;
+  /** Bit j set: a deep prime divides p_j or q_j (j < window); built on first use. */
+  private deep: Uint8Array | null = null;
 
   constructor(
     private readonly start: bigint,
@@ -35,7 +50,9 @@ export class SafePrimeSieveJs {
     if (start % 12n !== 11n) throw new RangeError('start must be 11 modulo 12');
     // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
     this.struckParity = only23Mod24 ? (start % 24n === 23n ? 1 : 0) : -1;
-    const { primes, inv12 } = sievePrimes(sieveLimit);
+    const { primes, inv12 } = sievePrimes(Math.min(sieveLimit, DENSE_SIEVE_LIMIT));
+    this.deepLimit = sieveLimit > DENSE_SIEVE_LIMIT ? sieveLimit : 0;
+    this.window = deepWindow(start.toString(2).length);
     this.primes = primes;
     this.t0 = new Uint32Array(primes.length);
     this.t1 = new Uint32Array(primes.length);
@@ -56,6 +73,23 @@ export class SafePrimeSieveJs {
     this.closed = true;
   }
 
+  private strikeDeep(): Uint8Array {
+    const deep = new Uint8Array(this.window);
+    const { primes, inv12 } = sievePrimes(this.deepLimit);
+    let k = primes.length;
+    while (k > 0 && primes[k - 1]! >= DENSE_SIEVE_LIMIT) k--;
+    for (; k < primes.length; k++) {
+      const r = primes[k]!;
+      const res = BigInt(r) - (this.start % BigInt(r));
+      // Products reach 2^56 here (r < 2^28): BigInt, not doubles.
+      const t0 = Number((res * BigInt(inv12[k]!)) % BigInt(r));
+      const t1 = Number(((res + 1n) * BigInt(inv12[k]!)) % BigInt(r));
+      for (let j = t0; j < this.window; j += r) deep[j] = 1;
+      for (let j = t1; j < this.window; j += r) deep[j] = 1;
+    }
+    return deep;
+  }
+
   /** `stop`: a one-element shared flag, looked at between candidates (as the native sieve does). */
   search(j0: number, j1: number, stop?: BigUint64Array): SliceResult {
     if (this.closed) throw new Error('this SafePrimeSieve is closed: close() freed it, so it can no longer search');
@@ -70,6 +104,10 @@ export class SafePrimeSieveJs {
       for (let i = (t1[k]! + r - m) % r; i < len; i += r) marks[i] = 1;
     }
     if (this.struckParity >= 0) for (let i = j0 % 2 === this.struckParity ? 0 : 1; i < len; i += 2) marks[i] = 1;
+    if (this.deepLimit && j0 < this.window) {
+      const deep = (this.deep ??= this.strikeDeep());
+      for (let j = j0; j < Math.min(j1, this.window); j++) if (deep[j]) marks[j - j0] = 1;
+    }
     let tested = 0;
     for (let i = 0; i < len; i++) {
       if (marks[i]) continue;

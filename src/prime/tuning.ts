@@ -5,16 +5,32 @@
  */
 import type { Backend } from '../backend.ts';
 
-/** The deepest sieve: the native core builds its sieve primes up to here (kSieveLimit). */
-export const SIEVE_LIMIT_MAX = 1 << 23;
+/** The deepest sieve: the native core's sieve primes go up to here (kSieveLimit). */
+export const SIEVE_LIMIT_MAX = 2 ** 28;
+
+/** The deepest sieve the TS backend uses by default: its residues are BigInt divisions. */
+const SIEVE_LIMIT_JS = 1 << 23;
 
 /**
- * Sieve primes up to about 4096·bits, up to 2^23: deeper pays while the sieve
- * work a prime adds stays below the Fermat tests it saves. Always below
- * q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
+ * The sieve's depth B. Which prime an index finds does not depend on it, only
+ * how many candidates reach a Fermat test: about lnP²/(12·C2) · ∏_{5≤r<B}(1 − 2/r),
+ * which falls as 1/ln²B. What it costs is a residue of the start point per
+ * prime below B, once an index (sieve_roots.h: bits/24 SIMD steps a prime).
+ *
+ * Cost model, measured at 2048 bits on one thread (Intel Xeon family 6 model
+ * 167, AVX-512; seed 1, 8 primes; bench/safe-prime-profile.ts): tests a prime
+ * 2287 / 1954 / 1811 / 1684 and residue setup 24 / 41 / 81 / 135 ms an index
+ * at B = 2^23 / 2^25 / 2^26 / 2^27, a Fermat test 0.36 ms. From 2^26 to 2^27
+ * the setup grows by about 55 ms and the tests saved are worth about 46: the
+ * optimum is near 2^26. Setup a prime of B grows as π(B)·bits, the tests'
+ * worth as bits²·(test cost ∝ bits^1.6); equal at the margin when
+ * B ∝ bits^3.6, so B = 2^26·(bits/2048)^3.6 (2^22.4 at 1024 bits, about what
+ * the earlier 4096·bits rule gave; 2^28, the cap, from 3072 bits).
+ * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
-export function sieveLimit(bits: number): number {
-  const depth = Math.min(Math.max(bits * 4096, 1 << 12), SIEVE_LIMIT_MAX);
+export function sieveLimit(bits: number, backend: Backend = 'native'): number {
+  const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
+  const depth = Math.min(Math.max(Math.round(2 ** 26 * (bits / 2048) ** 3.6), 1 << 12), max);
   return Math.min(depth, 2 ** (bits - 3));
 }
 

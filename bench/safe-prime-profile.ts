@@ -1,0 +1,93 @@
+/**
+ * Where a safe prime's core time goes, on one thread, beside OpenSSL's
+ * 2048-bit Miller–Rabin round measured in the same run:
+ *
+ *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1]
+ *
+ * Prints Fermat tests a prime (measured and the sieve's expectation), core
+ * time a prime and its ratio to the MR round, and a split of that time: the
+ * sieve's residue setup (one sieve per index, timed by building it and
+ * searching one candidate, which strikes the deep tier's window),
+ * the batched Fermat tests (tests × the eight-lane cost a test, timed on
+ * random odd numbers of the size), the full test on q (the q that pass
+ * Fermat on q and p, about one a prime), and the rest — striking and the
+ * search's own bookkeeping.
+ */
+import { checkPrimeSync, randomBytes } from 'node:crypto';
+import { native } from '../src/native.ts';
+import { closePool } from '../src/pool/pool.ts';
+import { fromBytes } from '../src/prime/bigint.ts';
+import { searchSafePrimes } from '../src/prime/search.ts';
+import { stream, candidateAt } from '../src/prime/stream.ts';
+import { sieveLimit } from '../src/prime/tuning.ts';
+import { expectedTestsPerPrime } from './prime.ts';
+
+/** RFC 3526 group 14: the 2048-bit MODP prime (a safe prime). */
+const RFC3526_2048 = BigInt(
+  '0xFFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF',
+);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}
+
+/** Core milliseconds the process spent since `from` (all threads): the machine may be shared, so wall time would count others' work. */
+function coreMs(from: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1000;
+}
+
+function msOf(fn: () => unknown, runs: number): number {
+  fn();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.cpuUsage();
+    fn();
+    xs.push(coreMs(t));
+  }
+  return median(xs);
+}
+
+const bits = Number(process.argv[2] ?? 2048);
+const count = Number(process.argv[3] ?? 32);
+const seed = BigInt(process.argv[4] ?? 1);
+const n = native();
+if (!n) throw new Error('the native addon is not loaded');
+
+const mrRound = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;
+
+// Start the pool's thread (and load its modules) before the clock starts.
+for await (const _ of searchSafePrimes({ bits: 64, count: 1, seed, threads: 1, backend: 'native' }));
+const t0 = process.cpuUsage();
+let tested = 0;
+let found = 0;
+for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', onProgress: (p) => (tested = p.tested) })) found++;
+const searchMs = coreMs(t0);
+const mrRoundAfter = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;
+const mr = (mrRound + mrRoundAfter) / 2;
+
+// Unit costs, timed alone.
+const odd = (): bigint => fromBytes(randomBytes(bits / 8)) | 1n | (1n << BigInt(bits - 1));
+const batch = Array.from({ length: 64 }, odd);
+const fermatMs = msOf(() => n.fermatBase2(batch), 3) / batch.length;
+const st = stream(bits, seed, 0n);
+const start = candidateAt(st, st.first);
+// Building the sieve (dense roots) and a first one-candidate slice (the deep tier's window).
+const setupMs = msOf(() => new n.SafePrimeSieve(start, sieveLimit(bits)).search(0, 1), 3);
+const fullTestMs = msOf(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, false), 3) * (bits / 2048) ** 3;
+
+const perPrime = searchMs / found;
+const split = {
+  setup: setupMs,
+  fermat: (fermatMs * tested) / found,
+  fullTestOnQ: fullTestMs,
+};
+const rest = perPrime - split.setup - split.fermat - split.fullTestOnQ;
+const pct = (x: number): string => `${((100 * x) / perPrime).toFixed(1)} %`;
+console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${sieveLimit(bits)}`);
+console.log(`  Fermat tests a prime: ${(tested / found).toFixed(0)} (expected for this sieve ${expectedTestsPerPrime(bits).toFixed(0)})`);
+console.log(`  core time a prime:    ${perPrime.toFixed(1)} ms = ${(perPrime / mr).toFixed(0)} × OpenSSL's 2048-bit MR round (${mr.toFixed(3)} ms)`);
+console.log(`  split a prime: residue setup ${split.setup.toFixed(1)} ms (${pct(split.setup)}), Fermat batches ${split.fermat.toFixed(1)} ms (${pct(split.fermat)}, ${fermatMs.toFixed(3)} ms a test),`);
+console.log(`                 full test on q ${split.fullTestOnQ.toFixed(1)} ms (${pct(split.fullTestOnQ)}), striking and the rest ${rest.toFixed(1)} ms (${pct(rest)})`);
+await closePool();
