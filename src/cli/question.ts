@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
 import { isoTime } from '../clients/clock.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
-import { QuestionClient, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
+import { QuestionClient, threadJson, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
 import { QuestionPipeline } from '../clients/question/pipeline.ts';
 import { InterruptedError } from '../errors.ts';
 import { lockHolderText, tryLock, type FileLock } from '../fs/file-lock.ts';
@@ -48,7 +48,7 @@ function printThread(t: Thread | ThreadItem): string {
 }
 
 function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
-  if (json) return void process.stdout.write(`${JSON.stringify(items)}\n`);
+  if (json) return void process.stdout.write(`${JSON.stringify(items.map((i) => ('error' in i ? i : threadJson(i))))}\n`);
   for (const i of items) process.stdout.write('error' in i ? `# ${terminalLine(i.id ?? '?')}: ${terminalLine(i.error)}\n` : `${printThread(i)}\n`);
 }
 
@@ -85,7 +85,7 @@ export function registerQuestion(program: Command): void {
         try {
           for (;;) {
             const t = await client.answer(id);
-            if (t) return void process.stdout.write(o.json ? `${JSON.stringify({ id, ...t })}\n` : printThread({ id, ...t }));
+            if (t) return void process.stdout.write(o.json ? `${JSON.stringify(threadJson({ id, ...t }))}\n` : printThread({ id, ...t }));
             const next = client.clock.now() + 1.1 * MINUTE;
             countdown(status, next, 'the next look at the answer');
             await client.clock.sleep(next - client.clock.now(), interruptSignal);
@@ -105,7 +105,7 @@ export function registerQuestion(program: Command): void {
         const t = await client.answer(id);
         // Found nothing: exit 1, as `registry get` does for a prime it does not hold.
         if (!t) process.exitCode = 1;
-        if (o.json) process.stdout.write(`${JSON.stringify(t ? { id, ...t } : null)}\n`);
+        if (o.json) process.stdout.write(`${JSON.stringify(t ? threadJson({ id, ...t }) : null)}\n`);
         else process.stdout.write(t ? printThread({ id, ...t }) : `${terminalLine(id)}: not answered yet (or no such question)\n`);
       }),
     );

@@ -16,6 +16,7 @@ import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, 
 import { fillPath } from '../http/routes.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
+import { isoTime } from '../clock.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -247,4 +248,13 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     }
     return { id, filename, path: local, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
   }
+}
+
+/**
+ * A thread as powprime's JSON gives it (`--json`, the lines `question run`
+ * writes): the service's UNIX-seconds `time` as an ISO 8601 instant, like
+ * every instant in powprime's JSON; the rest as the service sent it.
+ */
+export function threadJson<T extends Thread>(t: T): Omit<T, 'time'> & { time: string } {
+  return { ...t, time: isoTime(t.time * 1000) };
 }
