@@ -21,6 +21,8 @@ complete -c powprime -n '__powprime_at' -a registry -d 'the prime registry: regi
 complete -c powprime -n '__powprime_at' -a ads -d 'the ad service'
 complete -c powprime -n '__powprime_at' -a bench -d 'side-by-side benchmarks with ratios against baselines measured in the same run'
 complete -c powprime -n '__powprime_at' -a fake-services -d 'run local stand-ins for the question, registry and ad services (offline work); Ctrl-C stops them'
+complete -c powprime -n '__powprime_at' -s q -l quiet -d 'no progress and no informational lines on stderr (errors still print one line)'
+complete -c powprime -n '__powprime_at' -l progress -r -F -d 'progress of long commands: a bar on a terminal, one JSON object per tick on stderr (json), or none; auto: the bar on a terminal, nothing when piped'
 complete -c powprime -n '__powprime_at' -s V -l version -d 'output the version number'
 complete -c powprime -n '__powprime_at' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at solve' -l threads -r -F -d 'worker threads (default: one per core)'

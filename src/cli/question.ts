@@ -12,6 +12,7 @@ import { AnswerSink } from './answer-sink.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { info } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { clientOptions, countdown, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
@@ -76,12 +77,12 @@ export function registerQuestion(program: Command): void {
         const id = await client.query(prompt, { signal: interruptSignal });
         // At once, whatever follows: a question spends one of the day's few posts, and its id is the only way back to it.
         const later = `powprime question answer ${terminalLine(id)}`;
-        process.stderr.write(`posted question ${terminalLine(id)}\n`);
+        info(`posted question ${terminalLine(id)}`);
         if (!opts.wait) return void process.stdout.write(o.json ? `${JSON.stringify({ id })}\n` : `${terminalLine(id)}\n`);
         const stopped = (): InterruptedError =>
           new InterruptedError((interruptSignal.reason as InterruptedError).signal, `question ${terminalLine(id)} is posted; \`${later}\` shows its answer when there is one`);
         if (interruptSignal.aborted) throw stopped();
-        process.stderr.write(`waiting for the answer (a person writes it: minutes to hours); Ctrl-C stops waiting, and \`${later}\` looks later\n`);
+        info(`waiting for the answer (a person writes it: minutes to hours); Ctrl-C stops waiting, and \`${later}\` looks later`);
         try {
           for (;;) {
             const t = await client.answer(id);
@@ -201,7 +202,7 @@ export function registerQuestion(program: Command): void {
           pipeline.on('waiting', ({ until, action }) => {
             if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'the next answer check');
           });
-          pipeline.on('posted', ({ id }) => status.update(`posted ${terminalLine(id)}`));
+          pipeline.on('posted', ({ id }) => status.update(`posted ${terminalLine(id)}`, { posted: id, ...pipeline.status() }));
           pipeline.on('failed', (e) => process.stderr.write(`powprime: ${terminalLine(e.message)} (will retry)\n`));
           pipeline.on('dropped', (d) => process.stderr.write(`powprime: dropped ${terminalLine(JSON.stringify(d.prompt))}: ${terminalLine(d.reason)}\n`));
           try {
@@ -209,6 +210,8 @@ export function registerQuestion(program: Command): void {
           } finally {
             sink.close();
           }
+          // The countdown stops and its line goes before the summary is written.
+          status.clear();
           const s = pipeline.status();
           const where = opts.out
             ? ` (${sink.count} in ${opts.out}${backfilled.written ? `, ${backfilled.written} of them from earlier runs` : ''}${backfilled.unavailable ? `; ${backfilled.unavailable} answered before answers were kept are only in earlier outputs` : ''})`

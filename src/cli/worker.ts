@@ -6,6 +6,7 @@ import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
 import { checkOneOf } from '../validate.ts';
 import { formatRate, parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { plural } from './plural.ts';
 import { StatusLine } from './status.ts';
 
 interface WorkerOpts {
@@ -59,7 +60,7 @@ export function registerWorker(program: Command): void {
             sieved += o.sieved;
             if (opts.json) process.stdout.write(`${JSON.stringify({ job: jobId, prime: o.prime, offset: o.offset, sieved: o.sieved, tested: o.tested, ms: o.ms })}\n`);
             const rate = sieved / ((performance.now() - started) / 1000);
-            status.update(`worker on ${target.display} queue ${target.name}: ${chunks} chunks | ${formatRate(rate)} candidates (Ctrl-C to stop)`);
+            status.update(`worker on ${target.display} queue ${target.name}: ${plural(chunks, 'chunk')} | ${formatRate(rate)} candidates (Ctrl-C to stop)`, { chunks, sieved, rate: Math.round(rate) });
           },
         });
       } catch (err) {
@@ -70,7 +71,7 @@ export function registerWorker(program: Command): void {
       // Stopped by SIGINT, SIGTERM or SIGHUP (a second one leaves at once: the chunks' locks expire and other workers take them).
       if (interruptSignal.aborted) {
         const { signal } = interruptSignal.reason as InterruptedError;
-        throw new InterruptedError(signal, `worker stopped after ${chunks} chunks; running chunks went back to the queue`);
+        throw new InterruptedError(signal, `worker stopped after ${plural(chunks, 'chunk')}; running chunks went back to the queue`);
       }
     });
 }

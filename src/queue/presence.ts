@@ -2,7 +2,9 @@
  * Who is working on a queue, kept in Redis beside the queue's own keys:
  * each worker and coordinator rewrites its entry every couple of seconds, and
  * readers drop entries older than STALE_MS (a process killed with -9 simply
- * stops refreshing). One hash per kind, one field per process.
+ * stops refreshing), and at once those of this host whose process is gone,
+ * so a worker killed here is not listed for the seconds it takes to go stale.
+ * One hash per kind, one field per process.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -67,8 +69,19 @@ export async function live<T extends WorkerPresence | CoordinatorPresence>(redis
     } catch {
       // Not ours or torn: treated as stale.
     }
-    if (e && typeof e.seen === 'number' && now - e.seen < STALE_MS) out.push(e);
+    if (e && typeof e.seen === 'number' && now - e.seen < STALE_MS && !goneHere(e)) out.push(e);
     else await redis.hdel(key(queueName, kind), id);
   }
   return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** An entry of this host whose pid no longer runs (EPERM: it runs, as another user). */
+function goneHere(e: { host?: unknown; pid?: unknown }): boolean {
+  if (e.host !== hostname() || typeof e.pid !== 'number' || !Number.isInteger(e.pid) || e.pid <= 0) return false;
+  try {
+    process.kill(e.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
