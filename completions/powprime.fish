@@ -72,7 +72,7 @@ complete -c powprime -n '__powprime_at worker' -l threads -r -F -d 'pool threads
 complete -c powprime -n '__powprime_at worker' -l concurrency -r -F -d 'chunks at once, sharing the threads'
 complete -c powprime -n '__powprime_at worker' -l backend -r -F -d 'auto, native or js'
 complete -c powprime -n '__powprime_at worker' -l lock-ms -r -F -d 'job lock: a killed worker\'s chunk goes to another worker within 1.5× this'
-complete -c powprime -n '__powprime_at worker' -l json -d 'print one JSON line per chunk finished'
+complete -c powprime -n '__powprime_at worker' -l json -d 'print one JSON line per chunk finished: {"job","prime","offset","sieved","tested","elapsedMs"}'
 complete -c powprime -n '__powprime_at worker' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at queue' -a status -d 'jobs by state, live workers and their rate, and the searches being coordinated'
 complete -c powprime -n '__powprime_at queue' -s h -l help -d 'display help for command'

@@ -10,6 +10,7 @@ import { searchSafePrimes } from '../src/index.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
 import { runCli } from './helpers/cli.ts';
+import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
 import { freePort, startRedis } from './helpers/redis.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -89,6 +90,11 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     // Several chunks per prime, so the merge of chunk outcomes was really exercised, and both workers took some.
     await new Promise((res) => setTimeout(res, 300));
     expect(jobsRun(w1).length + jobsRun(w2).length).toBeGreaterThan(12);
+    // The workers' --json lines follow the README's JSON convention (elapsedMs, not ms).
+    for (const line of [...jsonValues(w1.stdout()), ...jsonValues(w2.stdout())]) {
+      expect(jsonConventionErrors(line)).toEqual([]);
+      expect(Object.keys(line as object).sort()).toEqual(['elapsedMs', 'job', 'offset', 'prime', 'sieved', 'tested']);
+    }
   });
 
   it('a worker killed with -9 mid-chunk: another takes its chunk over when the lock expires', async () => {
