@@ -197,6 +197,7 @@ export function registerSearch(program: Command): void {
       // The bar's tokens live here, so a notice line (which restarts the bar beneath it) loses none of them.
       const tokens = { rate: '-', etaText: 'ETA -', queueText: '0 chunks running | 0 workers', held: 0, workers: 0, candidateRate: 0 };
       let found = 0;
+      const lastTick = { done: -1, at: 0 };
       const show = (t: Partial<typeof tokens>): void => {
         Object.assign(tokens, t);
         if (target) tokens.queueText = `${plural(tokens.held, 'chunk')} running | ${tokens.workers ? plural(tokens.workers, 'worker') : `0 workers (${startHint})`}`;
@@ -206,6 +207,10 @@ export function registerSearch(program: Command): void {
         const etaMs = perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
         tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
         bar?.update(done, tokens);
+        // Queue mode polls five times a second: a JSON tick when a prime is in, else at most one a second.
+        const now = performance.now();
+        if (done === lastTick.done && now - lastTick.at < 1000) return;
+        Object.assign(lastTick, { done, at: now });
         progressEvent({
           done,
           total: wanted,
