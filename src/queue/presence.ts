@@ -7,20 +7,36 @@
  * One hash per kind, one field per process.
  */
 import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 
 export const REFRESH_MS = 2_000;
 const STALE_MS = 10_000;
 
-/** This process on a queue: host, pid and a random tag (a pid is reused after a restart). */
-export function processIdentity(): { id: string; host: string; pid: number } {
-  return { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, host: hostname(), pid: process.pid };
+/**
+ * The pid namespace this process sees (Linux), so a pid is only judged where it
+ * means the same process: a container on the host network shares the host's
+ * name but not its pids. Empty where unknown, and then no pid is judged.
+ */
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+/** This process on a queue: host, pid namespace, pid and a random tag (a pid is reused after a restart). */
+export function processIdentity(): { id: string; host: string; pidNs: string; pid: number } {
+  return { id: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, host: hostname(), pidNs: pidNamespace(), pid: process.pid };
 }
 
 export interface WorkerPresence {
   id: string;
   host: string;
+  /** Absent in entries of older versions: their pid is then not judged. */
+  pidNs?: string;
   pid: number;
   threads: number;
   concurrency: number;
@@ -34,6 +50,8 @@ export interface WorkerPresence {
 export interface CoordinatorPresence {
   id: string;
   host: string;
+  /** Absent in entries of older versions: their pid is then not judged. */
+  pidNs?: string;
   pid: number;
   bits: number;
   seed: string;
@@ -75,9 +93,10 @@ export async function live<T extends WorkerPresence | CoordinatorPresence>(redis
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** An entry of this host whose pid no longer runs (EPERM: it runs, as another user). */
-function goneHere(e: { host?: unknown; pid?: unknown }): boolean {
-  if (e.host !== hostname() || typeof e.pid !== 'number' || !Number.isInteger(e.pid) || e.pid <= 0) return false;
+/** An entry of this host and pid namespace whose pid no longer runs (EPERM: it runs, as another user). */
+function goneHere(e: { host?: unknown; pidNs?: unknown; pid?: unknown }): boolean {
+  const ns = pidNamespace();
+  if (e.host !== hostname() || ns === '' || e.pidNs !== ns || typeof e.pid !== 'number' || !Number.isInteger(e.pid) || e.pid <= 0) return false;
   try {
     process.kill(e.pid, 0);
     return false;
