@@ -15,7 +15,7 @@ _powprime_commands() {
 # Options of a command path.
 _powprime_options() {
   case "$1" in
-    "") echo "-V --version -h --help" ;;
+    "") echo "-q --quiet --progress -V --version -h --help" ;;
     "solve") echo "--threads --backend --max-attempts --json -h --help" ;;
     "check") echo "--hex --status --safe --json -h --help" ;;
     "search") echo "--bits --count --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
@@ -56,6 +56,7 @@ _powprime_options() {
 # Options of a command path that take a value (a file name, a number …).
 _powprime_valued() {
   case "$1" in
+    "") echo "--progress" ;;
     "solve") echo "--threads --backend --max-attempts" ;;
     "search") echo "--bits --count --seed --threads --backend --out --shard --shard-count --queue --queue-name --chunk-length --base-url --state-dir --keystore --max-wait --register-rate" ;;
     "dhparam") echo "--out --outform --seed --threads --backend" ;;

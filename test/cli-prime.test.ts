@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE as CLI, runCliSync as cli } from './helpers/cli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
+import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const tmp = (): string => tempDir('powprime-cli-prime-');
@@ -202,5 +203,65 @@ describe('powprime search', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('JSON and progress of the prime commands', () => {
+  it("solve, check, search, merge and dhparam --json follow the README's convention", () => {
+    const dir = tempDir('powprime-json-');
+    const a = path.join(dir, 'a.jsonl');
+    const b = path.join(dir, 'b.jsonl');
+    const runs: [string, string[]][] = [
+      ['solve', ['solve', 'json-walk', '3', '--json']],
+      ['check', ['check', '23', '0x17', '91', '1', '--json']],
+      ['search', ['search', '--bits', '128', '--count', '2', '--seed', '11']],
+      ['search --out', ['search', '--bits', '128', '--count', '2', '--seed', '11', '--out', a, '--json']],
+      ['search --out (shard)', ['search', '--bits', '128', '--count', '2', '--seed', '11', '--out', b, '--json']],
+      ['merge', ['merge', a, b, '--out', path.join(dir, 'm.jsonl'), '--json']],
+      ['dhparam', ['dhparam', '512', '--seed', '3', '--json']],
+      ['dhparam --out', ['dhparam', '512', '--seed', '3', '--out', path.join(dir, 'dh.pem'), '--json']],
+    ];
+    for (const [what, args] of runs) {
+      const r = cli(...args);
+      expect(r.status, `${what}: ${r.stderr}`).toBe(0);
+      for (const v of jsonValues(r.stdout)) expect(jsonConventionErrors(v), what).toEqual([]);
+    }
+    for (const file of [a, path.join(dir, 'm.jsonl')]) for (const v of jsonValues(readFileSync(file, 'utf8'))) expect(jsonConventionErrors(v), file).toEqual([]);
+  });
+
+  it('--progress=json: one JSON object per tick on stderr, integers where integral; piped without it, nothing', () => {
+    const r = cli('search', '--bits', '128', '--count', '3', '--seed', '9', '--progress=json');
+    expect(r.status, r.stderr).toBe(0);
+    const ticks = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(ticks.map((t) => t.done)).toEqual([1, 2, 3]);
+    for (const t of ticks) {
+      expect(t).toMatchObject({ event: 'progress', total: 3 });
+      expect(Number.isInteger(t.etaMs)).toBe(true);
+      expect(typeof t.rate).toBe('number');
+    }
+    // The same primes on stdout as without progress.
+    const primes = (stdout: string): string[] => jsonValues(stdout).map((l) => (l as { prime: string }).prime);
+    expect(primes(r.stdout)).toEqual(primes(cli('search', '--bits', '128', '--count', '3', '--seed', '9').stdout));
+    // Piped and not asked for: stderr stays empty.
+    expect(cli('search', '--bits', '128', '--count', '1', '--seed', '9').stderr).toBe('');
+    // Before the command name too (a global option).
+    const before = cli('--progress', 'json', 'search', '--bits', '128', '--count', '1', '--seed', '9');
+    expect(JSON.parse(before.stderr.trim())).toMatchObject({ event: 'progress', done: 1, total: 1 });
+    const bad = cli('search', '--bits', '128', '--count', '1', '--progress=xml');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--quiet: no informational lines (dhparam names its file otherwise); an error is still one line', () => {
+    const dir = tempDir('powprime-quiet-');
+    const loud = cli('dhparam', '512', '--seed', '3', '--out', path.join(dir, 'a.pem'));
+    expect(loud.stderr).toMatch(/written to .*a\.pem/);
+    const quiet = cli('--quiet', 'dhparam', '512', '--seed', '3', '--out', path.join(dir, 'b.pem'));
+    expect(quiet.status).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(readFileSync(path.join(dir, 'b.pem'), 'utf8')).toBe(readFileSync(path.join(dir, 'a.pem'), 'utf8'));
+    const err = cli('dhparam', '100', '--quiet');
+    expect(err.status).toBe(2);
+    expect(err.stderr).toMatch(/^powprime: [^\n]+\n$/);
   });
 });

@@ -6,6 +6,7 @@ import { runCli } from './helpers/cli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let fake: FakeServices;
@@ -79,6 +80,49 @@ describe('powprime question', () => {
     const id = r.stdout.trim();
     expect(id).not.toBe('');
     expect(r.stderr).toBe(`posted question ${id}\n`);
+  });
+});
+
+describe("every question command's JSON follows the README's convention", () => {
+  it('the checker itself flags the shapes the convention forbids', () => {
+    expect(jsonConventionErrors({ id: 'x', time: 1795451175 })).toHaveLength(1);
+    expect(jsonConventionErrors({ timestamp: 1700000000.5 })).toHaveLength(1);
+    expect(jsonConventionErrors({ elapsedMs: 12.25 })).toHaveLength(1);
+    expect(jsonConventionErrors({ old_mbits: 1 })).toHaveLength(1);
+    expect(jsonConventionErrors({ seenAt: 1795451175000 })).toHaveLength(1);
+    expect(jsonConventionErrors({ at: 'yesterday' })).toHaveLength(1);
+    expect(jsonConventionErrors({ time: '2026-11-23T18:00:00.000Z', elapsedMs: 12, count: 3 })).toEqual([]);
+  });
+
+  it('ask --wait, answer, answers, page, stats, files, models, file, and the lines of run', async () => {
+    const dir = tmp();
+    const common = ['--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits'];
+    const outputs: [string, string][] = [];
+    const json = async (...args: string[]): Promise<unknown[]> => {
+      const r = await cli(...args, '--json', ...common);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      outputs.push([args.join(' '), r.stdout]);
+      return jsonValues(r.stdout);
+    };
+    const [waited] = (await json('question', 'ask', 'a question with a file', '--wait')) as { id: string; time: string }[];
+    // The fake service's UNIX seconds, as the instant they name (an independent clock reading brackets it).
+    expect(Date.parse(waited!.time)).toBeGreaterThan(Date.now() - 600_000);
+    expect(Date.parse(waited!.time)).toBeLessThanOrEqual(Date.now());
+    const id = waited!.id;
+    await json('question', 'answer', id);
+    await json('question', 'answers', id);
+    await json('question', 'page', '1');
+    await json('question', 'stats');
+    await json('question', 'files');
+    await json('question', 'models');
+    await json('question', 'file', id, 'notes.txt', '--out', path.join(dir, 'notes.txt'));
+    const prompts = path.join(dir, 'prompts.txt');
+    writeFileSync(prompts, 'run prompt one\nrun prompt two\n');
+    const out = path.join(dir, 'answers.jsonl');
+    const run = await cli('question', 'run', '--prompts', prompts, '--out', out, '--files-dir', path.join(dir, 'files'), '--first-check', '0', '--max-interval', '1', ...common);
+    expect(run.status, run.stderr).toBe(0);
+    outputs.push(['question run --out', readFileSync(out, 'utf8')]);
+    for (const [what, stdout] of outputs) for (const v of jsonValues(stdout)) expect(jsonConventionErrors(v), what).toEqual([]);
   });
 });
 

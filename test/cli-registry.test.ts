@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let fake: FakeServices;
@@ -57,6 +58,39 @@ describe('powprime registry and ads', () => {
     const stored = JSON.parse(readFileSync(keystore, 'utf8')) as { prime: string; key?: string }[];
     expect(stored.find((e) => e.prime === p)?.key).toEqual(expect.any(String));
     expect(existsSync(path.join(state, 'keys.json'))).toBe(false);
+  });
+
+  it("every registry and ads command's JSON follows the README's convention (ads' UNIX timestamps as ISO 8601)", async () => {
+    // Services of its own, without limits: the calls here spend no other test's budget.
+    const own = await startFakeServices({ unlimited: true });
+    const common = ['--base-url', own.url.href, '--state-dir', tmp(), '--no-limits'];
+    const p = JSON.parse((await cli('search', '--bits', '128', '--count', '1', '--seed', '6')).stdout).prime as string;
+    const outputs: [string, string][] = [];
+    for (const args of [
+      ['registry', 'add', p],
+      ['registry', 'get', p],
+      ['registry', 'note', p, 'hi'],
+      ['registry', 'rekey', p],
+      ['registry', 'ranges'],
+      ['registry', 'requirements', '128'],
+      ['registry', 'totp'],
+      ['ads', 'random'],
+      ['ads', 'pick'],
+      ['ads', 'all'],
+      ['ads', 'leaderboard'],
+      ['ads', 'image', 'bob.png', '--out', path.join(tmp(), 'bob.png')],
+    ]) {
+      const r = await cli(...args, '--json', ...common);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      outputs.push([args.join(' '), r.stdout]);
+    }
+    await own.close();
+    for (const [what, stdout] of outputs) {
+      for (const v of jsonValues(stdout)) expect(jsonConventionErrors(v, { mapKeysAt: what === 'ads leaderboard' ? ['$'] : [] }), what).toEqual([]);
+    }
+    // The fake ad service's first ad carries 1700000000.5 UNIX seconds: that instant, to the millisecond.
+    const all = JSON.parse(outputs.find(([w]) => w === 'ads all')![1]) as { author: string; timestamp: string }[];
+    expect(all.find((a) => a.author === 'Ada')!.timestamp).toBe('2023-11-14T22:13:20.500Z');
   });
 
   it('ads random, all, pick, leaderboard, image', async () => {

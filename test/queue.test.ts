@@ -10,6 +10,7 @@ import { searchSafePrimes } from '../src/index.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
 import { runCli } from './helpers/cli.ts';
+import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
 import { freePort, startRedis } from './helpers/redis.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -89,6 +90,11 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     // Several chunks per prime, so the merge of chunk outcomes was really exercised, and both workers took some.
     await new Promise((res) => setTimeout(res, 300));
     expect(jobsRun(w1).length + jobsRun(w2).length).toBeGreaterThan(12);
+    // The workers' --json lines follow the README's JSON convention (elapsedMs, not ms).
+    for (const line of [...jsonValues(w1.stdout()), ...jsonValues(w2.stdout())]) {
+      expect(jsonConventionErrors(line)).toEqual([]);
+      expect(Object.keys(line as object).sort()).toEqual(['elapsedMs', 'job', 'offset', 'prime', 'sieved', 'tested']);
+    }
   });
 
   it('a worker killed with -9 mid-chunk: another takes its chunk over when the lock expires', async () => {
@@ -115,7 +121,7 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
       slow.child.kill('SIGINT');
       const stopped = await slow.exited;
       expect(stopped.status).toBe(130);
-      expect(stopped.stderr).toMatch(/^powprime: interrupted \(SIGINT\): worker stopped after \d+ chunks; running chunks went back to the queue$/m);
+      expect(stopped.stderr).toMatch(/^powprime: interrupted \(SIGINT\): worker stopped after \d+ chunks?; running chunks went back to the queue$/m);
       const job = await q.getJob(active[0]!);
       expect(['waiting', 'delayed', 'prioritized']).toContain(await job!.getState());
       expect(job!.attemptsMade).toBe(0);
@@ -126,6 +132,30 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     } finally {
       await q.close();
     }
+  });
+
+  it('progress: no worker is 0 chunks running and 0 workers; a worker killed with -9 leaves queue status at once; --json instants as ISO', async () => {
+    const name = queueName();
+    const c = coordinator(redisUrl, name, 512, 606n, 2, '--progress=json');
+    const ticks = (): Record<string, unknown>[] =>
+      c.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    await c.waitFor(() => ticks().length >= 3, 'three progress ticks');
+    // Chunks are queued, but nobody holds one: none is counted as running.
+    expect(ticks().at(-1)).toMatchObject({ event: 'progress', done: 0, total: 2, chunksRunning: 0, workers: 0 });
+    const w = worker(redisUrl, name);
+    type Status = { workers: { pid: number; seenAt: string }[] };
+    let s: Status = { workers: [] };
+    for (let i = 0; i < 50 && s.workers.length === 0; i++) {
+      s = JSON.parse((await runCli('queue', 'status', '--queue', redisUrl, '--queue-name', name, '--json')).stdout) as Status;
+    }
+    expect(s.workers.map((x) => x.pid)).toEqual([w.child.pid]);
+    expect(s.workers[0]!.seenAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    await w.kill9();
+    // Its entry is still fresh (refreshed every 2 s, stale after 10 s), but its process is gone.
+    const after = JSON.parse((await runCli('queue', 'status', '--queue', redisUrl, '--queue-name', name, '--json')).stdout) as Status;
+    expect(after.workers).toEqual([]);
+    const text = await runCli('queue', 'status', '--queue', redisUrl, '--queue-name', name);
+    expect(text.stdout).toMatch(/^workers: 0 live, 0 threads/m);
   });
 
   it('a coordinator killed with -9 and restarted resumes from --out and reuses the stored chunks', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AdClient, type Ad } from '../clients/ads/client.ts';
+import { AdClient, adJson, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
@@ -12,7 +12,7 @@ function makeClient(o: ServiceFlags): AdClient {
 function show(client: AdClient, ad: Ad, json?: boolean): string {
   // The contact link is built now from the token and printed, never stored.
   const withLinks = { ...ad, image: client.imageUrl(ad).href, contactUrl: client.contactUrl(ad).href };
-  if (json) return JSON.stringify(withLinks);
+  if (json) return JSON.stringify(adJson(withLinks));
   const t = terminalLine;
   return `${t(ad.alt)} — by ${t(ad.author)} (${t(ad.license)})\n  image:   ${t(withLinks.image)}\n  contact: ${t(withLinks.contactUrl)}${ad.to ? `\n  link:    ${t(ad.to)}` : ''}`;
 }

@@ -10,11 +10,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import type { QuestionClient, ThreadItem } from '../clients/question/client.ts';
+import { threadJson, type QuestionClient, type ThreadItem } from '../clients/question/client.ts';
 import type { AnsweredItem, Deliver } from '../clients/question/pipeline.ts';
 import { JsonlOut, readJsonl } from './jsonl-file.ts';
 
-export type AnswerLine = ThreadItem & {
+/** A line of the output: the thread as powprime's JSON gives it (`time` an ISO 8601 instant). */
+export type AnswerLine = ReturnType<typeof threadJson<ThreadItem>> & {
   key: string;
   /** Files that could not be fetched after every retry, with why. */
   missingFiles?: { filename: string; reason: string }[];
@@ -62,7 +63,7 @@ export class AnswerSink {
       }
     }
     if (this.has(key, thread.id)) return;
-    this.write({ key, ...thread, ...(missing.length ? { missingFiles: missing } : {}) });
+    this.write({ key, ...threadJson(thread), ...(missing.length ? { missingFiles: missing } : {}) });
   };
 
   /** Answers in the output (lines read from the file and written since). */
@@ -96,7 +97,7 @@ export class AnswerSink {
         unavailable++;
         continue;
       }
-      this.write({ key: a.key, ...a.thread });
+      this.write({ key: a.key, ...threadJson(a.thread) });
       written++;
     }
     return { written, unavailable };

@@ -56,7 +56,10 @@ export function registerBench(program: Command): void {
       const status = new StatusLine();
       const started = performance.now();
       let step = 0;
-      const onStep = (name: string): void => status.update(`bench [${++step}] ${Math.round((performance.now() - started) / 1000)} s: ${name}…`);
+      const onStep = (name: string): void => {
+        const ms = Math.round(performance.now() - started);
+        status.update(`bench [${++step}] ${Math.round(ms / 1000)} s: ${name}…`, { step, name, elapsedMs: ms });
+      };
       const quick = Boolean(opts.quick);
       const machine = schema.machineInfo();
       // Before our own threads add to it: the load is the rest of the machine's work.

@@ -8,6 +8,7 @@ import { parseSeed, randomSeed } from '../prime/search.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 
 interface DhparamOpts {
@@ -60,7 +61,7 @@ export function registerDhparam(program: Command): void {
           backend,
           signal: interruptSignal,
           ...(threads !== undefined ? { threads } : {}),
-          onProgress: (p) => status.update(`dhparam ${bits}: ${p.tested} candidates tested, ${(p.elapsedMs / 1000).toFixed(1)} s`),
+          onProgress: (p) => status.update(`dhparam ${bits}: ${p.tested} candidates tested, ${(p.elapsedMs / 1000).toFixed(1)} s`, { tested: p.tested, sieved: p.sieved, elapsedMs: p.elapsedMs }),
         });
         status.clear();
         // DH parameters are public: readable by the servers that load them.
@@ -71,7 +72,7 @@ export function registerDhparam(program: Command): void {
         if (opts.json) process.stdout.write(`${JSON.stringify(opts.out !== undefined ? { ...facts, out: opts.out } : { ...facts, ...inline })}\n`);
         else if (opts.out === undefined) process.stdout.write(body);
         // On stderr whether or not it is a terminal: a random seed lost is a file that cannot be made again.
-        if (!opts.json) {
+        if (!opts.json && !isQuiet()) {
           const where = opts.out === undefined ? 'to stdout' : `to ${opts.out}`;
           process.stderr.write(`${bits}-bit DH parameters (${der ? 'DER' : 'PEM'}) written ${where} in ${(r.elapsedMs / 1000).toFixed(1)} s, seed ${seed} (the same --seed makes the same parameters)\n`);
         }

@@ -4,7 +4,8 @@
  * and the shell completions are generated from it (scripts/gen-cli-docs.ts),
  * so neither can drift from what the commands accept.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { PROGRESS_CHOICES, setOutputMode } from './progress-mode.ts';
 
 type Register = (program: Command) => void;
 
@@ -52,7 +53,18 @@ Exit codes: 0 ok, 1 failed or found nothing, 2 bad usage or input,
  */
 export async function buildProgram(names: readonly string[] = Object.keys(COMMANDS), configure?: (program: Command) => void): Promise<Command> {
   const program = new Command();
-  program.name('powprime').description(DESCRIPTION).addHelpText('after', EXAMPLES);
+  program
+    .name('powprime')
+    .description(DESCRIPTION)
+    .option('-q, --quiet', 'no progress and no informational lines on stderr (errors still print one line)')
+    .addOption(
+      new Option('--progress <mode>', 'progress of long commands: a bar on a terminal, one JSON object per tick on stderr (json), or none; auto: the bar on a terminal, nothing when piped')
+        .choices(PROGRESS_CHOICES)
+        .default('auto'),
+    )
+    .addHelpText('after', EXAMPLES);
+  // Global options may come before or after the command name; they are read once, before any command runs.
+  program.hook('preAction', (root) => setOutputMode(root.opts<{ quiet?: boolean; progress?: string }>()));
   configure?.(program);
   for (const name of names) (await COMMANDS[name]!())(program);
   numbersAsNumbers(program);

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
 import { isoTime } from '../clients/clock.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
-import { QuestionClient, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
+import { QuestionClient, threadJson, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
 import { QuestionPipeline } from '../clients/question/pipeline.ts';
 import { InterruptedError } from '../errors.ts';
 import { lockHolderText, tryLock, type FileLock } from '../fs/file-lock.ts';
@@ -13,6 +13,7 @@ import { AnswerSink } from './answer-sink.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { info } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { clientOptions, countdown, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
@@ -49,7 +50,7 @@ function printThread(t: Thread | ThreadItem): string {
 }
 
 function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
-  if (json) return void process.stdout.write(`${JSON.stringify(items)}\n`);
+  if (json) return void process.stdout.write(`${JSON.stringify(items.map((i) => ('error' in i ? i : threadJson(i))))}\n`);
   for (const i of items) process.stdout.write('error' in i ? `# ${terminalLine(i.id ?? '?')}: ${terminalLine(i.error)}\n` : `${printThread(i)}\n`);
 }
 
@@ -77,16 +78,16 @@ export function registerQuestion(program: Command): void {
         const id = await client.query(prompt, { signal: interruptSignal });
         // At once, whatever follows: a question spends one of the day's few posts, and its id is the only way back to it.
         const later = `powprime question answer ${terminalLine(id)}`;
-        process.stderr.write(`posted question ${terminalLine(id)}\n`);
+        info(`posted question ${terminalLine(id)}`);
         if (!opts.wait) return void process.stdout.write(o.json ? `${JSON.stringify({ id })}\n` : `${terminalLine(id)}\n`);
         const stopped = (): InterruptedError =>
           new InterruptedError((interruptSignal.reason as InterruptedError).signal, `question ${terminalLine(id)} is posted; \`${later}\` shows its answer when there is one`);
         if (interruptSignal.aborted) throw stopped();
-        process.stderr.write(`waiting for the answer (a person writes it: minutes to hours); Ctrl-C stops waiting, and \`${later}\` looks later\n`);
+        info(`waiting for the answer (a person writes it: minutes to hours); Ctrl-C stops waiting, and \`${later}\` looks later`);
         try {
           for (;;) {
             const t = await client.answer(id);
-            if (t) return void process.stdout.write(o.json ? `${JSON.stringify({ id, ...t })}\n` : printThread({ id, ...t }));
+            if (t) return void process.stdout.write(o.json ? `${JSON.stringify(threadJson({ id, ...t }))}\n` : printThread({ id, ...t }));
             const next = client.clock.now() + 1.1 * MINUTE;
             countdown(status, next, 'the next look at the answer');
             await client.clock.sleep(next - client.clock.now(), interruptSignal);
@@ -106,7 +107,7 @@ export function registerQuestion(program: Command): void {
         const t = await client.answer(id);
         // Found nothing: exit 1, as `registry get` does for a prime it does not hold.
         if (!t) process.exitCode = 1;
-        if (o.json) process.stdout.write(`${JSON.stringify(t ? { id, ...t } : null)}\n`);
+        if (o.json) process.stdout.write(`${JSON.stringify(t ? threadJson({ id, ...t }) : null)}\n`);
         else process.stdout.write(t ? printThread({ id, ...t }) : `${terminalLine(id)}: not answered yet (or no such question)\n`);
       }),
     );
@@ -203,7 +204,7 @@ export function registerQuestion(program: Command): void {
           pipeline.on('waiting', ({ until, action }) => {
             if (action !== 'deliver') countdown(status, until, action === 'post' ? 'query' : 'the next answer check');
           });
-          pipeline.on('posted', ({ id }) => status.update(`posted ${terminalLine(id)}`));
+          pipeline.on('posted', ({ id }) => status.update(`posted ${terminalLine(id)}`, { posted: id, ...pipeline.status() }));
           pipeline.on('failed', (e) => process.stderr.write(`powprime: ${terminalLine(e.message)} (will retry)\n`));
           pipeline.on('dropped', (d) => process.stderr.write(`powprime: dropped ${terminalLine(JSON.stringify(d.prompt))}: ${terminalLine(d.reason)}\n`));
           try {
@@ -211,6 +212,8 @@ export function registerQuestion(program: Command): void {
           } finally {
             sink.close();
           }
+          // The countdown stops and its line goes before the summary is written.
+          status.clear();
           const s = pipeline.status();
           const where = opts.out
             ? ` (${sink.count} in ${opts.out}${backfilled.written ? `, ${backfilled.written} of them from earlier runs` : ''}${backfilled.unavailable ? `; ${backfilled.unavailable} answered before answers were kept are only in earlier outputs` : ''})`

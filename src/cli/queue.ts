@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plural } from './plural.ts';
 import { DEFAULT_QUEUE_NAME, openRedis, parseQueueTarget } from '../queue/connection.ts';
 import { live, type CoordinatorPresence, type WorkerPresence } from '../queue/presence.ts';
 import { formatRate } from './args.ts';
@@ -29,19 +30,29 @@ export function registerQueue(program: Command): void {
         const searches = await live<CoordinatorPresence>(redis, target.name, 'coordinators');
         const rate = workers.reduce((s, w) => s + w.rate, 0);
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ queue: target.name, redis: target.display, jobs, workers, rate, searches })}\n`);
+          // Instants as ISO 8601 and rates as whole candidates per second, as all of powprime's JSON.
+          const entry = <T extends { seen: number }>({ seen, ...rest }: T) => ({ ...rest, seenAt: new Date(seen).toISOString() });
+          const json = {
+            queue: target.name,
+            redis: target.display,
+            jobs,
+            workers: workers.map((w) => ({ ...entry(w), rate: Math.round(w.rate) })),
+            rate: Math.round(rate),
+            searches: searches.map(entry),
+          };
+          process.stdout.write(`${JSON.stringify(json)}\n`);
           return;
         }
         const now = Date.now();
         const lines = [
           `queue ${target.name} on ${target.display}`,
           `jobs: ${jobs.waiting! + jobs.prioritized!} waiting, ${jobs.active} active, ${jobs.delayed} delayed, ${jobs.completed} completed, ${jobs.failed} failed`,
-          `workers: ${workers.length} live, ${workers.reduce((n, w) => n + w.threads, 0)} threads, ${formatRate(rate)} candidates`,
+          `workers: ${workers.length} live, ${plural(workers.reduce((n, w) => n + w.threads, 0), 'thread')}, ${formatRate(rate)} candidates`,
           ...workers.map(
-            (w) => `  ${w.id}  ${w.threads} threads × ${w.concurrency} chunk${w.concurrency > 1 ? 's' : ''}  ${w.backend}  ${w.chunks} chunks  ${formatRate(w.rate)}  seen ${Math.round((now - w.seen) / 1000)} s ago`,
+            (w) => `  ${w.id}  ${plural(w.threads, 'thread')} × ${plural(w.concurrency, 'chunk')}  ${w.backend}  ${plural(w.chunks, 'chunk')} done  ${formatRate(w.rate)}  seen ${Math.round((now - w.seen) / 1000)} s ago`,
           ),
           `searches: ${searches.length}`,
-          ...searches.map((c) => `  ${c.bits} bits, seed ${c.seed}: ${c.done} of ${c.count} primes, ${c.inflight} chunks in flight (coordinator ${c.id})`),
+          ...searches.map((c) => `  ${c.bits} bits, seed ${c.seed}: ${c.done} of ${plural(c.count, 'prime')}, ${plural(c.inflight, 'chunk')} running (coordinator ${c.id})`),
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {

@@ -60,7 +60,7 @@ export function registerRegistry(program: Command): void {
       act(async (reg, o) => {
         const info = await reg.client.totpInfo();
         const code = await reg.client.code();
-        out(o, `ts ${info.ts}, code ${code}`, { ts: info.ts, code });
+        out(o, `ts ${info.ts} (${iso(info.ts * 1000)}), code ${code}`, { at: iso(info.ts * 1000), code });
       }),
     );
 

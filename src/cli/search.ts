@@ -7,6 +7,8 @@ import { InterruptedError } from '../errors.ts';
 import { interruptSignal } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
 import { formatRate, parseIntArg } from './args.ts';
+import { isQuiet, progressEvent, progressMode } from './progress-mode.ts';
+import { plural } from './plural.ts';
 import { parseShard, shardSize } from './shard.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
@@ -159,7 +161,8 @@ export function registerSearch(program: Command): void {
       seed ??= randomSeed();
       const startIndex = base + existing.lines.length * stride;
       const remaining = wanted - existing.lines.length;
-      const tty = Boolean(process.stderr.isTTY);
+      // The lines about the run (seed, resume, shard) are for a person at a terminal, and not under --quiet.
+      const tty = Boolean(process.stderr.isTTY) && !isQuiet();
       if (opts.out && tty && existing.lines.length) {
         process.stderr.write(`resuming ${opts.out}: ${existing.lines.length} of ${wanted} done, seed ${seed}\n`);
       } else if (opts.seed === undefined && !existing.lines.length && tty) {
@@ -182,22 +185,41 @@ export function registerSearch(program: Command): void {
       const out = outFile;
       // SIGINT, SIGTERM and SIGHUP abort it; a second one leaves at once (e.g. while Redis does not answer).
       const controller = { signal: interruptSignal };
-      const bar = tty
-        ? new SingleBar({
-            format: target
-              ? 'safe primes {bar} {value}/{total} | {inflight} chunks in flight | {workers} workers | {rate} | ETA {eta_formatted}'
-              : 'safe primes {bar} {value}/{total} | {rate} | ETA {eta_formatted}',
-            hideCursor: true,
-            stream: process.stderr,
-            etaBuffer: 20,
-          })
-        : null;
+      const started = performance.now();
+      const bar =
+        progressMode() === 'bar'
+          ? new SingleBar({
+              format: target ? 'safe primes {bar} {value}/{total} | {queueText} | {rate} | {etaText}' : 'safe primes {bar} {value}/{total} | {rate} | {etaText}',
+              hideCursor: true,
+              stream: process.stderr,
+            })
+          : null;
+      // Queue mode with no live worker: nothing runs until one is started, so the bar says how.
+      const startHint = target ? `start one: powprime worker --queue ${opts.queue}${opts.queueName !== DEFAULT_QUEUE_NAME ? ` --queue-name ${opts.queueName}` : ''}` : '';
       // The bar's tokens live here, so a notice line (which restarts the bar beneath it) loses none of them.
-      const tokens = { rate: '-', inflight: 0, workers: 0 };
+      const tokens = { rate: '-', etaText: 'ETA -', queueText: '0 chunks running | 0 workers', held: 0, workers: 0, candidateRate: 0 };
       let found = 0;
+      const lastTick = { done: -1, at: 0 };
       const show = (t: Partial<typeof tokens>): void => {
         Object.assign(tokens, t);
-        bar?.update(existing.lines.length + found, tokens);
+        if (target) tokens.queueText = `${plural(tokens.held, 'chunk')} running | ${tokens.workers ? plural(tokens.workers, 'worker') : `0 workers (${startHint})`}`;
+        const done = existing.lines.length + found;
+        // Known once a prime is in: the time per prime so far times the primes still wanted.
+        const perPrimeMs = found ? (performance.now() - started) / found : null;
+        const etaMs = perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
+        tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
+        bar?.update(done, tokens);
+        // Queue mode polls five times a second: a JSON tick when a prime is in, else at most one a second.
+        const now = performance.now();
+        if (done === lastTick.done && now - lastTick.at < 1000) return;
+        Object.assign(lastTick, { done, at: now });
+        progressEvent({
+          done,
+          total: wanted,
+          rate: perPrimeMs === null ? null : 1000 / perPrimeMs,
+          etaMs,
+          ...(target ? { chunksRunning: tokens.held, workers: tokens.workers, candidatesPerSecond: Math.round(tokens.candidateRate) } : {}),
+        });
       };
       const notice = (message: string): void => {
         bar?.stop();
@@ -205,7 +227,6 @@ export function registerSearch(program: Command): void {
         bar?.start(wanted, existing.lines.length + found, tokens);
       };
       bar?.start(wanted, existing.lines.length, tokens);
-      const started = performance.now();
       let registrations: RegistrationQueue | null = null;
       const emit = async (r: Found): Promise<void> => {
         const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
@@ -240,7 +261,7 @@ export function registerSearch(program: Command): void {
             signal: controller.signal,
             onPrime: emit,
             onNotice: notice,
-            onProgress: (p) => show({ inflight: p.inflight, workers: p.workers.length, ...(found ? {} : { rate: `${formatRate(p.rate)} candidates` }) }),
+            onProgress: (p) => show({ held: p.held, workers: p.workers.length, candidateRate: p.rate, ...(found ? {} : { rate: `${formatRate(p.rate)} candidates` }) }),
           });
           await registrations?.drain(controller.signal);
         } else {
@@ -261,7 +282,7 @@ export function registerSearch(program: Command): void {
         if (!controller.signal.aborted) throw err;
         bar?.stop();
         const { signal } = controller.signal.reason as InterruptedError;
-        throw new InterruptedError(signal, `${found} new primes kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
+        throw new InterruptedError(signal, `${plural(found, 'new prime')} kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
       } finally {
         bar?.stop();
         out?.close();
@@ -288,6 +309,14 @@ function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigi
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ out: opts.out, found: s.found, total: s.total, seed: s.seed.toString(), ...(reg ? { registry: reg.tally } : {}) })}\n`);
   } else {
-    process.stdout.write(`${s.found} new safe primes; ${s.total} in ${opts.out} (seed ${s.seed})${tally ? `; registry: ${tally}` : ''}\n`);
+    process.stdout.write(`${plural(s.found, 'new safe prime')}; ${s.total} in ${opts.out} (seed ${s.seed})${tally ? `; registry: ${tally}` : ''}\n`);
   }
+}
+
+/** Milliseconds as the bar shows them: 45s, 12m03s, 3h20m. */
+function formatEta(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { ServiceClientOptions } from '../clients/http/service-client.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 
 export interface ServiceFlags {
@@ -41,18 +42,18 @@ export function clientOptions(o: ServiceFlags, envVar: string, status = new Stat
     signal: interruptSignal,
     onWait: (until, route, reason) => {
       status.clear();
-      process.stderr.write(`powprime: ${route} waits ${Math.ceil((until - Date.now()) / 1000)} s: ${reason}\n`);
+      if (!isQuiet()) process.stderr.write(`powprime: ${route} waits ${Math.ceil((until - Date.now()) / 1000)} s: ${reason}\n`);
       countdown(status, until, route);
     },
   };
 }
 
-/** A countdown to the next slot, on a terminal only. */
+/** A countdown to the next slot (on a terminal; a tick each second under --progress=json). A later countdown or status.clear() stops it. */
 export function countdown(status: StatusLine, until: number, route: string): void {
   const tick = (): void => {
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-    status.update(`${route} goes out in ${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s`);
-    if (left > 0) setTimeout(tick, 1000).unref();
+    status.update(`${route} goes out in ${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s`, { waitingFor: route, etaMs: Math.max(0, Math.round(until - Date.now())) });
+    if (left > 0) status.schedule(tick, 1000);
     else status.clear();
   };
   tick();

@@ -30,7 +30,7 @@ export function registerSolve(program: Command): void {
             ...(maxAttempts !== undefined ? { maxAttempts } : {}),
             backend,
             signal: interruptSignal,
-            onProgress: (p) => status.update(progressText(p.attempts, p.hashRate, difficulty)),
+            onProgress: (p) => status.update(progressText(p.attempts, p.hashRate, difficulty), progressFields(p.attempts, p.hashRate, difficulty)),
           },
         );
         status.clear();
@@ -57,6 +57,12 @@ function progressText(attempts: number, hashRate: number, difficulty: number): s
   const left = Math.max(expected - attempts, 0);
   const eta = hashRate > 0 ? (attempts < expected ? `ETA ~${formatDuration(left / hashRate)}` : 'past the expected work') : '';
   return `searching: ${formatCount(attempts)} of ~${formatCount(expected)} expected candidates, ${formatRate(hashRate)}${eta ? `, ${eta}` : ''}`;
+}
+
+/** The same tick for --progress=json: candidates tried, expected, per second, and the time to the expectation. */
+function progressFields(attempts: number, hashRate: number, difficulty: number): Record<string, number | null> {
+  const expected = 16 ** difficulty;
+  return { done: attempts, total: expected, rate: Math.round(hashRate), etaMs: hashRate > 0 ? Math.round((Math.max(expected - attempts, 0) / hashRate) * 1000) : null };
 }
 
 function formatCount(n: number): string {

@@ -6,6 +6,7 @@ import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
 import { checkOneOf } from '../validate.ts';
 import { formatRate, parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { plural } from './plural.ts';
 import { StatusLine } from './status.ts';
 
 interface WorkerOpts {
@@ -28,7 +29,7 @@ export function registerWorker(program: Command): void {
     .option('--concurrency <k>', 'chunks at once, sharing the threads', '1')
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--lock-ms <ms>', "job lock: a killed worker's chunk goes to another worker within 1.5× this", '10000')
-    .option('--json', 'print one JSON line per chunk finished')
+    .option('--json', 'print one JSON line per chunk finished: {"job","prime","offset","sieved","tested","elapsedMs"}')
     .action(async (opts: WorkerOpts) => {
       const target = parseQueueTarget(opts.queue, opts.queueName);
       const threads = opts.threads === undefined ? poolSize() : parseIntArg('--threads', opts.threads, 1, 256);
@@ -57,9 +58,9 @@ export function registerWorker(program: Command): void {
           onChunk: (o, jobId) => {
             chunks++;
             sieved += o.sieved;
-            if (opts.json) process.stdout.write(`${JSON.stringify({ job: jobId, prime: o.prime, offset: o.offset, sieved: o.sieved, tested: o.tested, ms: o.ms })}\n`);
+            if (opts.json) process.stdout.write(`${JSON.stringify({ job: jobId, prime: o.prime, offset: o.offset, sieved: o.sieved, tested: o.tested, elapsedMs: o.ms })}\n`);
             const rate = sieved / ((performance.now() - started) / 1000);
-            status.update(`worker on ${target.display} queue ${target.name}: ${chunks} chunks | ${formatRate(rate)} candidates (Ctrl-C to stop)`);
+            status.update(`worker on ${target.display} queue ${target.name}: ${plural(chunks, 'chunk')} | ${formatRate(rate)} candidates (Ctrl-C to stop)`, { chunks, sieved, rate: Math.round(rate) });
           },
         });
       } catch (err) {
@@ -70,7 +71,7 @@ export function registerWorker(program: Command): void {
       // Stopped by SIGINT, SIGTERM or SIGHUP (a second one leaves at once: the chunks' locks expire and other workers take them).
       if (interruptSignal.aborted) {
         const { signal } = interruptSignal.reason as InterruptedError;
-        throw new InterruptedError(signal, `worker stopped after ${chunks} chunks; running chunks went back to the queue`);
+        throw new InterruptedError(signal, `worker stopped after ${plural(chunks, 'chunk')}; running chunks went back to the queue`);
       }
     });
 }

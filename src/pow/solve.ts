@@ -84,7 +84,7 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
       const why = limit === orderLimit ? 'the candidate order ends there' : 'maxAttempts';
       throw new PowExhaustedError(attempts, limit, why);
     }
-    return { solution: candidate(target.layout, best), counter: best, attempts, elapsedMs: performance.now() - started, backend };
+    return { solution: candidate(target.layout, best), counter: best, attempts, elapsedMs: Math.round(performance.now() - started), backend };
   };
 
   // Easy challenges are answered in the first chunk: spare them the thread start-up.

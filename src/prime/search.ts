@@ -183,7 +183,7 @@ class IndexRun extends RangeRun {
     super(p, index, threads);
     this.result = this.done.then((r) => {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
-      return { prime: r.prime, bits: p.bits, seed: p.seed, index, elapsedMs: performance.now() - this.started };
+      return { prime: r.prime, bits: p.bits, seed: p.seed, index, elapsedMs: Math.round(performance.now() - this.started) };
     });
     this.result.catch(() => {});
   }
@@ -244,7 +244,7 @@ async function* runSearch(
           sieved += shared.work(run.shared);
           tested += shared.work2(run.shared);
         }
-        p.onProgress!({ found, sieved: Number(sieved), tested: Number(tested), elapsedMs: performance.now() - started });
+        p.onProgress!({ found, sieved: Number(sieved), tested: Number(tested), elapsedMs: Math.round(performance.now() - started) });
       }, PROGRESS_MS)
     : undefined;
   timer?.unref();
@@ -307,7 +307,7 @@ async function* runSearch(
       yield result;
     }
     // A last report with the final counts (the timer's may be up to a tick old).
-    p.onProgress?.({ found, sieved: Number(doneSieved), tested: Number(doneTested), elapsedMs: performance.now() - started });
+    p.onProgress?.({ found, sieved: Number(doneSieved), tested: Number(doneTested), elapsedMs: Math.round(performance.now() - started) });
   } finally {
     clearInterval(timer);
     p.signal?.removeEventListener('abort', stopAll);

@@ -32,7 +32,8 @@ export interface CoordinatorOptions {
 
 export interface CoordinatorProgress {
   done: number;
-  inflight: number;
+  /** Chunks a worker holds now (queued ones that nobody has taken are not counted). */
+  held: number;
   workers: WorkerPresence[];
   /** Candidates sieved per second by all live workers. */
   rate: number;
@@ -76,6 +77,8 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
   let workers: WorkerPresence[] = [];
   let lastLook = 0;
   let lostReported = false;
+  // Of this search's chunks, how many a worker holds (bullmq's active list), looked up with the presence.
+  let held = 0;
   // Chunk times lately (ms), for how many chunks to keep queued.
   const recentMs: number[] = [];
   // Chunks found gone from Redis this round.
@@ -132,13 +135,15 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
       if (Date.now() - lastLook >= REFRESH_MS / 2) {
         lastLook = Date.now();
         workers = await live<WorkerPresence>(redis, o.target.name, 'workers');
+        const active = new Set((await queue.getJobs(['active'])).map((j) => j.id));
+        held = plan.running.filter((c) => active.has(c.id)).length;
         await publish(redis, o.target.name, 'coordinators', {
           ...me,
           bits: o.bits,
           seed: o.seed.toString(),
           done,
           count: Number(o.count),
-          inflight: plan.running.length,
+          inflight: held,
           seen: Date.now(),
         });
       }
@@ -150,7 +155,7 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
         await o.onPrime(r);
         done++;
       }
-      o.onProgress?.({ done, inflight: plan.running.length, workers, rate: workers.reduce((s, w) => s + w.rate, 0) });
+      o.onProgress?.({ done, held, workers, rate: workers.reduce((s, w) => s + w.rate, 0) });
       if (!plan.finished) await sleep(pollMs, o.signal);
     }
   } finally {

@@ -5,6 +5,7 @@
  * `pick()` chooses from the cached index by `bias`, so showing an ad does not
  * spend the `random` budget.
  */
+import { isoTime } from '../clock.ts';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
@@ -164,4 +165,9 @@ export class AdClient extends ServiceClient<AdRoute> {
     writeFileAtomic(local, res.body, 0o644);
     return { path: local, content: res.body, fromCache: false };
   }
+}
+
+/** An ad as powprime's JSON gives it: the service's UNIX-seconds `timestamp` as an ISO 8601 instant. */
+export function adJson<T extends Ad>(ad: T): Omit<T, 'timestamp'> & { timestamp: string } {
+  return { ...ad, timestamp: isoTime(ad.timestamp * 1000) };
 }

@@ -16,6 +16,7 @@ import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, 
 import { fillPath } from '../http/routes.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
+import { isoTime } from '../clock.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -261,4 +262,13 @@ function fileMetaShape(x: unknown): string | undefined {
   if (typeof m.expires !== 'number' || !Number.isFinite(m.expires)) return 'has no finite "expires"';
   if (m.mimetype !== null && typeof m.mimetype !== 'string') return 'has a "mimetype" that is neither a string nor null';
   return undefined;
+}
+
+/**
+ * A thread as powprime's JSON gives it (`--json`, the lines `question run`
+ * writes): the service's UNIX-seconds `time` as an ISO 8601 instant, like
+ * every instant in powprime's JSON; the rest as the service sent it.
+ */
+export function threadJson<T extends Thread>(t: T): Omit<T, 'time'> & { time: string } {
+  return { ...t, time: isoTime(t.time * 1000) };
 }

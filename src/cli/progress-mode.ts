@@ -1,0 +1,48 @@
+/**
+ * How a command reports while it runs, set by the global --quiet and
+ * --progress options: `bar` (the status line or bar on a terminal), `json`
+ * (one JSON object per progress tick on stderr, for programs driving
+ * powprime), or `none`. By default a terminal gets the bar and a pipe gets
+ * nothing. --quiet also drops the informational stderr lines (the seed, where
+ * a file went, waits); errors and warnings are still one line each.
+ */
+export type ProgressMode = 'bar' | 'json' | 'none';
+
+export const PROGRESS_CHOICES = ['auto', 'bar', 'json', 'none'] as const;
+
+let mode: ProgressMode | null = null;
+let quiet = false;
+
+export function setOutputMode(o: { quiet?: boolean; progress?: string }): void {
+  quiet = Boolean(o.quiet);
+  const p = o.progress ?? 'auto';
+  if (!(PROGRESS_CHOICES as readonly string[]).includes(p)) throw new RangeError(`--progress must be one of ${PROGRESS_CHOICES.join(', ')} (got ${JSON.stringify(p)})`);
+  // --quiet silences the bar, but a --progress=json asked for explicitly is still given.
+  mode = p === 'json' ? 'json' : quiet || p === 'none' ? 'none' : p === 'bar' || process.stderr.isTTY ? 'bar' : 'none';
+}
+
+export function progressMode(): ProgressMode {
+  return mode ?? (process.stderr.isTTY ? 'bar' : 'none');
+}
+
+export function isQuiet(): boolean {
+  return quiet;
+}
+
+/** An informational line on stderr (not an error or warning): dropped under --quiet. */
+export function info(line: string): void {
+  if (!quiet) process.stderr.write(`${line}\n`);
+}
+
+/** Numbers as JSON gives them: integral values as integers, others to 3 significant decimals. */
+function tidy(v: number): number {
+  return Number.isInteger(v) || !Number.isFinite(v) ? v : Math.round(v * 1000) / 1000;
+}
+
+/** One progress tick as a JSON line on stderr, under --progress=json only. */
+export function progressEvent(fields: Record<string, number | string | null>): void {
+  if (progressMode() !== 'json') return;
+  const out: Record<string, number | string | null> = { event: 'progress' };
+  for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'number' ? (Number.isFinite(v) ? tidy(v) : null) : v;
+  process.stderr.write(`${JSON.stringify(out)}\n`);
+}
