@@ -7,10 +7,17 @@
  * the spec's 40–60 minutes: 60 are assumed), capped at a day: a server's
  * absurd value (or a hand-edited state file) must not lock a host out for
  * years or reach a date no calendar holds.
+ *
+ * Several processes may share one state file (`question run` beside
+ * `question ask`, two scripts on one state dir): the file is the record, and
+ * every decision to call, refund or ban is made on what it holds now, under
+ * its lock, so two processes never spend the same slot.
  */
 import { isoTime, type Clock } from '../clock.ts';
 import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
+import { FileLockedError } from '../../errors.ts';
+import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';
 
 export interface Window {
   /** Calls allowed per period. */
@@ -53,9 +60,31 @@ export class RateLimiter {
     /** Periods are stretched by this factor. */
     private readonly safety = 1.1,
   ) {
-    if (file) {
-      const saved = readJsonState(file, 'set-aside', stateShape) as State | undefined;
-      if (saved) this.state = clamped(saved, clock.now());
+    if (file) this.state = this.load(file);
+  }
+
+  private load(file: string): State {
+    const saved = readJsonState(file, 'set-aside', stateShape) as State | undefined;
+    return saved ? clamped(saved, this.clock.now()) : { calls: {}, bannedUntil: 0 };
+  }
+
+  /**
+   * Runs `change` on the state as the file holds it now, under the file's
+   * lock (held for milliseconds), and saves it when `change` says it changed
+   * something; without a file, on this process's state.
+   */
+  private update<T>(change: (state: State) => { result: T; changed: boolean }): T {
+    if (!this.file) return change(this.state).result;
+    const lockFile = `${this.file}.lock`;
+    const lock = lockWaitSync(lockFile, this.file, 10_000);
+    if (!lock) throw new FileLockedError(this.file, lockHolderText(lockFile));
+    try {
+      this.state = this.load(this.file);
+      const { result, changed } = change(this.state);
+      if (changed) writeFileAtomic(this.file, JSON.stringify(this.state));
+      return result;
+    } finally {
+      lock.release();
     }
   }
 
@@ -84,45 +113,47 @@ export class RateLimiter {
   /** Waits for a slot of `route`, then records the call (saved before returning); returns the instant recorded. */
   async acquire(route: string, opts: AcquireOptions = {}): Promise<number> {
     for (;;) {
-      const at = this.nextSlot(route);
-      const wait = at - this.clock.now();
-      if (wait <= 0) break;
+      // The slot is found and taken in one step under the lock: another
+      // process cannot take it between the look and the record.
+      const taken = this.update<{ at: number; now: number | null }>((state) => {
+        const at = this.nextSlot(route);
+        const now = this.clock.now();
+        if (at > now) return { result: { at, now: null }, changed: false };
+        const longest = this.limits === 'off' ? 0 : Math.max(0, ...(this.limits[route] ?? []).map((w) => w.periodMs * this.safety));
+        const calls = (state.calls[route] ?? []).filter((t) => t > now - longest);
+        calls.push(now);
+        state.calls[route] = calls;
+        return { result: { at, now }, changed: true };
+      });
+      if (taken.now !== null) return taken.now;
+      const wait = taken.at - this.clock.now();
       if (opts.maxWaitMs !== undefined && wait > opts.maxWaitMs) {
-        throw new RateLimitWaitError(route, at, `${this.waitReason(route)}, longer than the ${Math.round(opts.maxWaitMs / 1000)} s allowed`);
+        throw new RateLimitWaitError(route, taken.at, `${this.waitReason(route)}, longer than the ${Math.round(opts.maxWaitMs / 1000)} s allowed`);
       }
-      opts.onWait?.(at, route, this.waitReason(route));
-      await this.clock.sleep(wait, opts.signal);
+      opts.onWait?.(taken.at, route, this.waitReason(route));
+      await this.clock.sleep(Math.max(0, wait), opts.signal);
     }
-    const now = this.clock.now();
-    const longest = this.limits === 'off' ? 0 : Math.max(0, ...(this.limits[route] ?? []).map((w) => w.periodMs * this.safety));
-    const calls = (this.state.calls[route] ?? []).filter((t) => t > now - longest);
-    calls.push(now);
-    this.state.calls[route] = calls;
-    this.save();
-    return now;
   }
 
   /** Takes back the call recorded at `at` for a request that never left this machine (the service cannot have counted it). */
   refund(route: string, at: number): void {
-    const calls = this.state.calls[route];
-    const i = calls?.lastIndexOf(at) ?? -1;
-    if (i < 0) return;
-    calls!.splice(i, 1);
-    this.save();
+    this.update((state) => {
+      const calls = state.calls[route];
+      const i = calls?.lastIndexOf(at) ?? -1;
+      if (i >= 0) calls!.splice(i, 1);
+      return { result: undefined, changed: i >= 0 };
+    });
   }
 
   /** After a 429 on `route`: nothing goes to the host before `until` (at most MAX_BAN_MS from now). */
   ban(until: number, route: string): void {
     until = Math.min(until, this.clock.now() + MAX_BAN_MS);
-    if (until > this.state.bannedUntil) {
-      this.state.bannedUntil = until;
-      this.state.bannedBy = route;
-      this.save();
-    }
-  }
-
-  private save(): void {
-    if (this.file) writeFileAtomic(this.file, JSON.stringify(this.state));
+    this.update((state) => {
+      if (until <= state.bannedUntil) return { result: undefined, changed: false };
+      state.bannedUntil = until;
+      state.bannedBy = route;
+      return { result: undefined, changed: true };
+    });
   }
 }
 
