@@ -72,7 +72,8 @@ describe('dhparam', () => {
   it('SIGTERM: no PEM and no temporary file left', async () => {
     const dir = tempDir('powprime-sig-');
     const out = path.join(dir, 'dh.pem');
-    const p = startCli(['dhparam', '4096', '--out', out, '--seed', '77']);
+    // 8192 bits: a size no machine finishes before the signal.
+    const p = startCli(['dhparam', '8192', '--out', out, '--seed', '77']);
     expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM');
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -95,7 +96,8 @@ describe('search', () => {
   it('SIGTERM before the first prime: exit 143, nothing written', async () => {
     const dir = tempDir('powprime-sig-');
     const out = path.join(dir, 'run.jsonl');
-    const p = startCli(['search', '--bits', '4096', '--count', '3', '--seed', '9', '--out', out]);
+    // 8192 bits: a size no machine finds a prime of before the signal.
+    const p = startCli(['search', '--bits', '8192', '--count', '3', '--seed', '9', '--out', out]);
     expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM', /: 0 new primes kept/);
     // On a slow machine the signal can come before the file is first opened: absent or empty, nothing is written.
     expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');

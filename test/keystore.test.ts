@@ -136,7 +136,8 @@ describe('processes sharing one keystore', () => {
     const dir = tempDir();
     const keys = path.join(dir, 'keys.json');
     const out = path.join(dir, 'p.jsonl');
-    const args = ['search', '--bits', '512', '--count', '30', '--seed', '4', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits'];
+    // A count the first run cannot finish before the second starts, however fast the machine: it is killed at the end.
+    const args = ['search', '--bits', '512', '--count', '100000', '--seed', '4', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits'];
     const first = startCli(args);
     await first.waitFor(() => readFileSync(out, 'utf8').split('\n').length > 2, 'two lines');
     const requestsBefore = fake.requests.length;
