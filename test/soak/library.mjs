@@ -44,6 +44,16 @@ const workloads = {
     return { cycles, attempts };
   },
 
+  // 2,000 proof-of-work solves on one pool, as a long-lived service calls it:
+  // the pool's threads are started once and reused.
+  async 'solve-pow'() {
+    const cycles = 2_000;
+    let attempts = 0;
+    for (let i = 0; i < cycles; i++) attempts += (await solvePow({ nonce: `soak-${i}`, difficulty: 5 }, { threads: 1 })).attempts;
+    await closePool();
+    return { cycles, attempts };
+  },
+
   // The library's search for a fixed time (the first argument after the name, in seconds).
   async 'search-safe-primes'(seconds) {
     const until = Date.now() + Number(seconds) * 1000;
