@@ -69,11 +69,13 @@ if (!strict) {
   console.log(`powprime: no usable prebuilt addon (${problem}); compiling`);
 }
 
+// cmake-js is an optional peer: only a source build needs it (6 MB with its
+// dependencies), and the prebuilds spare almost every install the build.
 let cli;
 try {
   cli = createRequire(import.meta.url).resolve('cmake-js/bin/cmake-js');
 } catch {
-  fail('cmake-js is not installed');
+  fail('a source build needs cmake-js: run `npm install cmake-js`, then `npm rebuild powprime`');
 }
 // `compile` keeps an existing build folder's configuration; a build that sets
 // options of its own configures afresh so that they really apply.
