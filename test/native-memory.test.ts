@@ -38,14 +38,17 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
     await closePool();
   });
 
-  it('holds 8 bytes per sieve prime while open, none once closed; close() twice is fine', () => {
+  it('holds its residues while open and, from its first search, the deep tier\'s window; none once closed; close() twice is fine', () => {
     const limit = 1 << 23;
     const before = n!.nativeMemory();
     const s = new n!.SafePrimeSieve(start(2048), limit);
     const open = n!.nativeMemory();
     expect(open.objects).toBe(before.objects + 1);
-    // Two residues of 4 bytes per sieve prime (every prime below the limit but 2 and 3).
-    expect(open.bytes - before.bytes).toBeGreaterThanOrEqual(8 * (primeCount(limit) - 2));
+    // Two residues of 4 bytes per dense-tier prime (every prime below 2^16 but 2 and 3).
+    expect(open.bytes - before.bytes).toBeGreaterThanOrEqual(8 * (primeCount(1 << 16) - 2));
+    s.search(0, 1000);
+    // The first search strikes the deeper primes into a window of one bit per candidate, bits²/2 of them.
+    expect(n!.nativeMemory().bytes - open.bytes).toBeGreaterThanOrEqual((2048 * 2048) / 2 / 8);
     s.close();
     expect(n!.nativeMemory()).toEqual(before);
     s.close();
@@ -113,10 +116,11 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
 
   it('sieves never closed are reported to the JS engine, so it collects them (the safety net)', async () => {
     const base = live();
-    // 200 sieves of about 1.2 MB each: 250 MB if none were collected.
+    // 200 sieves whose first search built the deep tier's window, 4 MB each
+    // at 8192 bits: 800 MB if none were collected.
     const made = 200;
     for (let i = 0; i < made; i++) {
-      new n!.SafePrimeSieve(start(512), 1 << 21);
+      new n!.SafePrimeSieve(start(8192), 1 << 17).search(0, 12);
       // Finalizers run between turns of the event loop.
       if (i % 10 === 9) await new Promise((r) => setImmediate(r));
     }
