@@ -52,7 +52,7 @@ describe('powprime solve', () => {
     const r = cli('--version');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^powprime \d+\.\d+\.\d+/);
-    expect(r.stdout).toMatch(/sha256: (avx512 x32-48|sha-ni x2|sha-ni x4|avx2 x8|armv8-sha2 x2|scalar|js)/);
+    expect(r.stdout).toMatch(/sha256: (avx512 x32-48|avx512-lean x32|sha-ni x2|sha-ni x4|avx2 x8|armv8-sha2 x2|scalar|js)/);
   });
 
   it('POWPRIME_BACKEND=js forces the TS backend', () => {
