@@ -10,8 +10,9 @@ import { checkPrimeSync, createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closePool, isProbablePrimeSync, isSafePrimeSync, searchSafePrimes, solvePow } from '../src/index.ts';
-import { messages, nonces, numbers, SEARCH } from './arm64/inputs.mjs';
+import { closePool } from '../src/index.ts';
+import { messages, numbers } from './arm64/inputs.mjs';
+import { tsPowAnswers, tsVerdicts, x64Primes } from './helpers/foreign-answers.ts';
 
 afterAll(() => closePool());
 
@@ -66,20 +67,15 @@ describe.skipIf(missing.length > 0)(`linux-arm64 addon under qemu${missing.lengt
   });
 
   it('PoW answers equal the TS backend for every nonce length mod 64', async () => {
-    const want: string[] = [];
-    for (const nonce of nonces()) want.push((await solvePow({ nonce, difficulty: 2 }, { backend: 'js', threads: 1 })).solution);
-    expect(run().pow).toEqual(want);
+    expect(run().pow).toEqual(await tsPowAnswers());
   });
 
   it('primality verdicts equal the TS backend and node:crypto', () => {
-    const want = numbers().map((n) => [isProbablePrimeSync(n, { backend: 'js' }), isSafePrimeSync(n, { backend: 'js' })]);
-    expect(run().verdicts).toEqual(want);
+    expect(run().verdicts).toEqual(tsVerdicts());
     numbers().forEach((n, i) => expect(run().verdicts[i]![0], String(n)).toBe(checkPrimeSync(n, { checks: 30 })));
   });
 
   it('a seeded safe-prime search gives x64 its primes', async () => {
-    const want: string[] = [];
-    for await (const r of searchSafePrimes(SEARCH)) want.push(r.prime.toString());
-    expect(run().primes).toEqual(want);
+    expect(run().primes).toEqual(await x64Primes());
   });
 });

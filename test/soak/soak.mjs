@@ -166,6 +166,8 @@ function freePort() {
   });
 }
 
+// test/helpers/redis.ts has the same wait, but this script runs on plain Node
+// (no TypeScript loader), so it cannot import it.
 async function redisUp(port) {
   for (const until = Date.now() + 10_000; Date.now() < until; await sleep(50)) {
     const ok = await new Promise((resolve) => {
