@@ -1,6 +1,6 @@
 /**
  * What `powprime bench` prints on a terminal: the machine, Markdown tables
- * (the ones pasted into the README) and the targets, each figure with its
+ * (the ones pasted into docs/benchmarks.md) and the targets, each figure with its
  * change against a saved run when `--compare` is given.
  */
 import type { BenchMachine, BenchResult, BenchRow, BenchTarget } from './schema.ts';

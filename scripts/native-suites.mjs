@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // Chosen to cover every binding and kernel within about ten minutes on two
-// cores at -O1 with sanitizers (see README, "Sanitizers").
+// cores at -O1 with sanitizers (see docs/sanitizers.md).
 export const nativeSuites = [
   'test/native-hardening.test.ts',
   'test/native-tables.test.ts',

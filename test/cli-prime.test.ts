@@ -207,7 +207,7 @@ describe('powprime search', () => {
 });
 
 describe('JSON and progress of the prime commands', () => {
-  it("solve, check, search, merge and dhparam --json follow the README's convention", () => {
+  it("solve, check, search, merge and dhparam --json follow the JSON convention of docs/cli.md", () => {
     const dir = tempDir('powprime-json-');
     const a = path.join(dir, 'a.jsonl');
     const b = path.join(dir, 'b.jsonl');

@@ -83,7 +83,7 @@ describe('powprime question', () => {
   });
 });
 
-describe("every question command's JSON follows the README's convention", () => {
+describe("every question command's JSON follows the JSON convention of docs/cli.md", () => {
   it('the checker itself flags the shapes the convention forbids', () => {
     expect(jsonConventionErrors({ id: 'x', time: 1795451175 })).toHaveLength(1);
     expect(jsonConventionErrors({ timestamp: 1700000000.5 })).toHaveLength(1);

@@ -60,7 +60,7 @@ describe('powprime registry and ads', () => {
     expect(existsSync(path.join(state, 'keys.json'))).toBe(false);
   });
 
-  it("every registry and ads command's JSON follows the README's convention (ads' UNIX timestamps as ISO 8601)", async () => {
+  it("every registry and ads command's JSON follows the JSON convention of docs/cli.md (ads' UNIX timestamps as ISO 8601)", async () => {
     // Services of its own, without limits: the calls here spend no other test's budget.
     const own = await startFakeServices({ unlimited: true });
     const common = ['--base-url', own.url.href, '--state-dir', tmp(), '--no-limits'];

@@ -90,7 +90,7 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     // Several chunks per prime, so the merge of chunk outcomes was really exercised, and both workers took some.
     await new Promise((res) => setTimeout(res, 300));
     expect(jobsRun(w1).length + jobsRun(w2).length).toBeGreaterThan(12);
-    // The workers' --json lines follow the README's JSON convention (elapsedMs, not ms).
+    // The workers' --json lines follow the JSON convention of docs/cli.md (elapsedMs, not ms).
     for (const line of [...jsonValues(w1.stdout()), ...jsonValues(w2.stdout())]) {
       expect(jsonConventionErrors(line)).toEqual([]);
       expect(Object.keys(line as object).sort()).toEqual(['elapsedMs', 'job', 'offset', 'prime', 'sieved', 'tested']);

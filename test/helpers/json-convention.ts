@@ -1,5 +1,5 @@
 /**
- * The README's convention for powprime's JSON, checked on a parsed value:
+ * The JSON convention of docs/cli.md ("JSON output"), checked on a parsed value:
  * camelCase keys; times in milliseconds (`…Ms`) as integers; instants
  * (`…At`, and the services' `time`, `timestamp`, `at`) as ISO 8601 strings,
  * never UNIX numbers; integers only where exact (beyond 2^53 they are strings).

@@ -22,7 +22,7 @@ const root = path.resolve(here, '../..');
 const CLI = path.join(root, 'dist/src/cli/main.js');
 const LIBRARY = path.join(here, 'library.mjs');
 
-// The bounds, stated in the README's "Endurance" paragraph. Samples from the
+// The bounds, stated in docs/operations.md ("Endurance"). Samples from the
 // first 40% of a case are warm-up (pool threads start, tables are built,
 // the JS heaps of the main and pool threads find their size: a healthy
 // worker takes about 40 s to level off). After it, the median RSS of the last quarter
