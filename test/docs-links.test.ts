@@ -58,7 +58,7 @@ function links(page: string, markdown = readFileSync(join(root, page), 'utf8')):
 
 describe('the documentation', () => {
   it('has the pages the README promises', () => {
-    for (const p of ['docs/api.md', 'docs/cli.md', 'docs/operations.md', 'docs/benchmarks.md', 'docs/sanitizers.md', 'docs/errors.md', 'docs/install.md']) {
+    for (const p of ['docs/api.md', 'docs/cli.md', 'docs/operations.md', 'docs/benchmarks.md', 'docs/sanitizers.md', 'docs/errors.md', 'docs/install.md', 'docs/cli-options.md']) {
       expect(pages, p).toContain(p);
     }
   });
