@@ -48,9 +48,9 @@ class SafePrimeSieve {
   static uint64_t deep_window(int bits);
   int64_t search(uint64_t j0, uint64_t j1, SieveStats& stats, StopFlag stop = StopFlag());
 
-  // Heap bytes this sieve holds until destruction (the residue tables: 8
-  // bytes per sieve prime, megabytes at 2048 bits; and the deep tier's window
-  // once the first search built it), so the binding can tell the JS engine
+  // Heap bytes this sieve holds until destruction (the dense tier's two
+  // residue tables, 4 bytes per dense sieve prime each, and the deep tier's
+  // window once the first search built it), so the binding can tell the JS engine
   // what a small wrapper object really costs. search() holds nothing else
   // beyond its call.
   size_t memory_bytes() const;
