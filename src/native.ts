@@ -2,6 +2,11 @@
  * The one loader of the native addon. It returns the typed binding, or null
  * with the reason kept, and never throws: without the addon the library runs
  * on the TS backend.
+ *
+ * Nothing loads at import: the first call of native() or nativeLoadError()
+ * does, once per thread, so commands and pool tasks that do no native work
+ * never load it. (Loading costs a dlopen; the kernels' self-tests and the PoW
+ * timing run inside the addon at the first use of a kernel, once per process.)
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -133,11 +138,15 @@ export function prebuildFile(): string {
 function load(): { binding: NativeBinding | null; error: string | null } {
   if (process.env.POWPRIME_BACKEND === 'js') return { binding: null, error: 'POWPRIME_BACKEND=js' };
   const explicit = process.env.POWPRIME_ADDON_PATH;
-  const places: string[] = explicit ? [path.resolve(explicit)] : [path.join(packageRoot(), 'build', 'Release', 'powprime.node')];
+  // The prebuild's place depends on the C library, and telling that may take
+  // a process report (tens of ms): asked only once the local build failed.
+  const places: (() => string)[] = explicit
+    ? [() => path.resolve(explicit)]
+    : [() => path.join(packageRoot(), 'build', 'Release', 'powprime.node'), prebuildFile];
   const tried: string[] = [];
-  if (!explicit) places.push(prebuildFile());
   const version = packageVersion();
-  for (const file of places) {
+  for (const place of places) {
+    const file = place();
     if (!existsSync(file)) {
       tried.push(`${file}: missing`);
       continue;
@@ -169,10 +178,19 @@ function warnUnusableKernelRequest(binding: NativeBinding): void {
   }
 }
 
-/** The native binding, or null (see nativeLoadError()). */
+/** The native binding, or null (see nativeLoadError()). Loads the addon on the first call in this thread. */
 export function native(): NativeBinding | null {
   loaded ??= load();
   return loaded.binding;
+}
+
+/**
+ * The binding if this thread has loaded it already, else null; never loads.
+ * For ways out of the process: one that did no native work has no native
+ * computation to cut short, and loading the addon then would only delay it.
+ */
+export function nativeIfLoaded(): NativeBinding | null {
+  return loaded?.binding ?? null;
 }
 
 /** Why native() is null, or null when it loaded. */
