@@ -11,7 +11,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
 import { elfInterpreter } from './elf-interpreter.ts';
 import { packageRoot, packageVersion } from './package-root.ts';
 
@@ -157,7 +156,6 @@ function load(): { binding: NativeBinding | null; error: string | null } {
         tried.push(`${file}: built for powprime ${binding.version ?? '(unknown)'}, this is ${version}`);
         continue;
       }
-      warnUnusableKernelRequest(binding);
       return { binding, error: null };
     } catch (err) {
       tried.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
@@ -165,17 +163,6 @@ function load(): { binding: NativeBinding | null; error: string | null } {
   }
   const fix = 'to build it: install cmake and a C++17 compiler, then run `npm rebuild powprime`';
   return { binding: null, error: `native addon not loaded (tried ${tried.join('; ')}); ${fix}` };
-}
-
-/** POWPRIME_POW_KERNEL is read by the addon itself; a value it could not honour is said here, once per process. */
-function warnUnusableKernelRequest(binding: NativeBinding): void {
-  const want = process.env.POWPRIME_POW_KERNEL;
-  // Pool workers load the addon too; the main thread speaks for all of them.
-  if (!want || !isMainThread) return;
-  const { kernels } = binding.backendInfo();
-  if (!kernels.includes(want)) {
-    process.emitWarning(`POWPRIME_POW_KERNEL=${JSON.stringify(want)} is not a PoW kernel usable here (${kernels.join(', ')}); ignored`, { code: 'POWPRIME_BAD_ENV' });
-  }
 }
 
 /** The native binding, or null (see nativeLoadError()). Loads the addon on the first call in this thread. */
