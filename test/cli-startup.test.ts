@@ -1,29 +1,49 @@
 // What the CLI loads at start: the native addon only when a command does native
-// work, and the C-library probe only when the local build did not load. A probe
-// preloaded into each run (fixtures/native-load-probe.ts) reports what the
-// process loaded and asked, from the CommonJS cache and, on Linux, from the
-// process's memory map.
+// work (in the main thread and in every pool thread), and the C-library probe
+// only when the local build did not load. A probe preloaded into each run and
+// each of its threads (fixtures/native-load-probe.mjs) logs every addon and
+// module loaded and every probe of the C library.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/cli/program.ts';
 import { native } from '../src/native.ts';
+import { nodeSha256Hex } from './helpers/oracles.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const root = path.join(import.meta.dirname, '..');
-const probe = path.join(root, 'test/fixtures/native-load-probe.ts');
+const probe = path.join(root, 'test/fixtures/native-load-probe.mjs');
 const linux = process.platform === 'linux';
 
+/** What the probe saw in a run, over all its threads. */
 interface Probe {
-  /** .node files in the main thread's CommonJS cache. */
-  required: string[];
-  /** powprime.node files mapped into the process (any thread), or null off Linux. */
-  mapped: string[] | null;
+  /** Native addons loaded. */
+  dlopened: string[];
+  /** Loads of a native addon, counted per thread. */
+  dlopens: number;
   /** process.report.getReport() calls. */
   reports: number;
   /** Opens of the Node executable (reading its ELF interpreter). */
   execOpens: number;
+  /** Packages modules were loaded from. */
+  packages: string[];
+}
+
+/** What only the commands that use them load: the pool, HTTP, queue mode. */
+const HEAVY = ['piscina', 'undici', 'bullmq', 'ioredis'];
+
+function readProbe(file: string): Probe {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+  const modules = lines.filter((l) => l.startsWith('module ')).map((l) => decodeURIComponent(l.slice(7)));
+  const packages = modules.map((f) => /[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)/.exec(f)?.[1]).filter((p) => p !== undefined);
+  return {
+    dlopened: [...new Set(lines.filter((l) => l.startsWith('dlopen ')).map((l) => l.slice(7)))],
+    dlopens: lines.filter((l) => l.startsWith('dlopen ')).length,
+    reports: lines.filter((l) => l === 'report').length,
+    execOpens: lines.filter((l) => l === 'exec-open').length,
+    packages: [...new Set(packages)].sort(),
+  };
 }
 
 function cliArgs(cliRoot: string, args: string[]): string[] {
@@ -33,7 +53,7 @@ function cliArgs(cliRoot: string, args: string[]): string[] {
 /** Runs the CLI from `cliRoot`'s sources with the probe; the run's result and what the probe saw. */
 function run(args: string[], opts: { cliRoot?: string; env?: NodeJS.ProcessEnv } = {}): { status: number | null; stdout: string; stderr: string; seen: Probe } {
   const cliRoot = opts.cliRoot ?? root;
-  const out = path.join(tempDir(), 'probe.json');
+  const out = path.join(tempDir(), 'probe.log');
   const r = spawnSync(process.execPath, cliArgs(cliRoot, args), {
     cwd: cliRoot,
     encoding: 'utf8',
@@ -41,12 +61,11 @@ function run(args: string[], opts: { cliRoot?: string; env?: NodeJS.ProcessEnv }
     env: { ...process.env, ...opts.env, POWPRIME_PROBE_OUT: out },
   });
   if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, seen: JSON.parse(readFileSync(out, 'utf8')) as Probe };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, seen: readProbe(out) };
 }
 
 function expectNoAddon(seen: Probe): void {
-  expect(seen.required).toEqual([]);
-  if (seen.mapped !== null) expect(seen.mapped).toEqual([]);
+  expect(seen.dlopened).toEqual([]);
   expect(seen.reports).toBe(0);
   expect(seen.execOpens).toBe(0);
 }
@@ -65,25 +84,46 @@ describe('commands that do no native work do not load the addon', () => {
   });
 
   const helps = [['help'], ['--help'], ...Object.keys(COMMANDS).map((c) => [c, '--help'])];
-  it.each(helps.map((args) => [args.join(' '), args] as const))('%s', (_name, args) => {
+  it.each(helps.map((args) => [args.join(' '), args] as const))('%s (nor the pool, HTTP or queue libraries)', (_name, args) => {
     const r = run([...args]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Usage: powprime/);
     expectNoAddon(r.seen);
+    expect(r.seen.packages).toContain('commander');
+    for (const p of HEAVY) expect(r.seen.packages).not.toContain(p);
   });
 
   it('solve and search on the TS backend, on pool threads: no thread loads it', () => {
-    const solved = run(['solve', 'startup', '3', '--backend', 'js', '--threads', '2']);
+    // Difficulty 5: past the first chunk, which the main thread searches itself.
+    const solved = run(['solve', 'startup', '5', '--backend', 'js', '--threads', '2', '--json']);
     expect(solved.status, solved.stderr).toBe(0);
+    expect((JSON.parse(solved.stdout) as { attempts: number }).attempts).toBeGreaterThan(20_000);
     expectNoAddon(solved.seen);
+    expect(solved.seen.packages).toContain('piscina');
     const found = run(['search', '--bits', '64', '--count', '2', '--seed', '7', '--backend', 'js', '--threads', '2']);
     expect(found.status, found.stderr).toBe(0);
     expect(found.stdout.trim().split('\n')).toHaveLength(2);
     expectNoAddon(found.seen);
+    expect(found.seen.packages).toContain('piscina');
+  });
+
+  it('the library: a TS-backend check on a pool thread', () => {
+    const script = path.join(tempDir(), 'check.mts');
+    writeFileSync(
+      script,
+      `import { closePool, isSafePrime } from ${JSON.stringify(path.join(root, 'src/index.ts'))};\n` +
+        `process.stdout.write(String(await isSafePrime(23n, { backend: 'js' })));\nawait closePool();\n`,
+    );
+    const out = path.join(tempDir(), 'probe.log');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', probe, script], { cwd: root, encoding: 'utf8', env: { ...process.env, POWPRIME_PROBE_OUT: out } });
+    expect(r.stdout, r.stderr).toBe('true');
+    const seen = readProbe(out);
+    expectNoAddon(seen);
+    expect(seen.packages).toContain('piscina');
   });
 
   it('fake-services, run and stopped by SIGTERM', async () => {
-    const out = path.join(tempDir(), 'probe.json');
+    const out = path.join(tempDir(), 'probe.log');
     const child = spawn(process.execPath, cliArgs(root, ['fake-services', '--json']), {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,7 +143,7 @@ describe('commands that do no native work do not load the addon', () => {
       child.kill('SIGTERM');
     });
     expect(status).toBe(143);
-    expectNoAddon(JSON.parse(readFileSync(out, 'utf8')) as Probe);
+    expectNoAddon(readProbe(out));
   });
 });
 
@@ -112,10 +152,23 @@ describe.runIf(localLoads)('a command that does native work', () => {
     const r = run(['backend']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^backend: native\nsha256: \S+/);
-    expect(r.seen.required).toEqual([localBuild]);
-    if (r.seen.mapped !== null) expect(r.seen.mapped).toEqual([localBuild]);
+    expect(r.seen.dlopened).toEqual([localBuild]);
     expect(r.seen.reports).toBe(0);
     expect(r.seen.execOpens).toBe(0);
+  });
+
+  it('a native solve loads it in the main thread and in the pool threads that search, once each, with no C-library probe', () => {
+    const r = run(['solve', 'startup', '5', '--threads', '2', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const solved = JSON.parse(r.stdout) as { solution: string; attempts: number; backend: string };
+    expect(nodeSha256Hex(`startup${solved.solution}`)).toMatch(/^00000/);
+    expect(solved.backend).toBe('native');
+    // More candidates than the main thread's first chunk (200 000): the pool threads searched too.
+    expect(solved.attempts).toBeGreaterThan(200_000);
+    expect(r.seen.dlopened).toEqual([localBuild]);
+    expect(r.seen.dlopens).toBeGreaterThanOrEqual(2);
+    expect(r.seen.dlopens).toBeLessThanOrEqual(3);
+    expect(r.seen.reports + r.seen.execOpens).toBe(0);
   });
 });
 
@@ -132,6 +185,6 @@ describe.runIf(linux)('without a local build', () => {
     expect(r.stdout).toContain(path.join(copy, 'build/Release/powprime.node: missing'));
     expect(r.stdout).toMatch(new RegExp(`${path.join(copy, 'prebuilds', `linux-${process.arch}`)}/powprime(\\.musl)?\\.node: missing`));
     expect(r.seen.execOpens + r.seen.reports).toBeGreaterThan(0);
-    expect(r.seen.required).toEqual([]);
+    expect(r.seen.dlopened).toEqual([]);
   });
 });

@@ -92,6 +92,15 @@ describe('layout', () => {
     for (const spec of staticImports) expect(spec).not.toMatch(/bench|\.\/(solve|search|check|question|registry|ads|status)\.ts/);
   });
 
+  it('the pool, HTTP, queue and chart libraries load with import() where they are used, never with the module that mentions them', () => {
+    const files = filesUnder('src');
+    expect(files.length).toBeGreaterThan(50);
+    for (const f of files) {
+      // `import type` is erased; a value import of these would load them with every command and library user.
+      expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/^import (?!type )[^;]*from '(piscina|undici|bullmq|ioredis|vega|vega-lite)'/m);
+    }
+  });
+
   it('only native/addon.cc talks to N-API', () => {
     const native = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(cc|h)$/.test(f));
     const napi = native.filter((f) => /#include\s+[<"]napi\.h[>"]/.test(readFileSync(join(root, 'native', f), 'utf8')));
