@@ -61,10 +61,9 @@ function native(): NativeBinding | null {
     kernelRequestChecked = true;
     const want = process.env.POWPRIME_POW_KERNEL;
     // Pool threads resolve no backend; the main thread speaks for all of them.
-    if (want && isMainThread && !n.backendInfo().kernels.includes(want)) {
-      process.emitWarning(`POWPRIME_POW_KERNEL=${JSON.stringify(want)} is not a PoW kernel usable here (${n.backendInfo().kernels.join(', ')}); ignored`, {
-        code: 'POWPRIME_BAD_ENV',
-      });
+    const kernels = want && isMainThread ? n.backendInfo().kernels : [];
+    if (want && isMainThread && !kernels.includes(want)) {
+      process.emitWarning(`POWPRIME_POW_KERNEL=${JSON.stringify(want)} is not a PoW kernel usable here (${kernels.join(', ')}); ignored`, { code: 'POWPRIME_BAD_ENV' });
     }
   }
   return n;
