@@ -4,7 +4,7 @@
 # Subcommands of a command path ("" is powprime itself).
 _powprime_commands() {
   case "$1" in
-    "") echo "solve check search dhparam worker queue merge question registry ads bench fake-services" ;;
+    "") echo "solve check search dhparam worker queue merge question registry ads bench fake-services backend" ;;
     "queue") echo "status" ;;
     "question") echo "ask answer answers page stats files models file run" ;;
     "registry") echo "totp requirements add note get rekey ranges" ;;
@@ -50,6 +50,7 @@ _powprime_options() {
     "ads image") echo "--out --base-url --state-dir --no-limits --max-wait --json -h --help" ;;
     "bench") echo "--quick --json --suite --save --report --compare -h --help" ;;
     "fake-services") echo "--port --difficulty --answer-delay --no-limits --no-retry-after --verbose --json -h --help" ;;
+    "backend") echo "--json -h --help" ;;
   esac
 }
 

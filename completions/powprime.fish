@@ -21,9 +21,10 @@ complete -c powprime -n '__powprime_at' -a registry -d 'the prime registry: regi
 complete -c powprime -n '__powprime_at' -a ads -d 'the ad service'
 complete -c powprime -n '__powprime_at' -a bench -d 'side-by-side benchmarks with ratios against baselines measured in the same run'
 complete -c powprime -n '__powprime_at' -a fake-services -d 'run local stand-ins for the question, registry and ad services (offline work); Ctrl-C stops them'
+complete -c powprime -n '__powprime_at' -a backend -d 'which backend and kernels run the work here (loads the native addon, which self-tests and times its kernels)'
 complete -c powprime -n '__powprime_at' -s q -l quiet -d 'no progress and no informational lines on stderr (errors still print one line)'
 complete -c powprime -n '__powprime_at' -l progress -r -F -d 'progress of long commands: a bar on a terminal, one JSON object per tick on stderr (json), or none; auto: the bar on a terminal, nothing when piped'
-complete -c powprime -n '__powprime_at' -s V -l version -d 'output the version number'
+complete -c powprime -n '__powprime_at' -s V -l version -d 'print the version (`powprime backend` says which backend and kernels run)'
 complete -c powprime -n '__powprime_at' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at solve' -l threads -r -F -d 'worker threads (default: one per core)'
 complete -c powprime -n '__powprime_at solve' -l backend -r -F -d 'auto, native or js'
@@ -276,6 +277,8 @@ complete -c powprime -n '__powprime_at fake-services' -l no-retry-after -d 'send
 complete -c powprime -n '__powprime_at fake-services' -l verbose -d 'one line per request on stderr'
 complete -c powprime -n '__powprime_at fake-services' -l json -d 'print {"url","question","registry","ads"} instead of sentences'
 complete -c powprime -n '__powprime_at fake-services' -s h -l help -d 'display help for command'
+complete -c powprime -n '__powprime_at backend' -l json -d 'print it as one JSON object: the fields of the library\'s backendInfo(), rates in hashes per second'
+complete -c powprime -n '__powprime_at backend' -s h -l help -d 'display help for command'
 
 # True when the command path typed so far is exactly the words given (values of options aside, as far as fish can tell).
 function __powprime_at
@@ -289,7 +292,7 @@ end
 function __powprime_subcommands
     switch (string join " " $argv)
         case ''
-            printf "%s\n" solve check search dhparam worker queue merge question registry ads bench fake-services
+            printf "%s\n" solve check search dhparam worker queue merge question registry ads bench fake-services backend
         case 'queue'
             printf "%s\n" status
         case 'question'

@@ -56,7 +56,10 @@ if [ -e node_modules/bigint-crypto-utils ] || [ -e node_modules/vitest ]; then e
 step "CLI"
 version="$(npx powprime --version)"
 echo "$version"
-case "$version" in *native*) ;; *) echo "--version does not report the native backend"; exit 1 ;; esac
+case "$version" in "powprime "[0-9]*) ;; *) echo "--version does not print the version"; exit 1 ;; esac
+backend="$(npx powprime backend)"
+echo "$backend"
+case "$backend" in *"backend: native"*) ;; *) echo "backend does not report the native backend"; exit 1 ;; esac
 solution="$(npx powprime solve abc 3)"
 node -e "const h = require('node:crypto').createHash('sha256').update('abc' + process.argv[1]).digest('hex'); if (!h.startsWith('000')) { console.error('bad solution', h); process.exit(1); }" "$solution"
 echo "solve abc 3 → $solution"
@@ -106,7 +109,7 @@ done
 
 if [ -n "$arm_node" ]; then
   step "the linux-arm64 prebuild on an arm64 Node (qemu-aarch64)"
-  arm_version="$("$qemu" -L /usr/aarch64-linux-gnu "$arm_node" node_modules/powprime/dist/src/cli/main.js --version)"
+  arm_version="$("$qemu" -L /usr/aarch64-linux-gnu "$arm_node" node_modules/powprime/dist/src/cli/main.js backend)"
   echo "$arm_version"
   case "$arm_version" in *"backend: native"*) ;; *) echo "the arm64 prebuild did not load"; exit 1 ;; esac
   arm_solution="$("$qemu" -L /usr/aarch64-linux-gnu "$arm_node" node_modules/powprime/dist/src/cli/main.js solve abc 3)"

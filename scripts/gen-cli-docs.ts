@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command, Help, Option } from 'commander';
-import { buildProgram, DESCRIPTION, EXAMPLES } from '../src/cli/program.ts';
+import { buildProgram, DESCRIPTION, EXAMPLES, VERSION_HELP } from '../src/cli/program.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -307,7 +307,7 @@ function fish(top: Node): string {
 }
 
 export async function generate(): Promise<Record<(typeof OUTPUTS)[number], string>> {
-  const program = await buildProgram(undefined, (p) => p.version('', '-V, --version'));
+  const program = await buildProgram(undefined, (p) => p.version('', '-V, --version', VERSION_HELP));
   const top = walk(program, '');
   return {
     'man/powprime.1': manPage(top),

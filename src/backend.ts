@@ -1,6 +1,7 @@
 /** Which backend runs the work, and what it reports about itself. */
+import { isMainThread } from 'node:worker_threads';
 import { BackendUnavailableError } from './errors.ts';
-import { native, nativeLoadError } from './native.ts';
+import { native as loadNative, nativeLoadError, type NativeBinding } from './native.ts';
 
 export type BackendChoice = 'auto' | 'native' | 'js';
 export type Backend = 'native' | 'js';
@@ -44,6 +45,28 @@ export function backendInfo(): BackendInfo {
     refused: info.refused,
     nativeError: null,
   };
+}
+
+let kernelRequestChecked = false;
+
+/**
+ * The addon for work on this backend. POWPRIME_POW_KERNEL is read by the addon
+ * itself; a value it could not honour is said here, once per process, when
+ * the backend is first asked for (not when the addon is loaded only for a
+ * file lock: reading the kernel list runs the kernels' timing).
+ */
+function native(): NativeBinding | null {
+  const n = loadNative();
+  if (n && !kernelRequestChecked) {
+    kernelRequestChecked = true;
+    const want = process.env.POWPRIME_POW_KERNEL;
+    // Pool threads resolve no backend; the main thread speaks for all of them.
+    const kernels = want && isMainThread ? n.backendInfo().kernels : [];
+    if (want && isMainThread && !kernels.includes(want)) {
+      process.emitWarning(`POWPRIME_POW_KERNEL=${JSON.stringify(want)} is not a PoW kernel usable here (${kernels.join(', ')}); ignored`, { code: 'POWPRIME_BAD_ENV' });
+    }
+  }
+  return n;
 }
 
 let warned = false;

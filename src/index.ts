@@ -2,8 +2,8 @@ export { solvePow, verifyPow } from './pow/solve.ts';
 export type { PowChallenge, PowProgress, PowSolution, SolveOptions } from './pow/solve.ts';
 export { candidate, powLayout } from './pow/order.ts';
 export type { PowLayout } from './pow/order.ts';
-export { sha256 } from './hash.ts';
-export type { Sha256Options } from './hash.ts';
+export { sha256 } from './hash/digest.ts';
+export type { Sha256Options } from './hash/digest.ts';
 export { backendInfo } from './backend.ts';
 export type { Backend, BackendChoice, BackendInfo } from './backend.ts';
 export {

@@ -2,11 +2,15 @@
  * The one loader of the native addon. It returns the typed binding, or null
  * with the reason kept, and never throws: without the addon the library runs
  * on the TS backend.
+ *
+ * Nothing loads at import: the first call of native() or nativeLoadError()
+ * does, once per thread, so commands and pool tasks that do no native work
+ * never load it. (Loading costs a dlopen; the kernels' self-tests and the PoW
+ * timing run inside the addon at the first use of a kernel, once per process.)
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
 import { elfInterpreter } from './elf-interpreter.ts';
 import { packageRoot, packageVersion } from './package-root.ts';
 
@@ -133,11 +137,15 @@ export function prebuildFile(): string {
 function load(): { binding: NativeBinding | null; error: string | null } {
   if (process.env.POWPRIME_BACKEND === 'js') return { binding: null, error: 'POWPRIME_BACKEND=js' };
   const explicit = process.env.POWPRIME_ADDON_PATH;
-  const places: string[] = explicit ? [path.resolve(explicit)] : [path.join(packageRoot(), 'build', 'Release', 'powprime.node')];
+  // The prebuild's place depends on the C library, and telling that may take
+  // a process report (tens of ms): asked only once the local build failed.
+  const places: (() => string)[] = explicit
+    ? [() => path.resolve(explicit)]
+    : [() => path.join(packageRoot(), 'build', 'Release', 'powprime.node'), prebuildFile];
   const tried: string[] = [];
-  if (!explicit) places.push(prebuildFile());
   const version = packageVersion();
-  for (const file of places) {
+  for (const place of places) {
+    const file = place();
     if (!existsSync(file)) {
       tried.push(`${file}: missing`);
       continue;
@@ -148,7 +156,6 @@ function load(): { binding: NativeBinding | null; error: string | null } {
         tried.push(`${file}: built for powprime ${binding.version ?? '(unknown)'}, this is ${version}`);
         continue;
       }
-      warnUnusableKernelRequest(binding);
       return { binding, error: null };
     } catch (err) {
       tried.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
@@ -158,21 +165,19 @@ function load(): { binding: NativeBinding | null; error: string | null } {
   return { binding: null, error: `native addon not loaded (tried ${tried.join('; ')}); ${fix}` };
 }
 
-/** POWPRIME_POW_KERNEL is read by the addon itself; a value it could not honour is said here, once per process. */
-function warnUnusableKernelRequest(binding: NativeBinding): void {
-  const want = process.env.POWPRIME_POW_KERNEL;
-  // Pool workers load the addon too; the main thread speaks for all of them.
-  if (!want || !isMainThread) return;
-  const { kernels } = binding.backendInfo();
-  if (!kernels.includes(want)) {
-    process.emitWarning(`POWPRIME_POW_KERNEL=${JSON.stringify(want)} is not a PoW kernel usable here (${kernels.join(', ')}); ignored`, { code: 'POWPRIME_BAD_ENV' });
-  }
-}
-
-/** The native binding, or null (see nativeLoadError()). */
+/** The native binding, or null (see nativeLoadError()). Loads the addon on the first call in this thread. */
 export function native(): NativeBinding | null {
   loaded ??= load();
   return loaded.binding;
+}
+
+/**
+ * The binding if this thread has loaded it already, else null; never loads.
+ * For ways out of the process: one that did no native work has no native
+ * computation to cut short, and loading the addon then would only delay it.
+ */
+export function nativeIfLoaded(): NativeBinding | null {
+  return loaded?.binding ?? null;
 }
 
 /** Why native() is null, or null when it loaded. */

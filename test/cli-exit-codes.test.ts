@@ -37,7 +37,7 @@ describe('environment', () => {
   });
 
   it('POWPRIME_POW_KERNEL puts the named kernel first; one naming no usable kernel is one warning line', () => {
-    const forced = cli.withEnv({ POWPRIME_POW_KERNEL: 'scalar' })('--version');
+    const forced = cli.withEnv({ POWPRIME_POW_KERNEL: 'scalar' })('backend');
     expect(forced.status).toBe(0);
     expect(forced.stdout).toMatch(/^sha256: scalar \(chosen by POWPRIME_POW_KERNEL; timed at load: scalar /m);
     expect(forced.stderr).toBe('');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
+import { jsonConventionErrors } from './helpers/json-convention.ts';
 import { nodeSha256Hex } from './helpers/oracles.ts';
 
 describe('powprime solve', () => {
@@ -48,11 +49,26 @@ describe('powprime solve', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('--version names the active kernel', () => {
-    const r = cli('--version');
+  it('--version prints the version; `backend` names the active kernel', () => {
+    const v = cli('--version');
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(/^powprime \d+\.\d+\.\d+\n$/);
+    const r = cli('backend');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^powprime \d+\.\d+\.\d+/);
-    expect(r.stdout).toMatch(/sha256: (avx512 x32-48|avx512-lean x32|sha-ni x2|sha-ni x4|avx2 x8|armv8-sha2 x2|scalar|js)/);
+    expect(r.stdout).toMatch(/^backend: (native|js)$/m);
+    expect(r.stdout).toMatch(/^sha256: (avx512 x32-48|avx512-lean x32|sha-ni x2|sha-ni x4|avx2 x8|armv8-sha2 x2|scalar|js)/m);
+  });
+
+  it('backend --json: the fields of backendInfo(), in the JSON convention, rates for exactly the usable kernels', () => {
+    const r = cli('backend', '--json');
+    expect(r.status).toBe(0);
+    const info = JSON.parse(r.stdout) as Record<string, unknown> & { kernels: string[]; kernelRates: Record<string, number> };
+    expect(Object.keys(info).sort()).toEqual(['backend', 'bignum', 'bignumKernels', 'bignumRefused', 'kernelRates', 'kernels', 'nativeError', 'refused', 'sha256']);
+    expect(jsonConventionErrors(info, { mapKeysAt: ['$.kernelRates'] })).toEqual([]);
+    expect(Object.keys(info.kernelRates).sort()).toEqual([...info.kernels].sort());
+    for (const rate of Object.values(info.kernelRates)) expect(Number.isInteger(rate) && rate > 0).toBe(true);
+    const js = JSON.parse(cli.withEnv({ POWPRIME_BACKEND: 'js' })('backend', '--json').stdout) as Record<string, unknown>;
+    expect(js).toMatchObject({ backend: 'js', sha256: 'js', bignum: 'js', kernels: [], kernelRates: {}, nativeError: 'POWPRIME_BACKEND=js' });
   });
 
   it('POWPRIME_BACKEND=js forces the TS backend', () => {

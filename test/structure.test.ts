@@ -53,6 +53,16 @@ describe('layout', () => {
     for (const f of pool) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/from '\.\.\/(pow|prime)\//);
   });
 
+  it('pow/ and prime/ import nothing from each other: what both need (the TS SHA-256) lives in src/hash', () => {
+    for (const [dir, other] of [['src/pow', 'prime'], ['src/prime', 'pow']] as const) {
+      const files = filesUnder(dir);
+      expect(files.length).toBeGreaterThan(3);
+      for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(new RegExp(`from '\\.\\./${other}/`));
+    }
+    // Both do use it from there, so the rule above is not met by each keeping its own copy.
+    for (const f of ['src/pow/kernel.ts', 'src/prime/stream.ts']) expect(readFileSync(join(root, f), 'utf8'), f).toMatch(/from '\.\.\/hash\/sha256\.ts'/);
+  });
+
   it('the fake services take their limits and constants from the specs, not from the clients they test', () => {
     const fakes = filesUnder('src/fake-services');
     expect(fakes.length).toBeGreaterThan(3);
@@ -82,6 +92,14 @@ describe('layout', () => {
     const main = readFileSync(join(root, 'src/cli/main.ts'), 'utf8');
     const staticImports = [...main.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]);
     for (const spec of staticImports) expect(spec).not.toMatch(/bench|\.\/(solve|search|check|question|registry|ads|status)\.ts/);
+  });
+
+  it('the pool and HTTP libraries load with import() where they are used, not with every module that mentions them', () => {
+    // (The optional peers have the same rule in cli-install.test.ts.) `import type` is erased; a value
+    // import of piscina or undici would load it for every command and every library user.
+    const files = filesUnder('src');
+    expect(files.length).toBeGreaterThan(50);
+    for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/^import (?!type )[^;]*from '(piscina|undici)'/m);
   });
 
   it('only native/addon.cc talks to N-API', () => {

@@ -14,7 +14,7 @@
  */
 import { constants } from 'node:os';
 import { InterruptedError } from '../errors.ts';
-import { native } from '../native.ts';
+import { native, nativeIfLoaded } from '../native.ts';
 
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
@@ -120,7 +120,10 @@ export function leaveAtSignal(): void {
  * already; elsewhere process.exit() flushes them.
  */
 export function leaveProcess(code: number): never {
-  const n = native();
+  // Not loaded by now means no native work ran: the main thread resolves the
+  // backend before any task reaches a pool thread, so no thread is stuck in
+  // the addon, and loading it here would only delay the exit.
+  const n = nativeIfLoaded();
   if (process.platform !== 'linux' || typeof n?.exitNow !== 'function') process.exit(code);
   process.exitCode = code;
   process.emit('exit', code);

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
  * The `powprime` command. Only the module of the command being run is loaded
- * (all of them for --help or an unknown command), so start-up stays light. A
- * default install lacks the optional peers of queue mode and bench --report:
- * those commands name what to install (optional-deps.ts), the others run.
+ * (all of them for --help or an unknown command, none for --version), so
+ * start-up stays light; the native addon loads only when a command first
+ * does native work (native.ts). A default install lacks the optional peers
+ * of queue mode and bench --report: those commands name what to install
+ * (optional-deps.ts), the others run.
  */
 import { CommanderError } from 'commander';
-import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
 import { missingPieceMessage } from './optional-deps.ts';
-import { buildProgram, COMMANDS } from './program.ts';
+import { buildProgram, COMMANDS, VERSION_HELP } from './program.ts';
 import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
 
@@ -26,25 +27,6 @@ const LEAVE_FROM_HANDLER = new Set(['check', 'bench']);
 
 /** Error codes that mean the input was unusable (exit 2) rather than that the work failed (exit 1). */
 const BAD_INPUT_CODES = new Set(['ERR_BACKEND_UNAVAILABLE', 'ERR_NOT_SAFE_PRIME']);
-
-/** The first kernel is the fastest by the timing at load unless POWPRIME_POW_KERNEL put it there. */
-function howChosen(first: string): string {
-  return process.env.POWPRIME_POW_KERNEL === first ? 'chosen by POWPRIME_POW_KERNEL; timed at load' : 'chosen by a timing at load';
-}
-
-function versionText(): string {
-  const info = backendInfo();
-  const timed = info.kernels.map((k) => `${k} ${(info.kernelRates[k]! / 1e6).toFixed(1)} M/s`).join(', ');
-  const lines = [
-    `powprime ${packageVersion()}`,
-    `backend: ${info.backend}`,
-    `sha256: ${info.sha256}${timed ? ` (${howChosen(info.kernels[0]!)}: ${timed})` : ''}`,
-    `bignum: ${info.bignum}${info.bignumKernels.length ? ` (usable: ${info.bignumKernels.join(', ')})` : ''}`,
-  ];
-  if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);
-  for (const r of [...info.refused, ...info.bignumRefused]) lines.push(`refused: ${r}`);
-  return lines.join('\n');
-}
 
 /** The one exit-code convention: 0 ok, 1 failed or found nothing, 2 bad usage or input, 128 + signal interrupted (130 for Ctrl-C). */
 function exitCodeFor(err: unknown): number {
@@ -100,10 +82,13 @@ async function main(): Promise<void> {
   installInterruptHandlers();
   watchStandardOutput();
   warningsAsOneLine();
-  const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
-  const program = await buildProgram(named !== undefined && named in COMMANDS ? [named] : undefined, (p) =>
+  const args = process.argv.slice(2);
+  const named = args.find((a) => !a.startsWith('-'));
+  const known = named !== undefined && Object.hasOwn(COMMANDS, named);
+  const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
+  const program = await buildProgram(known ? [named] : versionOnly ? [] : undefined, (p) =>
     p
-      .version(versionText(), '-V, --version')
+      .version(`powprime ${packageVersion()}`, '-V, --version', VERSION_HELP)
       .exitOverride()
       .configureOutput({
         writeErr: (s) => process.stderr.write(s),
@@ -111,7 +96,8 @@ async function main(): Promise<void> {
         outputError: (s, write) => write(`powprime: ${s.replace(/^error: /, '')}`),
       }),
   );
-  if (named !== undefined && LEAVE_FROM_HANDLER.has(named)) leaveAtSignal();
+  // When the action starts, not before: `check --help` needs no addon.
+  if (known && LEAVE_FROM_HANDLER.has(named)) program.hook('preAction', leaveAtSignal);
   try {
     await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
   } catch (err) {

@@ -22,7 +22,11 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   ads: async () => (await import('./ads.ts')).registerAds,
   bench: async () => (await import('./bench.ts')).registerBench,
   'fake-services': async () => (await import('./fake-services.ts')).registerFakeServices,
+  backend: async () => (await import('./backend.ts')).registerBackend,
 };
+
+/** Help of -V, --version: the version alone, fast; which backend and kernels run needs the addon loaded (`powprime backend`). */
+export const VERSION_HELP = 'print the version (`powprime backend` says which backend and kernels run)';
 
 export const DESCRIPTION = 'proof of work and safe primes, on a native core with a TypeScript fallback';
 

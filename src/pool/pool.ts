@@ -1,11 +1,14 @@
 /**
- * The one worker pool, created on first use. Idle workers are unref'd by
- * piscina, so the pool never keeps the process alive once work is done. The
- * pool runs whatever worker module its caller names; it knows no tasks.
+ * The one worker pool, created on first use (piscina itself is loaded then:
+ * commands that hand no work to threads never load it). Idle workers are
+ * unref'd by piscina, so the pool never keeps the process alive once work is
+ * done. The pool runs whatever worker module its caller names; it knows no
+ * tasks. A thread loads the native addon only when its first task needs it
+ * (native.ts).
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { PoolClosedError } from '../errors.ts';
 import { shared, type SharedSearch } from './shared-search.ts';
 
@@ -20,7 +23,8 @@ export function poolSize(): number {
   return availableParallelism();
 }
 
-function getPool(): Piscina {
+async function getPool(): Promise<Piscina> {
+  const { Piscina } = await import('piscina');
   pool ??= new Piscina({
     minThreads: 0,
     maxThreads: poolSize(),
@@ -41,7 +45,7 @@ function getPool(): Piscina {
  */
 export async function runTask<R>(worker: URL, task: object): Promise<R> {
   const file = fileURLToPath(worker);
-  const p = getPool();
+  const p = await getPool();
   try {
     return (await p.run(task, { filename: fromSource ? file : file.replace(/\.ts$/, '.js') })) as R;
   } catch (err) {

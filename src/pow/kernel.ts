@@ -7,7 +7,7 @@
  * before it and every schedule word that does not depend on it are computed
  * once per group, and the loop itself allocates nothing.
  */
-import { K, expandSchedule, rounds } from './sha256.ts';
+import { K, expandSchedule, rounds } from '../hash/sha256.ts';
 import type { PowTarget } from './target.ts';
 
 // Fast-word values for candidate t of a group: 4 digits, or 3 digits then 0x80

@@ -8,7 +8,7 @@ import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
 import { PowTarget, meetsDifficulty } from './target.ts';
-import { sha256 } from './sha256.ts';
+import { sha256 } from '../hash/sha256.ts';
 
 export interface PowChallenge {
   /** Prefix of the hashed message (encoded as UTF-8). */

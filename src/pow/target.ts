@@ -1,5 +1,5 @@
 import { candidate, powLayout, type PowLayout } from './order.ts';
-import { IV, compress, padTail } from './sha256.ts';
+import { IV, compress, padTail } from '../hash/sha256.ts';
 
 /** One window of 10^digitsInBlock counters shares the state before the final block. */
 export interface PowWindow {

@@ -46,8 +46,9 @@ function parse(name: string, value: unknown, options: PrimeCheckOptions | undefi
 export function runCheck(t: Omit<CheckTask, 'kind'>): boolean {
   // Every non-negative integer has an answer; the smallest safe prime is 5.
   if (t.what === 'safe' && t.n < 5n) return false;
-  const n = native();
-  if (t.backend === 'native' && n && bitLength(t.n) <= NATIVE_MAX_BITS) {
+  // Only a native task loads the addon (in a pool thread too).
+  const n = t.backend === 'native' ? native() : null;
+  if (n && bitLength(t.n) <= NATIVE_MAX_BITS) {
     const rounds = t.rounds < 0 ? undefined : t.rounds;
     return t.what === 'prime' ? n.isProbablePrime(t.n, rounds) : n.isSafePrime(t.n, rounds);
   }

@@ -4,7 +4,7 @@
  * base 2 + strong Lucas with Selfridge's method A), then extra Miller–Rabin
  * rounds on bases derived from n by SHA-256 — never Math.random.
  */
-import { sha256 } from '../pow/sha256.ts';
+import { sha256 } from '../hash/sha256.ts';
 import { bitLength, fromBytes, isqrt, modPow, pow2Mod, toBytes } from './bigint.ts';
 import { TRIAL_PRIMES } from './small-primes.ts';
 

@@ -15,7 +15,7 @@
  * around to lo. Prime `index` is the first safe prime in that order: the
  * least safe prime at or above start, if there is one below 2^bits.
  */
-import { sha256 } from '../pow/sha256.ts';
+import { sha256 } from '../hash/sha256.ts';
 import { fromBytes } from './bigint.ts';
 
 const DOMAIN = new TextEncoder().encode('powprime/safe-prime/v1');

@@ -4,7 +4,6 @@
  * body is read to the end (so connections are reused), bounded in size, and
  * failures become typed errors naming the route.
  */
-import { errors as undiciErrors, request } from 'undici';
 import { packageVersion } from '../../package-root.ts';
 import { NetworkError, ProtocolError, RequestTimeoutError } from '../errors.ts';
 
@@ -32,6 +31,9 @@ export const USER_AGENT = `powprime/${packageVersion()} (node ${process.versions
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 export async function send(req: HttpRequest): Promise<HttpResponse> {
+  // Loaded at the first request, not at import: commands and library users
+  // that never call a service do not pay for undici's start-up.
+  const { errors: undiciErrors, request } = await import('undici');
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*', ...req.headers };
   let body: string | undefined;
   if (req.json !== undefined) {

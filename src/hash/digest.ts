@@ -1,6 +1,7 @@
-import { native } from './native.ts';
-import { sha256 as sha256Js } from './pow/sha256.ts';
-import { checkOptions } from './validate.ts';
+/** The public `sha256()`: one message hashed by the kernel asked for, native or the TS one in ./sha256.ts. */
+import { native } from '../native.ts';
+import { checkOptions } from '../validate.ts';
+import { sha256 as sha256Js } from './sha256.ts';
 
 export interface Sha256Options {
   /**

@@ -1,6 +1,8 @@
 /**
  * SHA-256 in TypeScript: the compression function the TS proof-of-work
- * kernel is built on, and a whole-message hash for `verifyPow`. Written by
+ * kernel is built on, and a whole-message hash for `verifyPow`, the public
+ * `sha256()` without the addon, and prime/'s seeds and Miller–Rabin bases.
+ * It lives apart from pow/ and prime/ so neither reaches into the other. Written by
  * hand (not @noble/hashes) because the kernel needs the raw rounds: a
  * midstate, rounds started part-way through a block, and a schedule whose
  * constant words are computed once per group.
