@@ -5,10 +5,11 @@
  * default install lacks the optional peers of queue mode and bench --report:
  * those commands name what to install (optional-deps.ts), the others run.
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { backendInfo } from '../backend.ts';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
+import { flagNamed } from './args.ts';
 import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS } from './program.ts';
 import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
@@ -101,8 +102,10 @@ async function main(): Promise<void> {
   watchStandardOutput();
   warningsAsOneLine();
   const named = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  let running: Command | undefined;
   const program = await buildProgram(named !== undefined && named in COMMANDS ? [named] : undefined, (p) =>
     p
+      .hook('preAction', (_root, action) => void (running = action))
       .version(versionText(), '-V, --version')
       .exitOverride()
       .configureOutput({
@@ -114,7 +117,9 @@ async function main(): Promise<void> {
   if (named !== undefined && LEAVE_FROM_HANDLER.has(named)) leaveAtSignal();
   try {
     await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
-  } catch (err) {
+  } catch (thrown) {
+    // An API call's argument error speaks of the flag that carried the value.
+    const err = flagNamed(thrown, running);
     if (interruptedBy() || err instanceof InterruptedError) return leaveInterrupted(err);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
