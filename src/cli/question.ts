@@ -125,9 +125,9 @@ export function registerQuestion(program: Command): void {
         const nText = cmd.args[0]!;
         if (!/^-?\d+$/.test(nText)) throw new RangeError(`n must be an integer (got ${JSON.stringify(nText)})`);
         const per = cmd.opts<{ perPage?: string }>().perPage;
-        const perPage = per === undefined ? undefined : /^-?\d+$/.test(per) ? Number(per) : NaN;
-        if (perPage !== undefined && Number.isNaN(perPage)) throw new RangeError(`--per-page must be an integer (got ${JSON.stringify(per)})`);
-        printItems(await client.page(Number(nText), perPage === undefined ? {} : { perPage }), o.json);
+        // Converted only: the client judges the size, and its error names --per-page (args.ts).
+        const perPage = per === undefined ? undefined : parseIntArg('--per-page', per);
+        printItems(await client.page(parseIntArg('n', nText), perPage === undefined ? {} : { perPage }), o.json);
       }),
     );
 
