@@ -1,6 +1,25 @@
-/** Argument checks for the public boundary: each error names the argument. */
+/**
+ * Argument checks for the public boundary: each error names the argument, in
+ * its message and as `argument` on the error, so the CLI can say which flag
+ * carried the value (src/cli/args.ts) with the API's own words. The bounds
+ * come from src/limits.ts.
+ */
+import { MAX_ROUNDS, MAX_THREADS, MIN_ROUNDS, MIN_THREADS } from './limits.ts';
 
-function show(value: unknown): string {
+/** A TypeError or RangeError about one named argument. */
+export type ArgumentError = (TypeError | RangeError) & { argument: string };
+
+/** `${name} ${text}`, as a TypeError or RangeError that remembers the argument's name. */
+export function argumentError(kind: typeof TypeError | typeof RangeError, name: string, text: string): ArgumentError {
+  return Object.assign(new kind(`${name} ${text}`), { argument: name });
+}
+
+export function isArgumentError(err: unknown): err is ArgumentError {
+  return (err instanceof TypeError || err instanceof RangeError) && typeof (err as Partial<ArgumentError>).argument === 'string';
+}
+
+/** A value as an error message quotes it: strings quoted (and cut at 40 characters), bigints with their n. */
+export function show(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === null || typeof value !== 'object') return String(value);
@@ -10,19 +29,19 @@ function show(value: unknown): string {
 /** An options argument: undefined means none; anything but a plain object is a TypeError. */
 export function checkOptions<T extends object>(name: string, value: T | undefined): T | Record<string, never> {
   if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${name} must be an object (got ${show(value)})`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw argumentError(TypeError, name, `must be an object (got ${show(value)})`);
   return value;
 }
 
 export function checkString(name: string, value: unknown): string {
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a string (got ${show(value)})`);
+  if (typeof value !== 'string') throw argumentError(TypeError, name, `must be a string (got ${show(value)})`);
   return value;
 }
 
 export function checkInteger(name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number (got ${show(value)})`);
+  if (typeof value !== 'number') throw argumentError(TypeError, name, `must be a number (got ${show(value)})`);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be an integer from ${min} to ${max} (got ${show(value)})`);
+    throw argumentError(RangeError, name, `must be an integer from ${min} to ${max} (got ${show(value)})`);
   }
   return value;
 }
@@ -30,14 +49,14 @@ export function checkInteger(name: string, value: unknown, min: number, max: num
 export function checkOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
     const err = typeof value === 'string' ? RangeError : TypeError;
-    throw new err(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')} (got ${show(value)})`);
+    throw argumentError(err, name, `must be one of ${allowed.map((a) => `'${a}'`).join(', ')} (got ${show(value)})`);
   }
   return value as T;
 }
 
 export function checkSignal(name: string, value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
-  if (!(value instanceof AbortSignal)) throw new TypeError(`${name} must be an AbortSignal (got ${show(value)})`);
+  if (!(value instanceof AbortSignal)) throw argumentError(TypeError, name, `must be an AbortSignal (got ${show(value)})`);
   return value;
 }
 
@@ -48,19 +67,19 @@ export function abortReason(signal: AbortSignal): unknown {
 
 export function checkFunction<F>(name: string, value: unknown): F | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw new TypeError(`${name} must be a function (got ${show(value)})`);
+  if (typeof value !== 'function') throw argumentError(TypeError, name, `must be a function (got ${show(value)})`);
   return value as F;
 }
 
 /** A positive count given as a number or bigint. */
 export function checkCount(name: string, value: unknown): bigint {
   if (typeof value === 'bigint') {
-    if (value < 1n) throw new RangeError(`${name} must be at least 1 (got ${show(value)})`);
+    if (value < 1n) throw argumentError(RangeError, name, `must be a whole number of at least 1 (got ${show(value)})`);
     return value;
   }
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number or bigint (got ${show(value)})`);
+  if (typeof value !== 'number') throw argumentError(TypeError, name, `must be a number or bigint (got ${show(value)})`);
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a whole number of at least 1 (got ${show(value)})`);
+    throw argumentError(RangeError, name, `must be a whole number of at least 1 (got ${show(value)})`);
   }
   return BigInt(value);
 }
@@ -69,18 +88,28 @@ export function checkCount(name: string, value: unknown): bigint {
 export function parseBigInt(name: string, value: unknown): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a whole number below 2^53 when given as a number (got ${show(value)}); pass a bigint or a string`);
+    if (!Number.isSafeInteger(value)) throw argumentError(RangeError, name, `must be a whole number below 2^53 when given as a number (got ${show(value)}); pass a bigint or a string`);
     return BigInt(value);
   }
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a bigint, a decimal string or a 0x string (got ${show(value)})`);
+  if (typeof value !== 'string') throw argumentError(TypeError, name, `must be a bigint, a decimal string or a 0x string (got ${show(value)})`);
   const t = value.trim();
   if (/^-?[0-9]+$/.test(t) || /^-?0x[0-9a-f]+$/i.test(t)) {
     return t.startsWith('-') ? -BigInt(t.slice(1)) : BigInt(t);
   }
-  throw new RangeError(`${name} is not a whole number: ${show(value)} (use decimal digits or 0x hex)`);
+  throw argumentError(RangeError, name, `is not a whole number: ${show(value)} (use decimal digits or 0x hex)`);
 }
 
 /** An optional non-negative integer option such as `rounds`. */
 export function checkOptionalInteger(name: string, value: unknown, min: number, max: number): number | undefined {
   return value === undefined ? undefined : checkInteger(name, value, min, max);
+}
+
+/** Pool threads for one call. */
+export function checkThreads(name: string, value: unknown): number {
+  return checkInteger(name, value, MIN_THREADS, MAX_THREADS);
+}
+
+/** Miller–Rabin rounds after Baillie–PSW; -1 (default by size) when absent. */
+export function checkRounds(name: string, value: unknown): number {
+  return checkOptionalInteger(name, value, MIN_ROUNDS, MAX_ROUNDS) ?? -1;
 }

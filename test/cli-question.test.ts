@@ -64,7 +64,7 @@ describe('powprime question', () => {
 
   it.each([
     [['question', 'stats'], /--base-url is required/, 2],
-    [['question', 'page', '1', '--per-page', '0', '--base-url', 'http://127.0.0.1:9'], /perPage must be an integer/, 2],
+    [['question', 'page', '1', '--per-page', '0', '--base-url', 'http://127.0.0.1:9'], /^powprime: --per-page must be a nonzero integer from -128 to 128 \(got 0\)$/m, 2],
     [['question', 'stats', '--base-url', 'https://questions.example', '--no-limits'], /loopback/, 2],
     [['question', 'stats', '--base-url', 'http://127.0.0.1:9', '--no-limits'], /GET \/gpt\/api\/stats/, 1],
   ])('bad input or a dead service %j → one line', async (args, message, code) => {

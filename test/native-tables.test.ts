@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { native } from '../src/native.ts';
+import { MAX_DIFFICULTY, MAX_ROUNDS, MIN_DIFFICULTY, MIN_ROUNDS, NATIVE_MAX_BITS, NATIVE_MAX_LIMBS } from '../src/limits.ts';
+import { native, type NativeBinding } from '../src/native.ts';
+import { NATIVE_EXPORTS, type NativeExport } from '../src/native-exports.ts';
+import { DENSE_SIEVE_LIMIT } from '../src/prime/sieve.ts';
 import { FOUR, THREE } from '../src/pow/kernel.ts';
 import { defaultRounds } from '../src/prime/primality.ts';
 import { TRIAL_PRIMES } from '../src/prime/small-primes.ts';
@@ -41,5 +45,122 @@ describe.runIf(n !== null)('TS tables equal their native originals', () => {
     // Candidate 42 of a 4-digit group is the ASCII digits "0042".
     expect(t!.powFastWordsFour[42]).toBe(Buffer.from('0042').readUInt32BE(0));
     expect(t!.powFastWordsThree[7]).toBe(Buffer.from([0x30, 0x30, 0x37, 0x80]).readUInt32BE(0));
+  });
+});
+
+// The C++ side read as text, so these twins are checked even where the addon
+// did not load.
+const source = (file: string): string => readFileSync(new URL(`../native/${file}`, import.meta.url), 'utf8');
+
+/** The value of `constexpr <type> name = <n>;` or `= 1u << <k>;` in a C++ header. */
+function constant(file: string, name: string): number {
+  const m = new RegExp(`constexpr\\s+[\\w:]+\\s+${name}\\s*=\\s*([^;]+);`).exec(source(file));
+  if (!m) throw new Error(`${name} not found in native/${file}`);
+  const shift = /^(\d+)u?\s*<<\s*(\d+)$/.exec(m[1]!.trim());
+  if (shift) return Number(shift[1]) * 2 ** Number(shift[2]);
+  if (!/^\d+$/.test(m[1]!.trim())) throw new Error(`${name} in native/${file} is not a plain number: ${m[1]}`);
+  return Number(m[1]);
+}
+
+/** [lo, hi] of the get_u32 range check on the argument `name` in native/addon.cc (each must appear once). */
+function addonRange(name: string): [number, number] {
+  const all = [...source('addon.cc').matchAll(new RegExp(`get_u32\\(info, [\\w ]+, "${name}", (\\d+), (\\d+)\\)`, 'g'))];
+  expect(all.length, `get_u32 checks of ${name} in addon.cc`).toBe(1);
+  return [Number(all[0]![1]), Number(all[0]![2])];
+}
+
+describe('src/limits.ts equals the bounds the C++ source states', () => {
+  it('the widest native operand (kMaxLimbs)', () => {
+    expect(constant('bignum/limbs.h', 'kMaxLimbs')).toBe(NATIVE_MAX_LIMBS);
+  });
+
+  it('Miller–Rabin rounds and proof-of-work difficulty, as native/addon.cc checks them', () => {
+    expect(addonRange('rounds')).toEqual([MIN_ROUNDS, MAX_ROUNDS]);
+    expect(addonRange('difficulty')).toEqual([MIN_DIFFICULTY, MAX_DIFFICULTY]);
+  });
+
+  it('the dense tier of the sieve (kDenseSieveLimit)', () => {
+    expect(constant('bignum/small_primes.h', 'kDenseSieveLimit')).toBe(DENSE_SIEVE_LIMIT);
+  });
+
+  it('the parser reads what it should (so the checks above can fail)', () => {
+    expect(() => constant('bignum/limbs.h', 'kNoSuchConstant')).toThrow(/not found/);
+    expect(constant('bignum/small_primes.h', 'kTrialPrimesBelow')).toBe(1000);
+  });
+});
+
+// The exports: addon.cc's Init, the TS list, the interfaces that use them and
+// the loaded addon, each equal to the others both ways.
+type LockExports = 'lockOpen' | 'lockClose';
+type Expected = keyof NativeBinding | LockExports;
+// Compile-time: the list names exactly the members of the interfaces (typecheck fails otherwise).
+const listCoversInterfaces: [Exclude<Expected, NativeExport>] extends [never] ? true : false = true;
+const interfacesCoverList: [Exclude<NativeExport, Expected>] extends [never] ? true : false = true;
+
+describe("the addon's exports", () => {
+  const declared = [...source('addon.cc').matchAll(/exports\.Set\("(\w+)"/g)].map((m) => m[1]!);
+
+  it('native/addon.cc exports exactly the names src/native-exports.ts lists', () => {
+    expect(listCoversInterfaces && interfacesCoverList).toBe(true);
+    expect(declared.length).toBeGreaterThan(10);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...declared].sort()).toEqual([...NATIVE_EXPORTS].sort());
+  });
+
+  it.runIf(n !== null)('the loaded addon has exactly those keys', () => {
+    expect(Object.keys(n!).sort()).toEqual([...NATIVE_EXPORTS].sort());
+  });
+});
+
+describe.runIf(n !== null)('the native core keeps the limits src/limits.ts states', () => {
+  it(`takes numbers of ${NATIVE_MAX_BITS} bits and refuses one bit more`, () => {
+    expect(n!.isProbablePrime((1n << BigInt(NATIVE_MAX_BITS)) - 1n, 0)).toBe(false);
+    expect(() => n!.isProbablePrime(1n << BigInt(NATIVE_MAX_BITS), 0)).toThrow(RangeError);
+  });
+
+  it(`takes ${MAX_ROUNDS} rounds and refuses one more`, () => {
+    expect(n!.isProbablePrime(101n, MAX_ROUNDS)).toBe(true);
+    expect(() => n!.isProbablePrime(101n, MAX_ROUNDS + 1)).toThrow(RangeError);
+  });
+});
+
+/** Kernel ids of the rows `const|constexpr <type> kX = {"id", …` in these source files, with the architecture each compiles for. */
+function kernelRows(dir: string, type: string): { id: string; arch: string | null }[] {
+  const rows: { id: string; arch: string | null }[] = [];
+  for (const file of readdirSync(new URL(`../native/${dir}/`, import.meta.url)).filter((f) => f.endsWith('.cc'))) {
+    const text = source(`${dir}/${file}`);
+    // A file guarded by one architecture's macro compiles its rows there only.
+    const arch = /#if defined\(__x86_64__\)/.test(text) ? 'x64' : /#if defined\(__aarch64__\)/.test(text) ? 'arm64' : null;
+    for (const m of text.matchAll(new RegExp(`${type}\\s+k\\w+\\s*=\\s*\\{\\s*"([\\w-]+)"`, 'g'))) rows.push({ id: m[1]!, arch });
+  }
+  return rows;
+}
+
+describe.runIf(n !== null)('kernel names: every row of the C++ kernel tables is reported by backendInfo(), usable or refused, and nothing else', () => {
+  const info = n ? n.backendInfo() : null;
+  const here = (rows: { id: string; arch: string | null }[]): string[] =>
+    [...new Set(rows.filter((r) => r.arch === null || r.arch === process.arch).map((r) => r.id))].sort();
+  const refusedIds = (list: string[]): string[] => list.map((r) => r.slice(0, r.indexOf(':')));
+
+  it('SHA-256 proof-of-work searchers', () => {
+    const rows = here(kernelRows('sha256', 'PowGroupSearcher'));
+    expect(rows).toContain('scalar');
+    const reported = [...info!.kernels, ...refusedIds(info!.refused)];
+    for (const id of info!.kernels) expect(rows).toContain(id);
+    for (const id of rows) expect(reported).toContain(id);
+  });
+
+  it('SHA-256 message hashers', () => {
+    const rows = here(kernelRows('sha256', 'BlockHasher'));
+    expect(rows).toContain('scalar');
+    const reported = [...info!.hashers, ...refusedIds(info!.refused)];
+    for (const id of info!.hashers) expect(rows).toContain(id);
+    for (const id of rows) expect(reported).toContain(id);
+  });
+
+  it('bignum kernels', () => {
+    const rows = here(kernelRows('bignum', 'BignumKernel'));
+    expect(rows).toContain('portable');
+    expect([...info!.bignumKernels, ...refusedIds(info!.bignumRefused)].sort()).toEqual(rows);
   });
 });

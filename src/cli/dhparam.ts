@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import { DH_MAX_BITS, DH_MIN_BITS, generateDhParams } from '../prime/dhparam.ts';
+import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
+import { generateDhParams } from '../prime/dhparam.ts';
 import { parseSeed, randomSeed } from '../prime/search.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
@@ -40,8 +41,9 @@ export function registerDhparam(program: Command): void {
         '  powprime dhparam --outform DER --out dh.der\n\nThe seed and the file are reported on stderr (with --json, in the JSON).',
     )
     .action(async (bitsText: string, opts: DhparamOpts) => {
-      const bits = parseIntArg('bits', bitsText, DH_MIN_BITS, DH_MAX_BITS);
-      const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
+      // Converted only: generateDhParams judges them, and its errors name the flags (args.ts).
+      const bits = parseIntArg('bits', bitsText);
+      const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       if (!/^(pem|der)$/i.test(opts.outform)) throw new RangeError(`--outform must be PEM or DER (got ${JSON.stringify(opts.outform)})`);
       const der = opts.outform.toUpperCase() === 'DER';

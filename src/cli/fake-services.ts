@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { startFakeServices } from '../fake-services/index.ts';
+import { MAX_DIFFICULTY, MAX_PORT, MIN_DIFFICULTY } from '../limits.ts';
+import { checkInteger } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 
@@ -23,8 +25,8 @@ export function registerFakeServices(program: Command): void {
     .option('--verbose', 'one line per request on stderr')
     .option('--json', 'print {"url","question","registry","ads"} instead of sentences')
     .action(async (opts: { port: string; difficulty: string; answerDelay: string; limits: boolean; retryAfter: boolean; verbose?: boolean; json?: boolean }) => {
-      const port = parseIntArg('--port', opts.port, 0, 65535);
-      const difficulty = parseIntArg('--difficulty', opts.difficulty, 0, 64);
+      const port = checkInteger('--port', parseIntArg('--port', opts.port), 0, MAX_PORT);
+      const difficulty = checkInteger('--difficulty', parseIntArg('--difficulty', opts.difficulty), MIN_DIFFICULTY, MAX_DIFFICULTY);
       const answerDelayMs = parseDuration('--answer-delay', opts.answerDelay);
       let fake;
       try {

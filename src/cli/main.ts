@@ -7,9 +7,10 @@
  * of queue mode and bench --report: those commands name what to install
  * (optional-deps.ts), the others run.
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { InterruptedError, PowprimeError } from '../errors.ts';
 import { packageVersion } from '../package-root.ts';
+import { flagNamed } from './args.ts';
 import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS, VERSION_HELP } from './program.ts';
 import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
@@ -86,8 +87,10 @@ async function main(): Promise<void> {
   const named = args.find((a) => !a.startsWith('-'));
   const known = named !== undefined && Object.hasOwn(COMMANDS, named);
   const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
+  let running: Command | undefined;
   const program = await buildProgram(known ? [named] : versionOnly ? [] : undefined, (p) =>
     p
+      .hook('preAction', (_root, action) => void (running = action))
       .version(`powprime ${packageVersion()}`, '-V, --version', VERSION_HELP)
       .exitOverride()
       .configureOutput({
@@ -100,7 +103,9 @@ async function main(): Promise<void> {
   if (known && LEAVE_FROM_HANDLER.has(named)) program.hook('preAction', leaveAtSignal);
   try {
     await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
-  } catch (err) {
+  } catch (thrown) {
+    // An API call's argument error speaks of the flag that carried the value.
+    const err = flagNamed(thrown, running);
     if (interruptedBy() || err instanceof InterruptedError) return leaveInterrupted(err);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;

@@ -11,6 +11,8 @@ import { InterruptedError } from '../errors.ts';
 import { lockHolderText, tryLock, type FileLock } from '../fs/file-lock.ts';
 import { AnswerSink } from './answer-sink.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
+import { MAX_CHECK_INTERVAL_SECONDS } from '../limits.ts';
+import { checkInteger } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { info } from './progress-mode.ts';
@@ -123,9 +125,9 @@ export function registerQuestion(program: Command): void {
         const nText = cmd.args[0]!;
         if (!/^-?\d+$/.test(nText)) throw new RangeError(`n must be an integer (got ${JSON.stringify(nText)})`);
         const per = cmd.opts<{ perPage?: string }>().perPage;
-        const perPage = per === undefined ? undefined : /^-?\d+$/.test(per) ? Number(per) : NaN;
-        if (perPage !== undefined && Number.isNaN(perPage)) throw new RangeError(`--per-page must be an integer (got ${JSON.stringify(per)})`);
-        printItems(await client.page(Number(nText), perPage === undefined ? {} : { perPage }), o.json);
+        // Converted only: the client judges the size, and its error names --per-page (args.ts).
+        const perPage = per === undefined ? undefined : parseIntArg('--per-page', per);
+        printItems(await client.page(parseIntArg('n', nText), perPage === undefined ? {} : { perPage }), o.json);
       }),
     );
 
@@ -184,8 +186,8 @@ export function registerQuestion(program: Command): void {
     .action(
       run(async (client, _o, status, cmd) => {
         const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; firstCheck: string; maxInterval: string }>();
-        const firstCheck = parseIntArg('--first-check', opts.firstCheck, 0, 7 * 86_400);
-        const maxInterval = parseIntArg('--max-interval', opts.maxInterval, 1, 7 * 86_400);
+        const firstCheck = checkInteger('--first-check', parseIntArg('--first-check', opts.firstCheck), 0, MAX_CHECK_INTERVAL_SECONDS);
+        const maxInterval = checkInteger('--max-interval', parseIntArg('--max-interval', opts.maxInterval), 1, MAX_CHECK_INTERVAL_SECONDS);
         const prompts = readFileSync(opts.prompts, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
         // One run per state dir: a second would post the same prompts again from its own copy of the queue.
         const lock = holdPipeline(client.stateDir);

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { Keystore, redact, type LedgerEntry } from '../clients/registry/keystore.ts';
 import { Registrar } from '../clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../clients/registry/client.ts';
-import { parseBigInt } from '../validate.ts';
+import { MAX_REGISTRY_BITS } from '../limits.ts';
+import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { terminalText } from './terminal-text.ts';
@@ -68,7 +69,7 @@ export function registerRegistry(program: Command): void {
     .description('requirements for primes of a bit length, or for all')
     .action(
       act(async (reg, o, cmd) => {
-        const bits = cmd.args[0] === undefined ? undefined : parseIntArg('bits', cmd.args[0], 1, 1 << 20);
+        const bits = cmd.args[0] === undefined ? undefined : checkInteger('bits', parseIntArg('bits', cmd.args[0]), 1, MAX_REGISTRY_BITS);
         const q = await reg.client.requirements(bits);
         out(o, `bits ${q.bits}, trans ${q.trans}`, q);
       }),

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
-import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
-import { checkOneOf } from '../validate.ts';
+import { MAX_CHUNK_LENGTH, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import { parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
+import { checkCount, checkInteger, checkOneOf, checkThreads } from '../validate.ts';
 import { InterruptedError } from '../errors.ts';
 import { interruptSignal } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
@@ -90,7 +91,7 @@ export function registerSearch(program: Command): void {
   program
     .command('search')
     .description('find safe primes of a bit length; results keyed by (bits, seed, index), resumable with --out')
-    .requiredOption('--bits <B>', `bit length (${MIN_BITS}-${MAX_BITS})`)
+    .requiredOption('--bits <B>', `bit length (${MIN_SEARCH_BITS}-${MAX_SEARCH_BITS})`)
     .requiredOption('--count <C>', 'how many primes (with --out: in the file, counting earlier runs)')
     .option('--seed <S>', 'search seed, decimal or 0x (default: taken from --out, else random and reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
@@ -111,9 +112,10 @@ export function registerSearch(program: Command): void {
     .option('--no-limits', 'with --register: skip client-side rate limits (only for a local server)')
     .option('--register-rate <n/seconds>', 'with --queue --register: at most n registrations per that many seconds, across every process on the queue (default: no limit, as the registry shows none)')
     .action(async (opts: SearchOpts) => {
-      const bits = parseIntArg('--bits', opts.bits, MIN_BITS, MAX_BITS);
-      const count = parseIntArg('--count', opts.count, 1, Number.MAX_SAFE_INTEGER);
-      const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
+      // The search's own checks, run before --out is opened or a service called.
+      const bits = checkInteger('--bits', parseIntArg('--bits', opts.bits), MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+      const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
+      const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       let seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
       const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
@@ -123,7 +125,7 @@ export function registerSearch(program: Command): void {
       if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
       if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
       const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);
-      const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(parseIntArg('--chunk-length', opts.chunkLength, 1, 2 ** 40));
+      const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(checkInteger('--chunk-length', parseIntArg('--chunk-length', opts.chunkLength), 1, MAX_CHUNK_LENGTH));
       // This process runs indexes base, base+stride, …: all of them, or one shard's.
       const base = shard?.k ?? 0;
       const stride = shard?.n ?? 1;

@@ -1,6 +1,8 @@
 /** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
 import type { Command } from 'commander';
 import type { ServiceClientOptions } from '../clients/http/service-client.ts';
+import { MAX_WAIT_SECONDS } from '../limits.ts';
+import { checkInteger } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { isQuiet } from './progress-mode.ts';
@@ -33,7 +35,7 @@ export function serviceFlags(c: Command, service: string, envVar: string): Comma
  * answer (a question id, a prime's keys) is kept.
  */
 export function clientOptions(o: ServiceFlags, envVar: string, status = new StatusLine()): Pick<ServiceClientOptions, 'baseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait' | 'signal'> {
-  const maxWait = o.maxWait === undefined ? undefined : parseIntArg('--max-wait', o.maxWait, 0, 365 * 86_400);
+  const maxWait = o.maxWait === undefined ? undefined : checkInteger('--max-wait', parseIntArg('--max-wait', o.maxWait), 0, MAX_WAIT_SECONDS);
   return {
     baseUrl: baseUrlFrom(o, envVar),
     ...(o.stateDir ? { stateDir: o.stateDir } : {}),

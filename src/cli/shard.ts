@@ -3,6 +3,7 @@
  * or read from the scheduler that launched it. Shard i of n (1-based) runs
  * the indexes ≡ i−1 (mod n), so n shards together run every index once.
  */
+import { MAX_SHARDS } from '../limits.ts';
 
 export interface Shard {
   /** 0-based: this shard runs indexes ≡ k (mod n). */
@@ -11,8 +12,6 @@ export interface Shard {
   /** Where the numbers came from, for the user. */
   source: string;
 }
-
-const MAX_SHARDS = 1_000_000;
 
 function int(name: string, text: string | undefined, min: number): number {
   if (text === undefined || !/^\d+$/.test(text.trim())) throw new RangeError(`${name} must be a whole number (got ${JSON.stringify(text ?? '')})`);

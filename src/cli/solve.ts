@@ -17,8 +17,9 @@ export function registerSolve(program: Command): void {
     .option('--max-attempts <n>', 'give up after this many candidates')
     .option('--json', 'print {"solution","counter","attempts","elapsedMs","backend"}')
     .action(async (nonce: string, difficultyText: string, opts: { threads?: string; backend: string; maxAttempts?: string; json?: boolean }) => {
-      const difficulty = parseIntArg('difficulty', difficultyText, 0, 64);
-      const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads, 1, 256);
+      // Converted only: solvePow judges them, and its errors name the flags (args.ts).
+      const difficulty = parseIntArg('difficulty', difficultyText);
+      const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       const maxAttempts = opts.maxAttempts === undefined ? undefined : parseBigArg('--max-attempts', opts.maxAttempts);
       const status = new StatusLine();

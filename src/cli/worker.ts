@@ -3,7 +3,8 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { InterruptedError } from '../errors.ts';
 import { poolSize } from '../pool/pool.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget } from '../queue/connection.ts';
-import { checkOneOf } from '../validate.ts';
+import { MAX_LOCK_MS, MAX_WORKER_CONCURRENCY, MIN_LOCK_MS } from '../limits.ts';
+import { checkInteger, checkOneOf, checkThreads } from '../validate.ts';
 import { formatRate, parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { plural } from './plural.ts';
@@ -32,9 +33,10 @@ export function registerWorker(program: Command): void {
     .option('--json', 'print one JSON line per chunk finished: {"job","prime","offset","sieved","tested","elapsedMs"}')
     .action(async (opts: WorkerOpts) => {
       const target = parseQueueTarget(opts.queue, opts.queueName);
-      const threads = opts.threads === undefined ? poolSize() : parseIntArg('--threads', opts.threads, 1, 256);
-      const concurrency = parseIntArg('--concurrency', opts.concurrency, 1, 256);
-      const lockMs = parseIntArg('--lock-ms', opts.lockMs, 1000, 3_600_000);
+      // Checked before Redis is touched: chunks reach the search's own checks only once they arrive.
+      const threads = opts.threads === undefined ? poolSize() : checkThreads('--threads', parseIntArg('--threads', opts.threads));
+      const concurrency = checkInteger('--concurrency', parseIntArg('--concurrency', opts.concurrency), 1, MAX_WORKER_CONCURRENCY);
+      const lockMs = checkInteger('--lock-ms', parseIntArg('--lock-ms', opts.lockMs), MIN_LOCK_MS, MAX_LOCK_MS);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       const status = new StatusLine();
       const notice = (m: string): void => {

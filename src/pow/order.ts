@@ -42,13 +42,13 @@
  */
 
 import { InternalError } from '../errors.ts';
+import { MAX_SOLUTION_LENGTH } from '../limits.ts';
 import { checkInteger } from '../validate.ts';
 
 /** Counters stop below 10^19 so that k fits the native kernels' 64-bit words. */
 const COUNTER_DIGITS = 19;
 /** Digits of S that must sit in the final block. */
 const MIN_DIGITS_IN_BLOCK = 12;
-const MAX_SOLUTION_LENGTH = 32;
 
 export interface PowLayout {
   /** N: every candidate has exactly this many digits. */

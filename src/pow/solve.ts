@@ -3,7 +3,8 @@ import { PowExhaustedError } from '../errors.ts';
 import { publish } from '../pool/claim-loop.ts';
 import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
-import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, abortReason } from '../validate.ts';
+import { MAX_DIFFICULTY, MAX_SOLUTION_LENGTH, MIN_DIFFICULTY } from '../limits.ts';
+import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads, abortReason } from '../validate.ts';
 import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
@@ -49,7 +50,6 @@ export interface PowSolution {
 }
 
 const PROGRESS_MS = 250;
-const MAX_THREADS = 256;
 const WORKER = new URL('../worker.ts', import.meta.url);
 
 /**
@@ -62,8 +62,8 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
     throw new TypeError('challenge must be an object {nonce, difficulty}');
   }
   const nonce = checkString('nonce', challenge.nonce);
-  const difficulty = checkInteger('difficulty', challenge.difficulty, 0, 64);
-  const threads = options.threads === undefined ? poolSize() : checkInteger('threads', options.threads, 1, MAX_THREADS);
+  const difficulty = checkInteger('difficulty', challenge.difficulty, MIN_DIFFICULTY, MAX_DIFFICULTY);
+  const threads = options.threads === undefined ? poolSize() : checkThreads('threads', options.threads);
   const backend = resolveBackend(checkOneOf('backend', options.backend ?? 'auto', BACKEND_CHOICES));
   const signal = checkSignal('signal', options.signal);
   const onProgress = checkFunction<(p: PowProgress) => void>('onProgress', options.onProgress);
@@ -112,12 +112,13 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
 }
 
 const encoder = new TextEncoder();
+const SOLUTION_FORM = new RegExp(`^[0-9]{1,${MAX_SOLUTION_LENGTH}}$`);
 
 /** True when `solution` is 1–32 ASCII digits and SHA-256(nonce‖solution) meets the difficulty. */
 export function verifyPow(nonce: string, difficulty: number, solution: string): boolean {
   checkString('nonce', nonce);
-  checkInteger('difficulty', difficulty, 0, 64);
+  checkInteger('difficulty', difficulty, MIN_DIFFICULTY, MAX_DIFFICULTY);
   checkString('solution', solution);
-  if (!/^[0-9]{1,32}$/.test(solution)) return false;
+  if (!SOLUTION_FORM.test(solution)) return false;
   return meetsDifficulty(sha256(encoder.encode(nonce + solution)), difficulty);
 }

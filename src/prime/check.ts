@@ -2,7 +2,8 @@
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { native } from '../native.ts';
 import { runTask } from '../pool/pool.ts';
-import { checkOneOf, checkOptions, checkOptionalInteger, parseBigInt } from '../validate.ts';
+import { MAX_CHECK_BITS, NATIVE_MAX_BITS } from '../limits.ts';
+import { argumentError, checkOneOf, checkOptions, checkRounds, parseBigInt } from '../validate.ts';
 import { bitLength } from './bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
 
@@ -12,10 +13,6 @@ export interface PrimeCheckOptions {
   backend?: BackendChoice;
 }
 
-/** Largest number accepted: 2^16 bits. */
-export const MAX_CHECK_BITS = 65536;
-/** Widest number the native core takes; wider ones go to the TS backend. */
-const NATIVE_MAX_BITS = 64 * 511;
 const WORKER = new URL('../worker.ts', import.meta.url);
 
 export interface CheckTask {
@@ -35,9 +32,9 @@ interface Parsed {
 function parse(name: string, value: unknown, options: PrimeCheckOptions | undefined): Parsed {
   const opts: PrimeCheckOptions = checkOptions('options', options);
   const n = parseBigInt(name, value);
-  if (n < 0n) throw new RangeError(`${name} must not be negative (got ${n})`);
-  if (bitLength(n) > MAX_CHECK_BITS) throw new RangeError(`${name} has ${bitLength(n)} bits; at most ${MAX_CHECK_BITS} are accepted`);
-  const rounds = checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1;
+  if (n < 0n) throw argumentError(RangeError, name, `must not be negative (got ${n})`);
+  if (bitLength(n) > MAX_CHECK_BITS) throw argumentError(RangeError, name, `has ${bitLength(n)} bits; at most ${MAX_CHECK_BITS} are accepted`);
+  const rounds = checkRounds('rounds', opts.rounds);
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
   return { n, rounds, backend };
 }

@@ -9,13 +9,10 @@
  * and that its `-check` accepts. The sieve strikes the other half of the
  * candidates, so this costs what one safe prime does.
  */
-import { checkOptions } from '../validate.ts';
+import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
+import { checkInteger, checkOptions } from '../validate.ts';
 import { dhParamsDer, dhParamsPem } from './dh-pem.ts';
 import { findSafePrime23Mod24, type SafePrimeSearchOptions } from './search.ts';
-
-/** DH below 512 bits is broken outright; OpenSSL refuses it too. */
-export const DH_MIN_BITS = 512;
-export const DH_MAX_BITS = 16384;
 
 export interface DhParams {
   p: bigint;
@@ -30,10 +27,8 @@ export interface DhParams {
 
 export async function generateDhParams(options: SafePrimeSearchOptions): Promise<DhParams> {
   const opts = checkOptions('options', options) as SafePrimeSearchOptions;
-  const bits = opts.bits;
-  if (typeof bits === 'number' && Number.isInteger(bits) && (bits < DH_MIN_BITS || bits > DH_MAX_BITS)) {
-    throw new RangeError(`bits must be an integer from ${DH_MIN_BITS} to ${DH_MAX_BITS} for DH parameters (got ${bits})`);
-  }
+  // The search takes smaller sizes; DH parameters do not.
+  checkInteger('bits', opts.bits, DH_MIN_BITS, DH_MAX_BITS);
   const r = await findSafePrime23Mod24(opts);
   return {
     p: r.prime,

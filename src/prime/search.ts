@@ -9,13 +9,11 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { InternalError, NoSafePrimeError, SearchStoppedError } from '../errors.ts';
 import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
-import { checkCount, checkFunction, checkInteger, checkOneOf, checkOptionalInteger, checkSignal, parseBigInt, abortReason } from '../validate.ts';
+import { INDEX_LIMIT, MAX_SEARCH_BITS, MIN_SEARCH_BITS, SEED_LIMIT } from '../limits.ts';
+import { argumentError, checkCount, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, parseBigInt, abortReason } from '../validate.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
 import { sliceLength as sliceLengthFor } from './tuning.ts';
 
-export const MIN_BITS = 16;
-export const MAX_BITS = 16384;
-const SEED_LIMIT = 1n << 256n;
 const PROGRESS_MS = 250;
 const WORKER = new URL('../worker.ts', import.meta.url);
 
@@ -64,17 +62,14 @@ interface Parsed {
 /** A seed as the API and CLI take it: 0 ≤ seed < 2^256, as a bigint or decimal / 0x string. */
 export function parseSeed(name: string, value: unknown): bigint {
   const seed = parseBigInt(name, value);
-  if (seed < 0n || seed >= SEED_LIMIT) throw new RangeError(`${name} must be from 0 to 2^256 - 1 (got ${seed})`);
+  if (seed < 0n || seed >= SEED_LIMIT) throw argumentError(RangeError, name, `must be from 0 to 2^256 - 1 (got ${seed})`);
   return seed;
 }
-
-/** Indexes are 64-bit: the start point hashes the index as 8 bytes. */
-const INDEX_LIMIT = 1n << 64n;
 
 /** A prime's index in a seeded search: 0 ≤ index < 2^64. */
 function parseIndex(name: string, value: unknown): bigint {
   const index = parseBigInt(name, value);
-  if (index < 0n || index >= INDEX_LIMIT) throw new RangeError(`${name} must be from 0 to 2^64 - 1 (got ${index})`);
+  if (index < 0n || index >= INDEX_LIMIT) throw argumentError(RangeError, name, `must be from 0 to 2^64 - 1 (got ${index})`);
   return index;
 }
 
@@ -86,14 +81,14 @@ export function randomSeed(): bigint {
 
 function parseOptions(opts: SafePrimeSearchOptions, only23Mod24 = false): Parsed {
   if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
-  const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
+  const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
   const seed = opts.seed === undefined ? randomSeed() : parseSeed('seed', opts.seed);
   return {
     bits,
     seed,
-    threads: opts.threads === undefined ? poolSize() : checkInteger('threads', opts.threads, 1, 256),
+    threads: opts.threads === undefined ? poolSize() : checkThreads('threads', opts.threads),
     backend: resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES)),
-    rounds: checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1,
+    rounds: checkRounds('rounds', opts.rounds),
     signal: checkSignal('signal', opts.signal),
     onProgress: checkFunction<(p: SafePrimeProgress) => void>('onProgress', opts.onProgress),
     only23Mod24,
@@ -220,7 +215,7 @@ async function* runSearch(
   const count = checkCount('count', opts.count);
   const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
   const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);
-  if (stride < 1n || stride >= INDEX_LIMIT) throw new RangeError(`stride must be from 1 to 2^64 - 1 (got ${stride})`);
+  if (stride < 1n || stride >= INDEX_LIMIT) throw argumentError(RangeError, 'stride', `must be from 1 to 2^64 - 1 (got ${stride})`);
   if (startIndex + (count - 1n) * stride >= INDEX_LIMIT) {
     throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${startIndex} + ${count - 1n} * ${stride})`);
   }
@@ -353,7 +348,7 @@ export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<Ra
   const index = parseIndex('index', opts.index);
   const from = parseBigInt('from', opts.from);
   const to = parseBigInt('to', opts.to);
-  if (from < 0n) throw new RangeError(`from must not be negative (got ${from})`);
+  if (from < 0n) throw argumentError(RangeError, 'from', `must not be negative (got ${from})`);
   if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
   if (p.signal?.aborted) throw abortReason(p.signal);
   const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to, true);
@@ -405,13 +400,13 @@ export interface SliceOutcome {
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {bits, seed, index, slice}');
-  const bits = checkInteger('bits', opts.bits, MIN_BITS, MAX_BITS);
+  const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
   const seed = parseSeed('seed', opts.seed);
   const index = parseIndex('index', opts.index);
   const slice = parseBigInt('slice', opts.slice);
-  if (slice < 0n) throw new RangeError('slice must not be negative');
+  if (slice < 0n) throw argumentError(RangeError, 'slice', 'must not be negative');
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
-  const rounds = checkOptionalInteger('rounds', opts.rounds, 0, 1000) ?? -1;
+  const rounds = checkRounds('rounds', opts.rounds);
   const st = new IndexStream(bits, seed, index, backend, rounds);
   const len = BigInt(sliceLengthFor(bits, backend));
   const v0 = slice * len;

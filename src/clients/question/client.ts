@@ -17,6 +17,7 @@ import { fillPath } from '../http/routes.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
+import { argumentError } from '../../validate.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -200,7 +201,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (!Number.isInteger(n)) throw new TypeError(`n must be an integer (got ${n})`);
     const per = opts.perPage;
     if (per !== undefined && (!Number.isInteger(per) || Math.abs(per) < 1 || Math.abs(per) > MAX_PER_PAGE)) {
-      throw new RangeError(`perPage must be an integer with 1 ≤ |perPage| ≤ ${MAX_PER_PAGE} (got ${per})`);
+      throw argumentError(RangeError, 'perPage', `must be a nonzero integer from -${MAX_PER_PAGE} to ${MAX_PER_PAGE} (got ${per})`);
     }
     const route = 'GET /gpt/api/page';
     const res = await this.call({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });

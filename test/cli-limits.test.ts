@@ -1,0 +1,85 @@
+// A value out of bounds reads the same from the API and from the command
+// line: the CLI hands the number to the API (or runs the API's own check
+// before it touches files or services) and shows the API's message with the
+// flag in place of the argument's name. Exit 2, one line.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateDhParams, searchSafePrimes, solvePow } from '../src/index.ts';
+import { MAX_SEARCH_BITS, MAX_THREADS, MIN_SEARCH_BITS, MIN_THREADS } from '../src/limits.ts';
+import { runCliSync as cli } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+/** The API's message for a rejected call. */
+async function apiMessage(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+  } catch (err) {
+    expect(err).toBeInstanceOf(RangeError);
+    return (err as Error).message;
+  }
+  throw new Error('the API accepted the value');
+}
+
+const first = async <T>(g: AsyncGenerator<T>): Promise<T | undefined> => (await g.next()).value;
+const dir = tempDir('powprime-limits-');
+
+describe('--threads 0: the API says it, naming --threads', () => {
+  const expected = `--threads must be an integer from ${MIN_THREADS} to ${MAX_THREADS} (got 0)`;
+
+  it.each([
+    ['solve', ['solve', 'n', '3', '--threads', '0'], () => solvePow({ nonce: 'n', difficulty: 3 }, { threads: 0 })],
+    ['dhparam', ['dhparam', '512', '--threads', '0'], () => generateDhParams({ bits: 512, threads: 0 })],
+    ['search', ['search', '--bits', '64', '--count', '1', '--threads', '0'], () => first(searchSafePrimes({ bits: 64, count: 1, threads: 0 }))],
+  ] as const)('%s', async (_what, args, api) => {
+    const fromApi = await apiMessage(api);
+    expect(fromApi).toBe(expected.replace('--threads', 'threads'));
+    const r = cli(...args);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`powprime: ${fromApi.replace(/^threads /, '--threads ')}\n`);
+    expect(r.stderr).toBe(`powprime: ${expected}\n`);
+  });
+
+  it('worker: refused before Redis is reached (nothing listens on port 1)', () => {
+    const r = cli('worker', '--queue', 'redis://127.0.0.1:1', '--threads', '0');
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`powprime: ${expected}\n`);
+  });
+
+  it('search: refused before --out is created', () => {
+    const out = path.join(dir, 'never.jsonl');
+    const r = cli('search', '--bits', '64', '--count', '1', '--threads', '0', '--out', out);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`powprime: ${expected}\n`);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('other flags and arguments', () => {
+  it('search --bits out of range: the search API\'s message, naming --bits', async () => {
+    const fromApi = await apiMessage(() => first(searchSafePrimes({ bits: MIN_SEARCH_BITS - 1, count: 1 })));
+    expect(fromApi).toBe(`bits must be an integer from ${MIN_SEARCH_BITS} to ${MAX_SEARCH_BITS} (got ${MIN_SEARCH_BITS - 1})`);
+    const r = cli('search', '--bits', String(MIN_SEARCH_BITS - 1), '--count', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`powprime: --${fromApi}\n`);
+  });
+
+  it('solve --max-attempts 0 and a fractional --threads: the API judges what the CLI converted', () => {
+    const zero = cli('solve', 'n', '3', '--max-attempts', '0');
+    expect([zero.status, zero.stderr]).toEqual([2, 'powprime: --max-attempts must be a whole number of at least 1 (got 0)\n']);
+    const half = cli('solve', 'n', '3', '--threads', '1.5');
+    expect([half.status, half.stderr]).toEqual([2, `powprime: --threads must be an integer from ${MIN_THREADS} to ${MAX_THREADS} (got 1.5)\n`]);
+  });
+
+  it('a positional argument keeps the API\'s name: dhparam 511 says bits, as generateDhParams does', async () => {
+    const fromApi = await apiMessage(() => generateDhParams({ bits: 511 }));
+    const r = cli('dhparam', '511');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`powprime: ${fromApi}\n`);
+  });
+
+  it('text that is no number is a usage error naming the flag', () => {
+    const r = cli('solve', 'n', '3', '--threads', 'many');
+    expect([r.status, r.stderr]).toEqual([2, 'powprime: --threads must be an integer (got "many")\n']);
+  });
+});
