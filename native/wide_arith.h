@@ -1,9 +1,11 @@
-// 64-bit word arithmetic that C++ does not spell portably: the high half of a
-// 64×64 product, add/subtract with carry, and a bit scan. GCC and clang
-// (Linux, macOS, MinGW) have `unsigned __int128` and __builtin_clzll; MSVC has
-// neither and offers __umulh, _addcarry_u64 and _BitScanReverse64 instead.
-// limbs.h and small_primes.h take these from here, so that one file decides
-// per compiler; the Montgomery kernels still spell `unsigned __int128`.
+// 64-bit word arithmetic that C++ does not spell portably: 64×64 products,
+// add/subtract with carry, a 192-bit column accumulator, and bit scans. GCC
+// and clang (Linux, macOS, MinGW) have `unsigned __int128`, __builtin_clzll
+// and __builtin_ctz; MSVC has none of them and offers _umul128, __umulh,
+// _addcarry_u64, _BitScanReverse64 and _BitScanForward instead. Every native
+// file takes these from here, so that this one file decides per compiler.
+// The GCC/clang forms are the expressions the kernels were written and
+// measured with, so that they compile to the same code.
 #pragma once
 #include <cstdint>
 
@@ -22,6 +24,20 @@ inline uint64_t mul_high(uint64_t a, uint64_t b) {
   return uint64_t((unsigned __int128)a * b >> 64);
 #else
   return __umulh(a, b);
+#endif
+}
+
+// The full product a·b: returns the low word, *hi the high one.
+inline uint64_t mul_wide(uint64_t a, uint64_t b, uint64_t* hi) {
+#if POWPRIME_HAS_INT128
+  const unsigned __int128 p = (unsigned __int128)a * b;
+  *hi = uint64_t(p >> 64);
+  return uint64_t(p);
+#else
+  unsigned long long h;
+  const uint64_t lo = _umul128(a, b, &h);
+  *hi = h;
+  return lo;
 #endif
 }
 
@@ -54,6 +70,22 @@ inline uint64_t sub_borrow(uint64_t a, uint64_t b, uint64_t borrow, uint64_t* ou
 #endif
 }
 
+// a·b + c + d, which always fits in 128 bits: returns the low word, *hi the high one.
+inline uint64_t mul_add_add(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t* hi) {
+#if POWPRIME_HAS_INT128
+  const unsigned __int128 p = (unsigned __int128)a * b + c + d;
+  *hi = uint64_t(p >> 64);
+  return uint64_t(p);
+#else
+  unsigned long long h;
+  uint64_t lo = _umul128(a, b, &h);
+  h += add_carry(lo, c, 0, &lo);
+  h += add_carry(lo, d, 0, &lo);
+  *hi = h;
+  return lo;
+#endif
+}
+
 // Leading zero bits of a non-zero x.
 inline int clz64(uint64_t x) {
 #if POWPRIME_HAS_INT128
@@ -64,5 +96,72 @@ inline int clz64(uint64_t x) {
   return 63 - int(i);
 #endif
 }
+
+// Trailing zero bits of a non-zero x.
+inline int ctz32(uint32_t x) {
+#if POWPRIME_HAS_INT128
+  return __builtin_ctz(x);
+#else
+  unsigned long i;
+  _BitScanForward(&i, x);
+  return int(i);
+#endif
+}
+
+// A 192-bit accumulator for product scanning (the portable Montgomery
+// kernel's columns): word products added in, one column added in twice,
+// and shifted down a word at a time. Sums stay below 2^192 by construction there.
+struct Column {
+#if POWPRIME_HAS_INT128
+  unsigned __int128 lo = 0;  // the low 128 bits
+#else
+  uint64_t lo0 = 0, lo1 = 0;
+#endif
+  uint64_t hi = 0;
+
+  // += a·b
+  void mac(uint64_t a, uint64_t b) {
+#if POWPRIME_HAS_INT128
+    const unsigned __int128 p = (unsigned __int128)a * b;
+    lo += p;
+    hi += lo < p;
+#else
+    uint64_t ph;
+    const uint64_t pl = mul_wide(a, b, &ph);
+    const uint64_t c = add_carry(lo1, ph, add_carry(lo0, pl, 0, &lo0), &lo1);
+    hi += c;
+#endif
+  }
+  // += 2·c
+  void add_twice(const Column& c) {
+#if POWPRIME_HAS_INT128
+    const uint64_t chi = (c.hi << 1) | uint64_t(c.lo >> 127);
+    const unsigned __int128 clo = c.lo << 1;
+    lo += clo;
+    hi += chi + (lo < clo);
+#else
+    const uint64_t t0 = c.lo0 << 1, t1 = (c.lo1 << 1) | (c.lo0 >> 63), th = (c.hi << 1) | (c.lo1 >> 63);
+    hi += th + add_carry(lo1, t1, add_carry(lo0, t0, 0, &lo0), &lo1);
+#endif
+  }
+  // The lowest word.
+  uint64_t low() const {
+#if POWPRIME_HAS_INT128
+    return uint64_t(lo);
+#else
+    return lo0;
+#endif
+  }
+  // >>= 64
+  void shift() {
+#if POWPRIME_HAS_INT128
+    lo = (lo >> 64) | ((unsigned __int128)hi << 64);
+#else
+    lo0 = lo1;
+    lo1 = hi;
+#endif
+    hi = 0;
+  }
+};
 
 }  // namespace powprime

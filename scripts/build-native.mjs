@@ -60,23 +60,25 @@ function prebuildProblem() {
   return problems.join('; ');
 }
 
+// cmake-js is an optional peer: only a source build needs it (6 MB with its
+// dependencies), and the prebuilds spare almost every install the build.
+let cli = null;
+try {
+  cli = createRequire(import.meta.url).resolve('cmake-js/bin/cmake-js');
+} catch {}
+const noCmakeJs = 'a source build needs cmake-js: run `npm install cmake-js`, then `npm rebuild powprime`';
+
 if (!strict) {
   const problem = prebuildProblem();
   if (problem === null) {
     console.log(`powprime: using the prebuilt native addon for ${process.platform}-${process.arch}`);
     process.exit(0);
   }
+  // Without cmake-js, one line says both why no prebuild and why no build.
+  if (!cli) fail(`no usable prebuilt addon: ${problem}; ${noCmakeJs}`);
   console.log(`powprime: no usable prebuilt addon (${problem}); compiling`);
 }
-
-// cmake-js is an optional peer: only a source build needs it (6 MB with its
-// dependencies), and the prebuilds spare almost every install the build.
-let cli;
-try {
-  cli = createRequire(import.meta.url).resolve('cmake-js/bin/cmake-js');
-} catch {
-  fail('a source build needs cmake-js: run `npm install cmake-js`, then `npm rebuild powprime`');
-}
+if (!cli) fail(noCmakeJs);
 // `compile` keeps an existing build folder's configuration; a build that sets
 // options of its own configures afresh so that they really apply.
 const args = [cli, clang || werror ? 'rebuild' : 'compile', '--directory', root];

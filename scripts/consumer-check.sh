@@ -24,6 +24,9 @@ fi
 if [ "${POWPRIME_REQUIRE_MUSL:-}" = 1 ] || [ -e /usr/lib/x86_64-linux-musl/libc.a ]; then
   grep -q "package/prebuilds/linux-x64/powprime.musl.node" <<<"$listing" || { echo "the tarball carries no linux-x64 musl prebuild"; exit 1; }
 fi
+if [ "${POWPRIME_REQUIRE_MUSL:-}" = 1 ] || { [ -e /usr/lib/aarch64-linux-musl/libc.a ] && command -v aarch64-linux-gnu-g++ >/dev/null; }; then
+  grep -q "package/prebuilds/linux-arm64/powprime.musl.node" <<<"$listing" || { echo "the tarball carries no linux-arm64 musl prebuild"; exit 1; }
+fi
 if [ "${POWPRIME_REQUIRE_WIN32:-}" = 1 ] || command -v x86_64-w64-mingw32-g++-posix >/dev/null; then
   grep -q "package/prebuilds/win32-x64/powprime.node" <<<"$listing" || { echo "the tarball carries no win32-x64 prebuild"; exit 1; }
 fi

@@ -1,12 +1,14 @@
-// The linux-x64 musl build (node scripts/build-musl.mjs). No musl Node runs
-// here, so the addon file is checked for what it needs of the system (musl's
-// libc and Node-API, nothing else), and its kernels, compiled by the same
-// toolchain into the static musl program build-musl/kernel_check, are fed the
-// arm64 suite's vectors: SHA-256 of 301 message lengths against node:crypto,
-// PoW answers against the TS backend (and node:crypto) for every nonce length
-// mod 64 with every searcher this CPU runs, primality verdicts against the TS
-// backend and node:crypto. Skipped, saying why, without the build;
-// POWPRIME_REQUIRE_MUSL=1 (CI) requires it.
+// The linux-x64 and linux-arm64 musl builds (node scripts/build-musl.mjs
+// [--arch arm64]). No musl Node runs here, so each addon file is checked for
+// what it needs of the system (musl's libc and Node-API, nothing else), and
+// its kernels, compiled by the same toolchain into a static musl program
+// (build-musl/kernel_check, build-musl-arm64/kernel_check, the latter run
+// under qemu-aarch64), are fed the arm64 suite's vectors: SHA-256 of 301
+// message lengths against node:crypto, PoW answers against the TS backend
+// (and node:crypto) for every nonce length mod 64 with every searcher the
+// (emulated) CPU runs, primality verdicts against the TS backend and
+// node:crypto. Each is skipped, saying why, without its build;
+// POWPRIME_REQUIRE_MUSL=1 (CI) requires both.
 import { spawnSync } from 'node:child_process';
 import { checkPrimeSync, createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,16 +21,28 @@ import { PowTarget } from '../src/pow/target.ts';
 import { messages, nonces, numbers } from './arm64/inputs.mjs';
 
 const root = path.join(import.meta.dirname, '..');
-const addon = path.join(root, 'prebuilds', 'linux-x64', 'powprime.musl.node');
-const checker = path.join(root, 'build-musl', 'kernel_check');
-const muslLibc = '/usr/lib/x86_64-linux-musl/libc.so';
-const missing = [
-  !existsSync(addon) && 'prebuilds/linux-x64/powprime.musl.node (node scripts/build-musl.mjs)',
-  !existsSync(checker) && 'build-musl/kernel_check (node scripts/build-musl.mjs)',
-  !existsSync(muslLibc) && 'musl (Debian: musl-dev)',
-  spawnSync('readelf', ['--version']).status !== 0 && 'readelf (binutils)',
-].filter(Boolean);
-if (missing.length && process.env.POWPRIME_REQUIRE_MUSL === '1') throw new Error(`musl check required but missing: ${missing.join(', ')}`);
+const readelf = spawnSync('readelf', ['--version']).status === 0;
+const qemu = spawnSync('qemu-aarch64', ['--version']).status === 0;
+
+/** The two musl builds: x64 runs its kernel program natively, arm64 under qemu-aarch64. */
+const targets = [
+  { arch: 'x64', triple: 'x86_64', machine: /Machine:\s+Advanced Micro Devices X86-64/, out: 'build-musl', build: 'node scripts/build-musl.mjs', runner: [] as string[] },
+  { arch: 'arm64', triple: 'aarch64', machine: /Machine:\s+AArch64/, out: 'build-musl-arm64', build: 'node scripts/build-musl.mjs --arch arm64', runner: ['qemu-aarch64'] },
+].map((t) => {
+  const addon = path.join(root, 'prebuilds', `linux-${t.arch}`, 'powprime.musl.node');
+  const checker = path.join(root, t.out, 'kernel_check');
+  const muslLibc = `/usr/lib/${t.triple}-linux-musl/libc.so`;
+  const missing = [
+    !existsSync(addon) && `prebuilds/linux-${t.arch}/powprime.musl.node (${t.build})`,
+    !existsSync(checker) && `${t.out}/kernel_check (${t.build})`,
+    !existsSync(muslLibc) && `musl for ${t.triple} (Debian: musl-dev${t.arch === 'x64' ? '' : ':arm64'})`,
+    spawnSync(`${t.triple}-linux-musl-gcc`, ['--version']).status !== 0 && `${t.triple}-linux-musl-gcc (Debian: musl-dev${t.arch === 'x64' ? '' : ':arm64'})`,
+    !readelf && 'readelf (binutils)',
+    t.runner.length > 0 && !qemu && 'qemu-aarch64 (Debian: qemu-user)',
+  ].filter(Boolean);
+  if (missing.length && process.env.POWPRIME_REQUIRE_MUSL === '1') throw new Error(`linux-${t.arch} musl check required but missing: ${missing.join(', ')}`);
+  return { ...t, addon, checker, muslLibc, missing };
+});
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'powprime-musl-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -42,8 +56,9 @@ function tool(cmd: string, args: string[]): string {
 const needed = (file: string) => [...tool('readelf', ['-d', '-W', file]).matchAll(/\(NEEDED\)\s+Shared library: \[([^\]]+)\]/g)].map((m) => m[1]);
 
 /** The kernel program's answer to each line, in order. */
-function ask(lines: string[]): string[] {
-  const r = spawnSync(checker, { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 64 << 20, timeout: 300_000 });
+function ask(t: (typeof targets)[number], lines: string[]): string[] {
+  const [cmd, ...args] = [...t.runner, t.checker];
+  const r = spawnSync(cmd!, args, { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600_000 });
   if (r.status !== 0) throw new Error(`kernel_check exited with ${r.status ?? r.signal}: ${r.stderr}`);
   const out = r.stdout.trimEnd().split('\n');
   expect(out).toHaveLength(lines.length);
@@ -52,23 +67,26 @@ function ask(lines: string[]): string[] {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex') || '-';
 
-describe.skipIf(missing.length > 0)(`linux-x64 musl build${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`, () => {
-  it('the addon is an x86-64 shared object needing only what musl-gcc’s own programs need', () => {
+describe.each(targets)('linux-$arch musl build', (t) => {
+  const { addon, checker, muslLibc, missing } = t;
+  const skipped = missing.length > 0;
+  if (skipped) it.skip(`skipped: missing ${missing.join(', ')}`, () => {});
+  it.skipIf(skipped)('the addon is a shared object for its machine needing only what musl-gcc’s own programs need', () => {
     const header = tool('readelf', ['-h', addon]);
     expect(header).toMatch(/Class:\s+ELF64/);
     expect(header).toMatch(/Type:\s+DYN/);
-    expect(header).toMatch(/Machine:\s+Advanced Micro Devices X86-64/);
-    // The oracle: a C program linked by Debian's musl-gcc wrapper.
-    const source = path.join(tmp, 'hello.c');
-    const exe = path.join(tmp, 'hello');
+    expect(header).toMatch(t.machine);
+    // The oracle: a C program linked by Debian's musl-gcc wrapper for that machine.
+    const source = path.join(tmp, `hello-${t.arch}.c`);
+    const exe = path.join(tmp, `hello-${t.arch}`);
     writeFileSync(source, 'int main(void) { return 0; }\n');
-    if (spawnSync('musl-gcc', ['-o', exe, source]).status === 0) expect(needed(addon)).toEqual(needed(exe));
+    if (spawnSync(`${t.triple}-linux-musl-gcc`, ['-o', exe, source]).status === 0) expect(needed(addon)).toEqual(needed(exe));
     expect(needed(addon)).toEqual(['libc.so']);
     // No glibc symbol versions anywhere (a glibc library would leave GLIBC_2.x needs).
     expect(tool('readelf', ['-V', '-W', addon])).not.toMatch(/GLIBC/);
   });
 
-  it('every symbol it takes from outside is exported by musl’s libc or is Node-API', () => {
+  it.skipIf(skipped)('every symbol it takes from outside is exported by musl’s libc or is Node-API', () => {
     const exported = new Set(
       tool('nm', ['-D', '--defined-only', muslLibc])
         .split('\n')
@@ -94,22 +112,52 @@ describe.skipIf(missing.length > 0)(`linux-x64 musl build${missing.length ? ` (s
     expect(strong.filter((s) => /^_Z|^__cxa_(throw|begin_catch)|^_Unwind/.test(s))).toEqual([]);
   });
 
-  it('the kernel program is a static executable (no interpreter, no libraries) and unwinds C++ exceptions', () => {
+  it.skipIf(skipped)('musl’s own dynamic loader loads it and runs its start-up code (Node-API names left unbound)', () => {
+    // A C program of Debian's musl-gcc wrapper dlopens the addon; RTLD_LAZY
+    // leaves the Node-API names, which only Node defines, unbound until
+    // called, while everything the start-up code calls must bind (a name
+    // musl's libc.so does not export crashes it or fails the load).
+    const source = path.join(tmp, `load-${t.arch}.c`);
+    const exe = path.join(tmp, `load-${t.arch}`);
+    writeFileSync(
+      source,
+      [
+        '#include <dlfcn.h>',
+        '#include <stdio.h>',
+        'int main(int argc, char** argv) {',
+        '  void* h = dlopen(argv[1], RTLD_LAZY | RTLD_LOCAL);',
+        '  if (!h) { printf("%s\\n", dlerror()); return 1; }',
+        '  printf("%s\\n", dlsym(h, "napi_register_module_v1") ? "loaded" : "no module entry");',
+        '  return 0;',
+        '}',
+      ].join('\n'),
+    );
+    tool(`${t.triple}-linux-musl-gcc`, ['-o', exe, source]);
+    const [cmd, ...args] = [...t.runner, exe, addon];
+    const r = spawnSync(cmd!, args, { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toBe('loaded\n');
+  });
+
+  it.skipIf(skipped)('the kernel program is a static executable (no interpreter, no libraries) and unwinds C++ exceptions', () => {
     expect(tool('readelf', ['-l', '-W', checker])).not.toMatch(/program interpreter/);
     expect(needed(checker)).toEqual([]);
-    expect(ask(['throw'])).toEqual(['caught']);
+    expect(ask(t, ['throw'])).toEqual(['caught']);
   });
 
-  it('every SHA-256 hasher it runs here agrees with node:crypto on 301 message lengths', () => {
-    const [hashers] = ask(['hashers']);
+  it.skipIf(skipped)('every SHA-256 hasher it runs here agrees with node:crypto on 301 message lengths', () => {
+    const [hashers] = ask(t, ['hashers']);
     const ids = hashers!.split(' ');
     expect(ids).toContain('scalar');
+    // qemu-aarch64 emulates the ARMv8 SHA-2 instructions, so that kernel runs too.
+    if (t.arch === 'arm64') expect(ids).toContain('armv8-sha2');
     const want = messages().map((m) => createHash('sha256').update(m).digest('hex'));
-    for (const id of ids) expect(ask(messages().map((m) => `sha ${id} ${hex(m)}`)), id).toEqual(want);
+    for (const id of ids) expect(ask(t, messages().map((m) => `sha ${id} ${hex(m)}`)), id).toEqual(want);
   });
 
-  it('every PoW searcher it runs here answers as the TS backend for every nonce length mod 64', () => {
-    const [searchers] = ask(['searchers']);
+  it.skipIf(skipped)('every PoW searcher it runs here answers as the TS backend for every nonce length mod 64', () => {
+    const [searchers] = ask(t, ['searchers']);
     const ids = searchers!.split(' ');
     expect(ids).toContain('scalar');
     const lines: string[] = [];
@@ -141,18 +189,18 @@ describe.skipIf(missing.length > 0)(`linux-x64 musl build${missing.length ? ` (s
         }
       }
     }
-    expect(ask(lines)).toEqual(want);
+    expect(ask(t, lines)).toEqual(want);
   });
 
-  it('primality verdicts equal the TS backend and node:crypto', () => {
+  it.skipIf(skipped)('primality verdicts equal the TS backend and node:crypto', () => {
     const ns = numbers();
-    const answers = ask(ns.map((n) => `prime ${n.toString(16)} -1`));
+    const answers = ask(t, ns.map((n) => `prime ${n.toString(16)} -1`));
     ns.forEach((n, i) => {
       expect(answers[i], String(n)).toBe(isProbablePrimeSync(n, { backend: 'js' }) ? '1' : '0');
       expect(answers[i], String(n)).toBe(checkPrimeSync(n, { checks: 30 }) ? '1' : '0');
     });
     const big = ns.filter((n) => n >= 5n);
-    const safe = ask(big.map((n) => `safe ${n.toString(16)} -1`));
+    const safe = ask(t, big.map((n) => `safe ${n.toString(16)} -1`));
     expect(safe).toEqual(big.map((n) => (isSafePrimeSync(n, { backend: 'js' }) ? '1' : '0')));
     expect(safe.filter((s) => s === '1').length).toBeGreaterThan(5);
   });

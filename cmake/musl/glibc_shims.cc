@@ -1,4 +1,4 @@
-// Linked into the musl build only (cmake/x86_64-linux-musl.cmake): the host's
+// Linked into the musl builds only (cmake/musl/toolchain.cmake): the compiler's
 // libstdc++.a and libgcc_eh.a are linked in statically, so that the addon
 // needs nothing from the system but musl itself, and they were built against
 // glibc, whose additions below musl lacks. Each is given its documented
@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/random.h>
 
 extern "C" {
@@ -53,6 +54,12 @@ __attribute__((visibility("hidden"))) char __libc_single_threaded = 0;
 __attribute__((weak, visibility("hidden"))) int __pthread_key_create(pthread_key_t* key, void (*destructor)(void*)) {
   return pthread_key_create(key, destructor);
 }
+
+// glibc's internal name for getauxval, which libgcc's aarch64 start-up code
+// calls to learn whether the CPU has LSE atomics. musl's libc.a has it too,
+// but its libc.so exports only getauxval: weak, so the static link keeps
+// musl's own.
+__attribute__((weak, visibility("hidden"))) unsigned long __getauxval(unsigned long type) { return getauxval(type); }
 
 // glibc 2.36: random bytes from the kernel; libstdc++'s random_device may use it.
 __attribute__((visibility("hidden"))) uint32_t arc4random(void) {

@@ -1,5 +1,5 @@
-// Force-included into every file of the musl build (cmake/x86_64-linux-musl.cmake).
-// That build compiles against musl's C headers but the host's libstdc++
+// Force-included into every file of the musl builds (cmake/musl/toolchain.cmake).
+// They compile against musl's C headers but the compiler's own libstdc++
 // headers, which were configured for glibc and name two of its spellings;
 // musl has the same things under its own names.
 #pragma once

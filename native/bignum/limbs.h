@@ -17,10 +17,6 @@
 namespace powprime::bignum {
 
 using u64 = uint64_t;
-#if POWPRIME_HAS_INT128
-// The Montgomery kernels still spell their products with it (GCC and clang).
-using u128 = unsigned __int128;
-#endif
 
 // Largest operand the native core takes: 32768 bits. Larger numbers are
 // handled by the TypeScript backend.

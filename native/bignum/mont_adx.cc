@@ -188,11 +188,9 @@ void mont_sqr_adx(u64* r, const u64* a, const u64* n, u64 n0, int len) {
   }
   u64 c = 0;
   for (int i = 0; i < len; i++) {
-    u128 p = u128(a[i]) * a[i] + T[2 * i] + c;
-    T[2 * i] = u64(p);
-    p = u128(T[2 * i + 1]) + u64(p >> 64);
-    T[2 * i + 1] = u64(p);
-    c = u64(p >> 64);
+    u64 hi;
+    T[2 * i] = mul_add_add(a[i], a[i], T[2 * i], c, &hi);
+    c = add_carry(T[2 * i + 1], hi, 0, &T[2 * i + 1]);
   }
   u64 extra = 0;
   for (int i = 0; i < len; i++) extra = row_reduce_carry(T + i, n, T[i] * n0, len, extra);

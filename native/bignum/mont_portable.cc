@@ -7,18 +7,6 @@
 namespace powprime::bignum {
 namespace {
 
-// Multiply-accumulate into a 192-bit column accumulator (lo: 128 bits, hi: 64).
-inline void mac(u128& lo, u64& hi, u64 a, u64 b) {
-  const u128 p = u128(a) * b;
-  lo += p;
-  hi += lo < p;
-}
-
-inline void shift_column(u128& lo, u64& hi) {
-  lo = (lo >> 64) | (u128(hi) << 64);
-  hi = 0;
-}
-
 // Montgomery product by product scanning with the reduction folded into the
 // same columns (Koç's FIPS): the word products of a column are independent,
 // so they overlap in the pipeline instead of waiting on one carry chain.
@@ -31,29 +19,28 @@ void mont_mul(u64* r, const u64* a, const u64* b, const u64* n, u64 n0, int len_
   // would be an allocation per product.
   u64 m[N ? N : kMaxLimbs];
   u64 t[N ? N : kMaxLimbs];
-  u128 lo = 0;
-  u64 hi = 0;
+  Column col;  // the column being summed, with the carries of the ones before
   for (int i = 0; i < len; i++) {
 #pragma GCC unroll 8
     for (int j = 0; j < i; j++) {
-      mac(lo, hi, a[j], b[i - j]);
-      mac(lo, hi, m[j], n[i - j]);
+      col.mac(a[j], b[i - j]);
+      col.mac(m[j], n[i - j]);
     }
-    mac(lo, hi, a[i], b[0]);
-    m[i] = u64(lo) * n0;
-    mac(lo, hi, m[i], n[0]);
-    shift_column(lo, hi);
+    col.mac(a[i], b[0]);
+    m[i] = col.low() * n0;
+    col.mac(m[i], n[0]);
+    col.shift();
   }
   for (int i = len; i < 2 * len; i++) {
 #pragma GCC unroll 8
     for (int j = i - len + 1; j < len; j++) {
-      mac(lo, hi, a[j], b[i - j]);
-      mac(lo, hi, m[j], n[i - j]);
+      col.mac(a[j], b[i - j]);
+      col.mac(m[j], n[i - j]);
     }
-    t[i - len] = u64(lo);
-    shift_column(lo, hi);
+    t[i - len] = col.low();
+    col.shift();
   }
-  final_sub(r, t, u64(lo), n, len);
+  final_sub(r, t, col.low(), n, len);
 }
 
 // Squaring: each cross product a[j]·a[k] (j < k) is computed once and the
@@ -63,29 +50,24 @@ void mont_sqr(u64* r, const u64* a, const u64* n, u64 n0, int len_rt) {
   const int len = N ? N : len_rt;
   u64 m[N ? N : kMaxLimbs];
   u64 t[N ? N : kMaxLimbs];
-  u128 lo = 0;
-  u64 hi = 0;
+  Column col;
   for (int i = 0; i < 2 * len; i++) {
     const int jlo = i < len ? 0 : i - len + 1;
-    u128 clo = 0;
-    u64 chi = 0;
-    for (int j = jlo; j < i - j; j++) mac(clo, chi, a[j], a[i - j]);
-    chi = (chi << 1) | u64(clo >> 127);
-    clo <<= 1;
-    lo += clo;
-    hi += chi + (lo < clo);
-    if (!(i & 1)) mac(lo, hi, a[i / 2], a[i / 2]);
+    Column cross;
+    for (int j = jlo; j < i - j; j++) cross.mac(a[j], a[i - j]);
+    col.add_twice(cross);
+    if (!(i & 1)) col.mac(a[i / 2], a[i / 2]);
     const int jm = i < len ? i : len;
-    for (int j = jlo; j < jm; j++) mac(lo, hi, m[j], n[i - j]);
+    for (int j = jlo; j < jm; j++) col.mac(m[j], n[i - j]);
     if (i < len) {
-      m[i] = u64(lo) * n0;
-      mac(lo, hi, m[i], n[0]);
+      m[i] = col.low() * n0;
+      col.mac(m[i], n[0]);
     } else {
-      t[i - len] = u64(lo);
+      t[i - len] = col.low();
     }
-    shift_column(lo, hi);
+    col.shift();
   }
-  final_sub(r, t, u64(lo), n, len);
+  final_sub(r, t, col.low(), n, len);
 }
 
 Products products_for(int width) {

@@ -2,6 +2,7 @@
 // rotate, so each rotation is two shifts and an OR; SHA-NI beats this where
 // present, and this kernel covers CPUs without it.
 #include "sha256.h"
+#include "wide_arith.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -83,7 +84,7 @@ POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16]
     const V hit = _mm256_cmpeq_epi32(_mm256_and_si256(h0, m0), _mm256_setzero_si256());
     unsigned bits = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(hit)));
     if (bits) {
-      const uint32_t lane = uint32_t(__builtin_ctz(bits));
+      const uint32_t lane = uint32_t(ctz32(bits));
       if (t + lane <= last) return int64_t(t + lane);
     }
   }

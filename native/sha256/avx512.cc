@@ -9,6 +9,7 @@
 // and the textbook order, one add fewer a round, wins: both are built, as
 // two searchers ("avx512", "avx512-lean"), and the timing at load picks.
 #include "sha256.h"
+#include "wide_arith.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -154,7 +155,7 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
     }
     for (int g = 0; g < G; g++) {
       const __mmask16 hit = _mm512_mask_testn_epi32_mask(live[g], add(st[g].a, h0add), m0);
-      if (hit) return int64_t(t + 16 * g + uint32_t(__builtin_ctz(hit)));
+      if (hit) return int64_t(t + 16 * g + uint32_t(ctz32(hit)));
     }
   }
   return -1;
