@@ -25,7 +25,19 @@ const cmakeJs = createRequire(import.meta.url).resolve('cmake-js/bin/cmake-js');
 const out = path.join(root, 'build-arm64');
 const run = spawnSync(
   process.execPath,
-  [cmakeJs, 'compile', '--directory', root, '--out', out, '--arch', 'arm64', `--CDCMAKE_TOOLCHAIN_FILE=${path.join(root, 'cmake/aarch64-linux-gnu.cmake')}`],
+  [
+    cmakeJs,
+    'compile',
+    '--directory',
+    root,
+    '--out',
+    out,
+    '--arch',
+    'arm64',
+    `--CDCMAKE_TOOLCHAIN_FILE=${path.join(root, 'cmake/aarch64-linux-gnu.cmake')}`,
+    // CI builds every prebuild with warnings as errors, as the host build.
+    ...(process.argv.includes('--werror') ? ['--CDPOWPRIME_WERROR=ON'] : []),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 if (run.status !== 0) process.exit(run.status ?? 1);
