@@ -26,7 +26,7 @@ export function registerFakeServices(program: Command): void {
       const port = parseIntArg('--port', opts.port, 0, 65535);
       const difficulty = parseIntArg('--difficulty', opts.difficulty, 0, 64);
       const answerDelayMs = parseDuration('--answer-delay', opts.answerDelay);
-      let fake;
+      let fake: Awaited<ReturnType<typeof startFakeServices>>;
       try {
         fake = await startFakeServices({
           port,
