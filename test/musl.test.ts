@@ -43,7 +43,7 @@ const needed = (file: string) => [...tool('readelf', ['-d', '-W', file]).matchAl
 
 /** The kernel program's answer to each line, in order. */
 function ask(lines: string[]): string[] {
-  const r = spawnSync(checker, { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 64 << 20, timeout: 300_000 });
+  const r = spawnSync(checker, { input: `${lines.join('\n')}\n`, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 300_000 });
   if (r.status !== 0) throw new Error(`kernel_check exited with ${r.status ?? r.signal}: ${r.stderr}`);
   const out = r.stdout.trimEnd().split('\n');
   expect(out).toHaveLength(lines.length);
