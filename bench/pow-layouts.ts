@@ -86,7 +86,7 @@ export function measureLayouts(opts: LayoutOptions): LayoutRate[] {
   const probe = Math.max(1000, Math.round((timeOne(targets[0]!, opts.kernel, opts.kernel === 'ts' ? 20_000 : 500_000) * opts.msPerLength) / 1000));
   const samples: number[][] = targets.map(() => []);
   for (let p = 0; p < opts.passes; p++) {
-    targets.forEach((t, i) => samples[i]!.push(timeOne(t, opts.kernel, probe)));
+    for (const [i, t] of targets.entries()) samples[i]!.push(timeOne(t, opts.kernel, probe));
   }
   // A second look at lengths far below the median: a burst of other work
   // that covered all of one length's passes looks like a slow layout. More

@@ -51,6 +51,7 @@ function roff(text: string): string {
     .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
     .join('\n')
     // Non-ASCII as roff's named Unicode escapes: groff reads its input as Latin-1 without preconv.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is everything outside ASCII
     .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 const flagRoff = (s: string): string => roff(s).replace(/-/g, '\\-');
@@ -94,7 +95,7 @@ function manPage(top: Node): string {
   // The top-level help's examples and exit codes, as they are.
   const [examples, ...rest] = EXAMPLES.trim().split('\n\n');
   out.push('.SH EXAMPLES', '.nf', roff(examples!.replace(/^Examples:\n/, '')), '.fi');
-  out.push('.SH EXIT STATUS', roff(rest.join('\n').replace(/^[^]*?Exit codes: /m, '').replace(/\n/g, ' ')));
+  out.push('.SH EXIT STATUS', roff(rest.join('\n').replace(/^[\s\S]*?Exit codes: /m, '').replace(/\n/g, ' ')));
   out.push('.SH SEE ALSO', '.BR openssl-dhparam (1),', '.BR openssl-prime (1)');
   return `${out.join('\n')}\n`;
 }

@@ -90,7 +90,7 @@ describe('bench report', () => {
 
   it('charts: one colour per implementation on the whole page, small bars visible, values labelled, captions, labels whole', async () => {
     const html = await htmlReport(sample());
-    const svgs = html.match(/<svg[^]*?<\/svg>/g)!;
+    const svgs = html.match(/<svg[\s\S]*?<\/svg>/g)!;
     const bars = (svg: string, colour: string): number[] =>
       [...svg.matchAll(/<path[^>]*?d="M[-\d.]+,[-\d.]+h([\d.]+)v[\d.]+h-[\d.]+Z"[^>]*?fill="([^"]+)"/g)].filter((m) => m[2] === colour).map((m) => Number(m[1]));
     const chart = (title: string): string => svgs.find((svg) => svg.includes(title))!;

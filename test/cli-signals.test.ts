@@ -55,7 +55,7 @@ function expectInterrupted(r: { status: number | null; stderr: string }, signal:
   expect(r.stderr).not.toMatch(/unexpected error|Error:|at .*\.ts:\d+/);
 }
 
-const after = (ms: number): (() => boolean) => {
+const afterMs = (ms: number): (() => boolean) => {
   const t = Date.now() + ms;
   return () => Date.now() >= t;
 };
@@ -63,7 +63,7 @@ const after = (ms: number): (() => boolean) => {
 describe('solve', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s: the pool stops, one line, 128 + signal', async (signal) => {
     const p = startCli(['solve', 'signals', '14', '--threads', '2']);
-    expectInterrupted(await stop(p, signal, after(1500), 'the search to run'), signal);
+    expectInterrupted(await stop(p, signal, afterMs(1500), 'the search to run'), signal);
     expect(p.stdout()).toBe('');
   });
 });
@@ -74,7 +74,7 @@ describe('dhparam', () => {
     const out = path.join(dir, 'dh.pem');
     // 8192 bits: a size no machine finishes before the signal.
     const p = startCli(['dhparam', '8192', '--out', out, '--seed', '77']);
-    expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM');
+    expectInterrupted(await stop(p, 'SIGTERM', afterMs(2500), 'the search to run'), 'SIGTERM');
     expect(readdirSync(dir)).toEqual([]);
   });
 });
@@ -98,7 +98,7 @@ describe('search', () => {
     const out = path.join(dir, 'run.jsonl');
     // 8192 bits: a size no machine finds a prime of before the signal.
     const p = startCli(['search', '--bits', '8192', '--count', '3', '--seed', '9', '--out', out]);
-    expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the search to run'), 'SIGTERM', /: 0 new primes kept/);
+    expectInterrupted(await stop(p, 'SIGTERM', afterMs(2500), 'the search to run'), 'SIGTERM', /: 0 new primes kept/);
     // On a slow machine the signal can come before the file is first opened: absent or empty, nothing is written.
     expect(existsSync(out) ? readFileSync(out, 'utf8') : '').toBe('');
     expect(existsSync(`${out}.lock`)).toBe(false);
@@ -108,7 +108,7 @@ describe('search', () => {
 describe('commands with nothing to tidy leave at once', () => {
   it('check: a native test of a 21701-bit number that cannot be cut short does not hold the exit (SIGINT)', async () => {
     const p = startCli(['check', `0x${((1n << 21701n) - 1n).toString(16)}`]);
-    expectInterrupted(await stop(p, 'SIGINT', after(2500), 'the test to run'), 'SIGINT');
+    expectInterrupted(await stop(p, 'SIGINT', afterMs(2500), 'the test to run'), 'SIGINT');
     expect(p.stdout()).toBe('');
   });
 
@@ -119,13 +119,13 @@ describe('commands with nothing to tidy leave at once', () => {
     writeFileSync(input, Array.from({ length: 24 }, (_, i) => `${JSON.stringify({ prime: p8192.toString(), bits: 8192, seed: '1', index: i, elapsedMs: 0 })}\n`).join(''));
     const out = path.join(dir, 'merged.jsonl');
     const p = startCli(['merge', input, '--out', out]);
-    expectInterrupted(await stop(p, 'SIGTERM', after(2000), 'the verification to run'), 'SIGTERM');
+    expectInterrupted(await stop(p, 'SIGTERM', afterMs(2000), 'the verification to run'), 'SIGTERM');
     expect(readdirSync(dir)).toEqual(['in.jsonl']);
   });
 
   it('bench: SIGHUP', async () => {
     const p = startCli(['bench', '--quick', '--suite', 'prime']);
-    expectInterrupted(await stop(p, 'SIGHUP', after(2500), 'the bench to run'), 'SIGHUP');
+    expectInterrupted(await stop(p, 'SIGHUP', afterMs(2500), 'the bench to run'), 'SIGHUP');
   });
 });
 
@@ -216,6 +216,6 @@ const redisUrl = inject('redisUrl');
 describe.skipIf(!redisUrl)(`worker${redisUrl ? '' : ' (skipped: redis-server is not installed)'}`, () => {
   it('SIGTERM: the worker stops and says its chunks went back', async () => {
     const p = startCli(['worker', '--queue', redisUrl, '--queue-name', `signals-${process.pid}`]);
-    expectInterrupted(await stop(p, 'SIGTERM', after(2500), 'the worker to start'), 'SIGTERM', /worker stopped after 0 chunks; running chunks went back to the queue$/);
+    expectInterrupted(await stop(p, 'SIGTERM', afterMs(2500), 'the worker to start'), 'SIGTERM', /worker stopped after 0 chunks; running chunks went back to the queue$/);
   });
 });

@@ -16,8 +16,14 @@ function racer(args: string[], env: NodeJS.ProcessEnv): { out: () => string; exi
   children.add(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => (children.delete(child), r(code))));
-  return { out: () => out, exited, kill9: async () => void (child.kill('SIGKILL'), await exited) };
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => {
+    children.delete(child);
+    r(code);
+  }));
+  return { out: () => out, exited, kill9: async () => {
+    child.kill('SIGKILL');
+    await exited;
+  } };
 }
 
 afterEach(async () => {

@@ -58,7 +58,7 @@ const needed = (file: string) => [...tool('readelf', ['-d', '-W', file]).matchAl
 /** The kernel program's answer to each line, in order. */
 function ask(t: (typeof targets)[number], lines: string[]): string[] {
   const [cmd, ...args] = [...t.runner, t.checker];
-  const r = spawnSync(cmd!, args, { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600_000 });
+  const r = spawnSync(cmd!, args, { input: `${lines.join('\n')}\n`, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600_000 });
   if (r.status !== 0) throw new Error(`kernel_check exited with ${r.status ?? r.signal}: ${r.stderr}`);
   const out = r.stdout.trimEnd().split('\n');
   expect(out).toHaveLength(lines.length);

@@ -124,7 +124,7 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     const disk = smallDisk('64k');
     const merged = path.join(disk, 'm.jsonl');
     const small = path.join(src, 'small.jsonl');
-    writeFileSync(small, readFileSync(a, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
+    writeFileSync(small, `${readFileSync(a, 'utf8').split('\n').slice(0, 2).join('\n')}\n`);
     expect(cli('merge', small, '--out', merged).status).toBe(0);
     const before = readFileSync(merged);
     fill(disk);

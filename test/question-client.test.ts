@@ -337,12 +337,12 @@ describe('question client argument checks', () => {
     // Names that clean up alike stay apart; long names fit a file system's 255 bytes.
     expect(sanitizeFilename('x?y')).not.toBe(sanitizeFilename('x_y'));
     expect(sanitizeFilename('a/x')).not.toBe(sanitizeFilename('x'));
-    for (const long of ['é'.repeat(300), 'a'.repeat(400) + '.pdf', '😀'.repeat(120)]) {
+    for (const long of ['é'.repeat(300), `${'a'.repeat(400)}.pdf`, '😀'.repeat(120)]) {
       const s = sanitizeFilename(long);
       expect(Buffer.byteLength(s)).toBeLessThanOrEqual(200);
       expect(s).not.toMatch(/\uFFFD/);
     }
-    expect(sanitizeFilename('a'.repeat(400) + '.pdf')).toMatch(/\.pdf$/);
+    expect(sanitizeFilename(`${'a'.repeat(400)}.pdf`)).toMatch(/\.pdf$/);
     expect(() => sanitizeFilename(undefined as never)).toThrow(TypeError);
   });
 });

@@ -57,8 +57,14 @@ describe('QuestionPipeline against the local server', () => {
     const checks: { route: 'answer' | 'answers'; at: number }[] = [];
     const answer = client.answer.bind(client);
     const answers = client.answers.bind(client);
-    client.answer = (id) => (checks.push({ route: 'answer', at: clock.now() }), answer(id));
-    client.answers = (ids) => (checks.push({ route: 'answers', at: clock.now() }), answers(ids));
+    client.answer = (id) => {
+      checks.push({ route: 'answer', at: clock.now() });
+      return answer(id);
+    };
+    client.answers = (ids) => {
+      checks.push({ route: 'answers', at: clock.now() });
+      return answers(ids);
+    };
     const pipeline = new QuestionPipeline({ client, stateDir: dir });
     const posted = new Map<string, number>();
     const collected = new Map<string, number>();

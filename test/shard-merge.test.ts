@@ -74,7 +74,7 @@ describe('search --shard and merge', () => {
       files.map((f, i) => runCli('search', '--bits', String(BITS), '--count', String(COUNT), '--seed', String(SEED), '--shard', `${i + 1}/3`, '--out', f)),
     );
     for (const r of runs) expect(r.status).toBe(0);
-    files.forEach((f, i) => expect(lines(f).map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6].filter((x) => x % 3 === i)));
+    for (const [i, f] of files.entries()) expect(lines(f).map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6].filter((x) => x % 3 === i));
     const merged = join(dir, 'merged.jsonl');
     const m = await runCli('merge', ...files, '--out', merged, '--json');
     expect(m.status).toBe(0);

@@ -12,6 +12,7 @@ import { tempDir } from './helpers/tmp.ts';
 
 const HOSTILE = 'A\x1b[2J\x1b]0;owned\x07B\x00C\x9bD\u202eE\u2066F\rG';
 /** Any control or bidi character left raw. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the check
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 describe('terminalLine / terminalText', () => {

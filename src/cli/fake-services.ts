@@ -28,7 +28,7 @@ export function registerFakeServices(program: Command): void {
       const port = checkInteger('--port', parseIntArg('--port', opts.port), 0, MAX_PORT);
       const difficulty = checkInteger('--difficulty', parseIntArg('--difficulty', opts.difficulty), MIN_DIFFICULTY, MAX_DIFFICULTY);
       const answerDelayMs = parseDuration('--answer-delay', opts.answerDelay);
-      let fake;
+      let fake: Awaited<ReturnType<typeof startFakeServices>>;
       try {
         fake = await startFakeServices({
           port,

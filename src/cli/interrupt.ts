@@ -54,8 +54,14 @@ export function markSettled(): void {
 }
 
 function onSignal(name: StopSignal): void {
-  if (settled && !received) return leaveProcess(typeof process.exitCode === 'number' ? process.exitCode : 0);
-  if (received) return exitNow(); // a second signal: no more waiting for the tidy-up
+  if (settled && !received) {
+    leaveProcess(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    return;
+  }
+  if (received) {
+    exitNow(); // a second signal: no more waiting for the tidy-up
+    return;
+  }
   received = name;
   // After SIGHUP the terminal may be gone: a failed write to it must not turn into a crash.
   process.stderr.on('error', () => {});

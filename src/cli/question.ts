@@ -196,7 +196,7 @@ export function registerQuestion(program: Command): void {
           const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: sink.deliver });
           // Keys were once the prompt file's path and line; state saved so is renamed to the prompts' hashes.
           const file = path.resolve(opts.prompts);
-          prompts.forEach((p, i) => pipeline.adoptKey(`${file}#${i}`, p));
+          for (const [i, p] of prompts.entries()) pipeline.adoptKey(`${file}#${i}`, p);
           const keys = new Set(prompts.map((p) => pipeline.enqueue(p)));
           // A line edited or deleted before its prompt went out: the old text is not posted.
           const withdrawn = pipeline.withdraw(keys);

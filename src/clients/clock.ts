@@ -26,7 +26,8 @@ export const realClock: Clock = {
         const left = until - Date.now();
         if (left <= 0) {
           signal?.removeEventListener('abort', onAbort);
-          return resolve();
+          resolve();
+          return;
         }
         t = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
       };

@@ -25,7 +25,10 @@ export function jsonConventionErrors(value: unknown, opts: { mapKeysAt?: readonl
       if (key !== null && (INSTANT_KEYS.has(key) || /At$/.test(key)) && !ISO.test(v)) errors.push(`${at}: an instant not in ISO 8601 (${v})`);
       return;
     }
-    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}[${i}]`, null));
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${at}[${i}]`, null);
+      return;
+    }
     if (v && typeof v === 'object') {
       // Objects whose keys are data (a leaderboard's sites) are not held to camelCase.
       const keysAreData = opts.mapKeysAt?.includes(at) ?? false;

@@ -20,7 +20,9 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();
-  const poke = (): void => waiters.forEach((w) => w());
+  const poke = (): void => {
+    for (const w of waiters) w();
+  };
   child.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
     poke();

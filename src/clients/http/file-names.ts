@@ -12,6 +12,7 @@ const MAX_BYTES = 200;
 export function sanitizeFilename(name: string): string {
   if (typeof name !== 'string') throw new TypeError(`name must be a string (got ${typeof name})`);
   const base = name.split(/[/\\]/).pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are among those replaced on purpose
   const clean = base.replace(/[\x00-\x1f\x7f<>:"|?*~]/g, '_').replace(/^\.+/, '_') || '_';
   if (clean === name && Buffer.byteLength(clean) <= MAX_BYTES) return clean;
   const tag = `~${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;

@@ -114,7 +114,7 @@ export class Registrar {
 
   private owned(p: bigint): LedgerEntry & { key: string; subkey: string } {
     const e = this.keystore.get(p);
-    if (!e || e.state !== 'registered' || !e.key || !e.subkey) throw new RangeError(`no stored key for ${p}: it is not registered from this keystore`);
+    if (e?.state !== 'registered' || !e.key || !e.subkey) throw new RangeError(`no stored key for ${p}: it is not registered from this keystore`);
     return e as LedgerEntry & { key: string; subkey: string };
   }
 
