@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
-import { MAX_BITS, MIN_BITS, parseSeed, randomSeed, searchSafePrimes } from '../prime/search.ts';
+import { searchSafePrimes } from '../prime/search.ts';
+import { MAX_BITS, MIN_BITS } from '../prime/search-options.ts';
+import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { checkOneOf } from '../validate.ts';
 import { InterruptedError } from '../errors.ts';
 import { interruptSignal } from './interrupt.ts';

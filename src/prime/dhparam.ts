@@ -11,7 +11,8 @@
  */
 import { checkOptions } from '../validate.ts';
 import { dhParamsDer, dhParamsPem } from './dh-pem.ts';
-import { findSafePrime23Mod24, type SafePrimeSearchOptions } from './search.ts';
+import { findSafePrime23Mod24 } from './search.ts';
+import type { SafePrimeSearchOptions } from './search-options.ts';
 
 /** DH below 512 bits is broken outright; OpenSSL refuses it too. */
 export const DH_MIN_BITS = 512;
