@@ -2,7 +2,8 @@
 import type { BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
-import { parseBigInt, abortReason } from '../validate.ts';
+import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
+import { parseBigInt } from '../validate.ts';
 import { RangeRun } from './runs.ts';
 import { parseIndex, parseOptions } from './search-options.ts';
 
@@ -43,17 +44,15 @@ export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<Ra
   const to = parseBigInt('to', opts.to);
   if (from < 0n) throw new RangeError(`from must not be negative (got ${from})`);
   if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
-  if (p.signal?.aborted) throw abortReason(p.signal);
+  throwIfAborted(p.signal);
   const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to, true);
-  const stop = (): void => shared.stop(run.shared);
-  p.signal?.addEventListener('abort', stop, { once: true });
+  const life = new RunLifecycle(p.signal, () => shared.stop(run.shared));
   try {
     const r = await run.done;
     return { ...r, sieved: Number(shared.work(run.shared)), tested: Number(shared.work2(run.shared)) };
   } catch (err) {
-    if (p.signal?.aborted) throw abortReason(p.signal);
-    throw err;
+    throw life.failure(err);
   } finally {
-    p.signal?.removeEventListener('abort', stop);
+    life.close();
   }
 }

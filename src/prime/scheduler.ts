@@ -4,11 +4,10 @@
  */
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
-import { checkCount, parseBigInt, abortReason } from '../validate.ts';
+import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
+import { checkCount, parseBigInt } from '../validate.ts';
 import { IndexRun, type SafePrimeResult } from './runs.ts';
 import { INDEX_LIMIT, parseIndex, type Parsed } from './search-options.ts';
-
-const PROGRESS_MS = 250;
 
 /** Results `count`, from startIndex by stride, of the search `p`, in index order. */
 export async function* runSearch(
@@ -22,7 +21,7 @@ export async function* runSearch(
   if (startIndex + (count - 1n) * stride >= INDEX_LIMIT) {
     throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${startIndex} + ${count - 1n} * ${stride})`);
   }
-  if (p.signal?.aborted) throw abortReason(p.signal);
+  throwIfAborted(p.signal);
 
   const end = startIndex + count * stride;
   const started = performance.now();
@@ -33,9 +32,11 @@ export async function* runSearch(
   const stopAll = (): void => {
     for (const run of active.values()) shared.stop(run.shared);
   };
-  p.signal?.addEventListener('abort', stopAll, { once: true });
-  const timer = p.onProgress
-    ? setInterval(() => {
+  const life = new RunLifecycle(
+    p.signal,
+    stopAll,
+    p.onProgress &&
+      (() => {
         let sieved = doneSieved;
         let tested = doneTested;
         for (const run of active.values()) {
@@ -43,9 +44,8 @@ export async function* runSearch(
           tested += shared.work2(run.shared);
         }
         p.onProgress!({ found, sieved: Number(sieved), tested: Number(tested), elapsedMs: Math.round(performance.now() - started) });
-      }, PROGRESS_MS)
-    : undefined;
-  timer?.unref();
+      }),
+  );
 
   // Each pool thread takes its own index when there are enough of them, else
   // all threads share one index. A thread that finishes its index starts the
@@ -95,8 +95,7 @@ export async function* runSearch(
       try {
         result = await run.result;
       } catch (err) {
-        if (p.signal?.aborted) throw abortReason(p.signal);
-        throw err;
+        throw life.failure(err);
       }
       active.delete(cursor);
       doneSieved += shared.work(run.shared);
@@ -107,8 +106,7 @@ export async function* runSearch(
     // A last report with the final counts (the timer's may be up to a tick old).
     p.onProgress?.({ found, sieved: Number(doneSieved), tested: Number(doneTested), elapsedMs: Math.round(performance.now() - started) });
   } finally {
-    clearInterval(timer);
-    p.signal?.removeEventListener('abort', stopAll);
+    life.close();
     // Leaving early (break, error, abort): start nothing more, stop what is still running and let it wind down.
     closed = true;
     stopAll();
