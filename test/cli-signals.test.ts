@@ -85,7 +85,7 @@ describe('search', () => {
     const out = path.join(dir, 'run.jsonl');
     const p = startCli(['search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out]);
     const r = await stop(p, 'SIGHUP', () => readFileSync(out, 'utf8').includes('\n'), 'the first prime on disk');
-    expectInterrupted(r, 'SIGHUP', /: \d+ new primes kept; rerun the same command to resume$/);
+    expectInterrupted(r, 'SIGHUP', /: \d+ new primes? kept; rerun the same command to resume$/);
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { index: number });

@@ -102,6 +102,31 @@ describe('layout', () => {
     for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/^import (?!type )[^;]*from '(piscina|undici)'/m);
   });
 
+  it('pow/ and prime/ take the progress-and-abort wiring from run-lifecycle.ts, written once', () => {
+    const kernels = [...filesUnder('src/pow'), ...filesUnder('src/prime')];
+    for (const f of kernels) {
+      const text = readFileSync(join(root, f), 'utf8');
+      // A timer or an abort listener of their own would be a second copy of the lifecycle.
+      expect(text, f).not.toMatch(/\bsetInterval\(|\b(add|remove)EventListener\(\s*'abort'|\bPROGRESS_MS\s*=|\.aborted\b/);
+    }
+    // The long calls use it (so the rule above is not met by wiring nothing at all).
+    for (const f of ['src/pow/solve.ts', 'src/prime/scheduler.ts', 'src/prime/range-search.ts']) {
+      expect(readFileSync(join(root, f), 'utf8'), f).toMatch(/^import \{[^}]*\bRunLifecycle\b[^}]*\} from '\.\.\/run-lifecycle\.ts';$/m);
+    }
+  });
+
+  it('run-lifecycle.ts is neutral: it imports nothing from pow/, prime/, pool/ or the CLI', () => {
+    const text = readFileSync(join(root, 'src/run-lifecycle.ts'), 'utf8');
+    expect(text).toMatch(/^export class RunLifecycle\b/m);
+    expect(text).not.toMatch(/from '\.\/(pow|prime|pool|cli)\//);
+  });
+
+  it('the search code stays in small files of one job each (pow/, prime/, cli/search*.ts)', () => {
+    const files = [...filesUnder('src/pow'), ...filesUnder('src/prime'), ...filesUnder('src/cli').filter((f) => /[/\\]search[^/\\]*\.ts$/.test(f))];
+    expect(files.filter((f) => /[/\\]search[^/\\]*\.ts$/.test(f)).length).toBeGreaterThan(4);
+    for (const f of files) expect(readFileSync(join(root, f), 'utf8').split('\n').length, f).toBeLessThanOrEqual(200);
+  });
+
   it('only native/addon.cc talks to N-API', () => {
     const native = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(cc|h)$/.test(f));
     const napi = native.filter((f) => /#include\s+[<"]napi\.h[>"]/.test(readFileSync(join(root, 'native', f), 'utf8')));

@@ -5,7 +5,7 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
 import { generateDhParams } from '../prime/dhparam.ts';
-import { parseSeed, randomSeed } from '../prime/search.ts';
+import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';

@@ -4,7 +4,8 @@ import { publish } from '../pool/claim-loop.ts';
 import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
 import { MAX_DIFFICULTY, MAX_SOLUTION_LENGTH, MIN_DIFFICULTY } from '../limits.ts';
-import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads, abortReason } from '../validate.ts';
+import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
+import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads } from '../validate.ts';
 import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
@@ -49,7 +50,6 @@ export interface PowSolution {
   backend: Backend;
 }
 
-const PROGRESS_MS = 250;
 const WORKER = new URL('../worker.ts', import.meta.url);
 
 /**
@@ -69,7 +69,7 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
   const onProgress = checkFunction<(p: PowProgress) => void>('onProgress', options.onProgress);
   const maxAttempts = options.maxAttempts === undefined ? undefined : checkCount('maxAttempts', options.maxAttempts);
 
-  if (signal?.aborted) throw abortReason(signal);
+  throwIfAborted(signal);
   const started = performance.now();
   const target = new PowTarget(nonce, difficulty);
   const orderLimit = target.layout.limit;
@@ -92,22 +92,21 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
   if (shared.best(s) < limit || chunk >= limit) return finish();
 
   const task: PowTask = { kind: 'pow', nonce, difficulty, backend, shared: s };
-  const onAbort = (): void => shared.stop(s);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = onProgress
-    ? setInterval(() => {
+  const life = new RunLifecycle(
+    signal,
+    () => shared.stop(s),
+    onProgress &&
+      (() => {
         const attempts = Number(shared.work(s));
         onProgress({ attempts, hashRate: attempts / ((performance.now() - started) / 1000) });
-      }, PROGRESS_MS)
-    : undefined;
-  timer?.unref();
+      }),
+  );
   try {
     await runOnThreads(WORKER, task, threads, s);
   } finally {
-    clearInterval(timer);
-    signal?.removeEventListener('abort', onAbort);
+    life.close();
   }
-  if (signal?.aborted) throw abortReason(signal);
+  life.throwIfAborted();
   return finish();
 }
 

@@ -12,7 +12,8 @@
 import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
 import { checkInteger, checkOptions } from '../validate.ts';
 import { dhParamsDer, dhParamsPem } from './dh-pem.ts';
-import { findSafePrime23Mod24, type SafePrimeSearchOptions } from './search.ts';
+import { findSafePrime23Mod24 } from './search.ts';
+import type { SafePrimeSearchOptions } from './search-options.ts';
 
 export interface DhParams {
   p: bigint;

@@ -6,7 +6,7 @@
 import type { Job } from 'bullmq';
 import type { BackendChoice } from '../backend.ts';
 import { resolveBackend } from '../backend.ts';
-import { searchSafePrimeRange } from '../prime/search.ts';
+import { searchSafePrimeRange } from '../prime/range-search.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
 import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';

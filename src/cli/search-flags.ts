@@ -1,0 +1,80 @@
+/**
+ * The flags of `powprime search`, checked together before any work: each
+ * value, and which flags go with which (--shard, --queue, --register).
+ */
+import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
+import { MAX_CHUNK_LENGTH, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import { parseSeed } from '../prime/seed.ts';
+import { parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
+import { checkCount, checkInteger, checkOneOf, checkThreads } from '../validate.ts';
+import { parseIntArg } from './args.ts';
+import { parseShard, shardSize, type Shard } from './shard.ts';
+
+export interface SearchOpts {
+  bits: string;
+  count: string;
+  seed?: string;
+  threads?: string;
+  backend: string;
+  out?: string;
+  json?: boolean;
+  hex?: boolean;
+  register?: boolean;
+  baseUrl?: string;
+  stateDir?: string;
+  keystore?: string;
+  maxWait?: string;
+  limits?: boolean;
+  shard?: string;
+  shardCount?: string;
+  queue?: string;
+  queueName: string;
+  chunkLength?: string;
+  registerRate?: string;
+}
+
+export interface SearchFlags {
+  bits: number;
+  count: number;
+  threads: number | undefined;
+  backend: BackendChoice;
+  /** --seed when given (resume may take it from the --out file instead). */
+  seed: bigint | undefined;
+  shard: Shard | null;
+  target: QueueTarget | null;
+  registerRate: { max: number; ms: number } | null;
+  chunkLength: bigint | undefined;
+  /** This process runs indexes base, base+stride, …: `wanted` of them. */
+  base: number;
+  stride: number;
+  wanted: number;
+}
+
+export function parseSearchFlags(opts: SearchOpts): SearchFlags {
+  // The search's own checks, run before --out is opened or a service called.
+  const bits = checkInteger('--bits', parseIntArg('--bits', opts.bits), MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+  const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
+  const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
+  const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
+  const seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
+  const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
+  if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
+  if (shard && opts.queue) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
+  const target = opts.queue ? parseQueueTarget(opts.queue, opts.queueName) : null;
+  if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
+  if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
+  const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);
+  const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(checkInteger('--chunk-length', parseIntArg('--chunk-length', opts.chunkLength), 1, MAX_CHUNK_LENGTH));
+  // This process runs indexes base, base+stride, …: all of them, or one shard's.
+  const base = shard?.k ?? 0;
+  const stride = shard?.n ?? 1;
+  const wanted = shard ? shardSize(shard, count) : count;
+  return { bits, count, threads, backend, seed, shard, target, registerRate, chunkLength, base, stride, wanted };
+}
+
+/** `n/seconds`, e.g. 10/60. */
+function parseRate(name: string, text: string): { max: number; ms: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new RangeError(`${name} must be n/seconds with both at least 1, e.g. 10/60 (got ${JSON.stringify(text)})`);
+  return { max: Number(m[1]), ms: Number(m[2]) * 1000 };
+}

@@ -1,0 +1,91 @@
+/**
+ * What `powprime search` shows while it runs: a bar on a terminal (with the
+ * queue's chunks and workers in queue mode), or JSON ticks under
+ * --progress=json, and notice lines that do not break the bar.
+ */
+import { SingleBar } from 'cli-progress';
+import { DEFAULT_QUEUE_NAME, type QueueTarget } from '../queue/connection.ts';
+import { plural } from './plural.ts';
+import { progressEvent, progressMode } from './progress-mode.ts';
+
+export interface SearchProgressOptions {
+  target: QueueTarget | null;
+  /** --queue and --queue-name as given, for the hint that starts a worker. */
+  queue?: string;
+  queueName: string;
+  /** Primes this process is to have in all, and how many earlier runs found. */
+  wanted: number;
+  earlier: number;
+}
+
+/** The bar's tokens: kept here, so a notice line (which restarts the bar beneath it) loses none of them. */
+type Tokens = { rate: string; etaText: string; queueText: string; held: number; workers: number; candidateRate: number };
+
+export class SearchProgress {
+  /** Primes found by this run. */
+  found = 0;
+  readonly started = performance.now();
+  private readonly bar: SingleBar | null;
+  /** Queue mode with no live worker: nothing runs until one is started, so the bar says how. */
+  private readonly startHint: string;
+  private readonly tokens: Tokens = { rate: '-', etaText: 'ETA -', queueText: '0 chunks running | 0 workers', held: 0, workers: 0, candidateRate: 0 };
+  private readonly lastTick = { done: -1, at: 0 };
+
+  constructor(private readonly o: SearchProgressOptions) {
+    const { target } = o;
+    this.bar =
+      progressMode() === 'bar'
+        ? new SingleBar({
+            format: target ? 'safe primes {bar} {value}/{total} | {queueText} | {rate} | {etaText}' : 'safe primes {bar} {value}/{total} | {rate} | {etaText}',
+            hideCursor: true,
+            stream: process.stderr,
+          })
+        : null;
+    this.startHint = target ? `start one: powprime worker --queue ${o.queue}${o.queueName !== DEFAULT_QUEUE_NAME ? ` --queue-name ${o.queueName}` : ''}` : '';
+    this.bar?.start(o.wanted, o.earlier, this.tokens);
+  }
+
+  /** Updates the bar with `t` and sends a JSON tick when one is due. */
+  readonly show = (t: Partial<Tokens>): void => {
+    const { target, wanted } = this.o;
+    const { tokens, found, lastTick } = this;
+    Object.assign(tokens, t);
+    if (target) tokens.queueText = `${plural(tokens.held, 'chunk')} running | ${tokens.workers ? plural(tokens.workers, 'worker') : `0 workers (${this.startHint})`}`;
+    const done = this.o.earlier + found;
+    // Known once a prime is in: the time per prime so far times the primes still wanted.
+    const perPrimeMs = found ? (performance.now() - this.started) / found : null;
+    const etaMs = perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
+    tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
+    this.bar?.update(done, tokens);
+    // Queue mode polls five times a second: a JSON tick when a prime is in, else at most one a second.
+    const now = performance.now();
+    if (done === lastTick.done && now - lastTick.at < 1000) return;
+    Object.assign(lastTick, { done, at: now });
+    progressEvent({
+      done,
+      total: wanted,
+      rate: perPrimeMs === null ? null : 1000 / perPrimeMs,
+      etaMs,
+      ...(target ? { chunksRunning: tokens.held, workers: tokens.workers, candidatesPerSecond: Math.round(tokens.candidateRate) } : {}),
+    });
+  };
+
+  /** One `powprime: …` line on stderr, the bar restarted beneath it. */
+  readonly notice = (message: string): void => {
+    this.bar?.stop();
+    process.stderr.write(`powprime: ${message}\n`);
+    this.bar?.start(this.o.wanted, this.o.earlier + this.found, this.tokens);
+  };
+
+  stop(): void {
+    this.bar?.stop();
+  }
+}
+
+/** Milliseconds as the bar shows them: 45s, 12m03s, 3h20m. */
+function formatEta(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

@@ -1,0 +1,54 @@
+/**
+ * `search --out`: the file's lines fix the seed and the next index, so
+ * rerunning the same command resumes where the file ends.
+ */
+import { JsonlOut, readExisting, type ExistingRun } from './jsonl-file.ts';
+import type { SearchFlags } from './search-flags.ts';
+import { checkLineFields, verifyLines } from './verify-lines.ts';
+
+export interface Resumed {
+  /** The --out file, locked; null without --out. */
+  outFile: JsonlOut | null;
+  /** The lines earlier runs wrote (none without --out). */
+  existing: ExistingRun;
+  /** The file's seed, else --seed (undefined when neither gives one). */
+  seed: bigint | undefined;
+}
+
+/**
+ * Opens --out and checks that its lines continue this run: the same bits and
+ * seed, the indexes this process (or shard) runs, every prime of its bit
+ * length and safe. Refuses (RangeError) a file that does not.
+ */
+export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'bits' | 'seed' | 'base' | 'stride' | 'shard'>): Promise<Resumed> {
+  const { bits, base, stride, shard } = f;
+  let seed = f.seed;
+  // The file is locked first: another run appending to it (or registering its
+  // primes) must not be read half-way, nor raced.
+  const outFile = out !== undefined ? JsonlOut.open(out, readExisting) : null;
+  const existing = outFile?.existing ?? { lines: [], lineNos: [], validBytes: 0, totalBytes: 0 };
+  if (existing.lines.length) {
+    const where = (i: number): string => `--out file ${out} line ${existing.lineNos[i]}`;
+    const refuse = ' (refusing to resume from it)';
+    const first = existing.lines[0]!;
+    try {
+      checkLineFields({ line: first, where: where(0) });
+    } catch (err) {
+      throw new RangeError(`${(err as Error).message}${refuse}`);
+    }
+    const fileSeed = BigInt(first.seed);
+    if (first.bits !== bits) throw new RangeError(`--out file holds ${first.bits}-bit primes, not ${bits}-bit; use another file`);
+    if (seed !== undefined && seed !== fileSeed) throw new RangeError(`--out file was written with seed ${fileSeed}, not ${seed}; use another file`);
+    seed = fileSeed;
+    existing.lines.forEach((l, i) => {
+      if (l.bits !== bits || l.seed !== first.seed || l.index !== base + i * stride) {
+        throw new RangeError(
+          `${where(i)} does not continue this ${shard ? `shard's ` : ''}run (bits ${l.bits}, seed ${JSON.stringify(l.seed)}, index ${l.index}; expected index ${base + i * stride})`,
+        );
+      }
+    });
+    // Every prime it continues from (and may register) is checked: of its bit length, and safe.
+    await verifyLines(existing.lines.map((line, i) => ({ line, where: where(i) })), refuse);
+  }
+  return { outFile, existing, seed };
+}

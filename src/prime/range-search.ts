@@ -1,0 +1,58 @@
+/** One range of an index's candidate stream: the unit of work handed to other machines. */
+import type { BackendChoice } from '../backend.ts';
+import { poolSize } from '../pool/pool.ts';
+import { shared } from '../pool/shared-search.ts';
+import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
+import { argumentError, parseBigInt } from '../validate.ts';
+import { RangeRun } from './runs.ts';
+import { parseIndex, parseOptions } from './search-options.ts';
+
+export interface RangeSearchOptions {
+  bits: number;
+  seed: bigint | string;
+  /** Decimal strings are taken too (as job data carries them). */
+  index: number | bigint | string;
+  /** Stream offsets [from, to) of the index (clipped to the stream's end). */
+  from: number | bigint | string;
+  to: number | bigint | string;
+  threads?: number;
+  backend?: BackendChoice;
+  rounds?: number;
+  signal?: AbortSignal;
+}
+
+export interface RangeOutcome {
+  /** The lowest offset in the range holding a safe prime, and that prime; null when none does. */
+  offset: bigint | null;
+  prime: bigint | null;
+  /** Candidates sieved and tested. */
+  sieved: number;
+  tested: number;
+}
+
+/**
+ * One range of an index's candidate stream searched on the pool, lowest
+ * first. Ranges are defined by stream offsets alone, so a range's outcome is
+ * the same whatever backend or thread count ran it: prime number `index` is
+ * the one found in the lowest range that finds any. This is the unit of work
+ * that is handed to other machines.
+ */
+export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<RangeOutcome> {
+  const p = parseOptions(opts);
+  const index = parseIndex('index', opts.index);
+  const from = parseBigInt('from', opts.from);
+  const to = parseBigInt('to', opts.to);
+  if (from < 0n) throw argumentError(RangeError, 'from', `must not be negative (got ${from})`);
+  if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
+  throwIfAborted(p.signal);
+  const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to, true);
+  const life = new RunLifecycle(p.signal, () => shared.stop(run.shared));
+  try {
+    const r = await run.done;
+    return { ...r, sieved: Number(shared.work(run.shared)), tested: Number(shared.work2(run.shared)) };
+  } catch (err) {
+    throw life.failure(err);
+  } finally {
+    life.close();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * One index's candidate stream (or a range of it) searched by pool threads
+ * sharing its slices: the unit the scheduler and the range search start.
+ */
+import { NoSafePrimeError, SearchStoppedError } from '../errors.ts';
+import { runOnThreads } from '../pool/pool.ts';
+import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
+import { IndexStream, type IndexTask } from './index-search.ts';
+import type { Parsed } from './search-options.ts';
+
+const WORKER = new URL('../worker.ts', import.meta.url);
+
+export interface SafePrimeResult {
+  prime: bigint;
+  bits: number;
+  seed: bigint;
+  index: bigint;
+  /** Wall time spent on this index. */
+  elapsedMs: number;
+}
+
+/**
+ * Offsets [from, to) of one index's stream searched by `threads` pool threads
+ * sharing its slices, lowest first: the lowest safe prime there, or null.
+ */
+export class RangeRun {
+  readonly shared: SharedSearch;
+  readonly done: Promise<{ offset: bigint | null; prime: bigint | null }>;
+  readonly started = performance.now();
+  /**
+   * Cleared when a thread on the run returns: threads return only once the
+   * next slice starts at or past the answer (or the run stopped), so a thread
+   * joining after that would find nothing left.
+   */
+  joinable = true;
+  private readonly task: IndexTask;
+  private readonly threads: Promise<void>[] = [];
+
+  /** linger: more ranges of this index are likely to follow (see IndexTask.linger). */
+  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false) {
+    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.only23Mod24);
+    const end = to === undefined || to > st.length ? st.length : to;
+    const length = end > from ? end - from : 0n;
+    this.shared = createShared(length);
+    const task: IndexTask = {
+      kind: 'safe-prime',
+      bits: p.bits,
+      seed: p.seed,
+      index,
+      backend: p.backend,
+      rounds: p.rounds,
+      only23Mod24: p.only23Mod24,
+      from,
+      shared: this.shared,
+      linger,
+    };
+    this.task = task;
+    this.add(runOnThreads(WORKER, task, threads, this.shared));
+    this.done = this.allThreads().then(() => {
+      const best = shared.best(this.shared);
+      if (shared.stopped(this.shared)) throw new SearchStoppedError();
+      if (best >= length) return { offset: null, prime: null };
+      return { offset: from + best, prime: st.candidate(from + best) };
+    });
+    // A stopped run's rejection is handled by whoever stopped it.
+    this.done.catch(() => {});
+  }
+
+  /**
+   * One more pool thread on this run's slices, for a thread that has no index
+   * of its own left to start: the claim loop lets threads join at any time
+   * and still returns the lowest prime. Settles when that thread returns.
+   */
+  join(): Promise<void> {
+    return this.add(runOnThreads(WORKER, this.task, 1, this.shared));
+  }
+
+  private add(t: Promise<void>): Promise<void> {
+    this.threads.push(t);
+    const returned = (): void => {
+      this.joinable = false;
+    };
+    t.then(returned, returned);
+    return t;
+  }
+
+  /** Every thread on the run has returned, joined ones included. */
+  private async allThreads(): Promise<void> {
+    for (let seen = 0; seen < this.threads.length; ) {
+      seen = this.threads.length;
+      await Promise.all(this.threads);
+    }
+  }
+}
+
+/** One whole index: its prime, or NoSafePrimeError when its stream holds none. */
+export class IndexRun extends RangeRun {
+  readonly result: Promise<SafePrimeResult>;
+
+  constructor(p: Parsed, index: bigint, threads: number) {
+    super(p, index, threads);
+    this.result = this.done.then((r) => {
+      if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
+      return { prime: r.prime, bits: p.bits, seed: p.seed, index, elapsedMs: Math.round(performance.now() - this.started) };
+    });
+    this.result.catch(() => {});
+  }
+}

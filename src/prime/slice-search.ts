@@ -1,0 +1,55 @@
+/** One slice of an index's candidate stream, searched on the calling thread. */
+import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
+import { argumentError, checkInteger, checkOneOf, checkRounds, parseBigInt } from '../validate.ts';
+import { IndexStream } from './index-search.ts';
+import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import { parseIndex } from './search-options.ts';
+import { parseSeed } from './seed.ts';
+import { sliceLength as sliceLengthFor } from './tuning.ts';
+
+export interface SliceOptions {
+  bits: number;
+  seed: bigint | string;
+  index: number | bigint;
+  /** Which slice of the index's stream: offsets [slice·length, (slice+1)·length). */
+  slice: number | bigint;
+  backend?: BackendChoice;
+  rounds?: number;
+}
+
+export interface SliceOutcome {
+  /** The lowest safe prime of the slice, or null. */
+  prime: bigint | null;
+  /** Its offset in the index's stream (lower offsets win across slices). */
+  offset: bigint | null;
+  sliceLength: number;
+  sieved: number;
+  tested: number;
+}
+
+/**
+ * The unit of work the pool hands out (and a distributed mode could):
+ * one slice of index i's candidate stream, searched on this thread.
+ */
+export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
+  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {bits, seed, index, slice}');
+  const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+  const seed = parseSeed('seed', opts.seed);
+  const index = parseIndex('index', opts.index);
+  const slice = parseBigInt('slice', opts.slice);
+  if (slice < 0n) throw argumentError(RangeError, 'slice', 'must not be negative');
+  const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
+  const rounds = checkRounds('rounds', opts.rounds);
+  const st = new IndexStream(bits, seed, index, backend, rounds);
+  const len = BigInt(sliceLengthFor(bits, backend));
+  const v0 = slice * len;
+  const v1 = v0 + len < st.length ? v0 + len : st.length;
+  if (v0 >= st.length) return { prime: null, offset: null, sliceLength: Number(len), sieved: 0, tested: 0 };
+  let r: { found: bigint | null; sieved: number; tested: number };
+  try {
+    r = st.searchSlice(v0, v1);
+  } finally {
+    st.close();
+  }
+  return { prime: r.found === null ? null : st.candidate(r.found), offset: r.found, sliceLength: Number(len), sieved: r.sieved, tested: r.tested };
+}
