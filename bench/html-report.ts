@@ -39,7 +39,15 @@ const colourScale = {
 async function render(spec: Spec): Promise<string> {
   const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
   // vega-lite's warnings would land on the CLI's stderr; the specs are ours, checked by the report's tests.
-  const quiet = { level: () => quiet, warn: () => quiet, info: () => quiet, debug: () => quiet, error: (...e: unknown[]) => { throw new Error(String(e[0])); } };
+  const quiet = {
+    level: () => quiet,
+    warn: () => quiet,
+    info: () => quiet,
+    debug: () => quiet,
+    error: (...e: unknown[]) => {
+      throw new Error(String(e[0]));
+    },
+  };
   const view = new vega.View(vega.parse(vl.compile(spec as never, { logger: quiet as never }).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
@@ -136,9 +144,7 @@ function layoutChart(rows: BenchRow[], openssl: number | null): Spec {
 }
 
 function targetChart(r: BenchResult): Spec {
-  const values = r.targets
-    .filter((t) => t.value !== null && t.value > 0)
-    .map((t) => ({ what: t.what, score: score(t), verdict: verdictOf(t), label: `${score(t).toFixed(2)}×` }));
+  const values = r.targets.filter((t) => t.value !== null && t.value > 0).map((t) => ({ what: t.what, score: score(t), verdict: verdictOf(t), label: `${score(t).toFixed(2)}×` }));
   const xs = values.map((v) => v.score);
   const domain = [Math.min(0.5, ...xs) / 1.3, Math.max(2, ...xs) * 1.6];
   const x = { field: 'score', type: 'quantitative', title: 'ratio to goal: right of the line is met (log scale)', scale: { type: 'log', domain, nice: false } };
@@ -184,7 +190,8 @@ function charts(r: BenchResult): Chart[] {
   if (layouts.length) {
     out.push({
       spec: layoutChart(layouts, pow.find((x) => /openssl/i.test(x.series))?.max ?? null),
-      caption: 'What users get: the rate depends on where the nonce leaves the changing digits in SHA-256’s last block, so every nonce length is measured; the targets apply to the slowest length and the median.',
+      caption:
+        'What users get: the rate depends on where the nonce leaves the changing digits in SHA-256’s last block, so every nonce length is measured; the targets apply to the slowest length and the median.',
     });
   }
   const modexp = of('modexp');

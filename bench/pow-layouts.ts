@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<void> {
   await sslRun();
   await sslRun();
   const base = sslRates.length ? Math.max(...sslRates) : null;
-  const kernelName = kernel === 'best' ? (native()?.backendInfo() as { sha256?: string } | undefined)?.sha256 ?? 'native' : kernel;
+  const kernelName = kernel === 'best' ? ((native()?.backendInfo() as { sha256?: string } | undefined)?.sha256 ?? 'native') : kernel;
   for (const r of rates) {
     process.stdout.write(`L=${String(r.length).padStart(3)} F=${String(r.fast).padStart(2)}  ${(r.rate / 1e6).toFixed(1).padStart(6)} M/s${base ? `  ${(r.rate / base).toFixed(2)}×` : ''}\n`);
   }

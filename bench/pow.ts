@@ -38,7 +38,10 @@ async function exhaust(batch: number, threads: number, backend: 'native' | 'js')
 
 function nodeCryptoLoop(batch: number): void {
   const layout = powLayout(Buffer.byteLength(NONCE));
-  for (let k = 0; k < batch; k++) createHash('sha256').update(NONCE + candidate(layout, BigInt(k))).digest();
+  for (let k = 0; k < batch; k++)
+    createHash('sha256')
+      .update(NONCE + candidate(layout, BigInt(k)))
+      .digest();
 }
 
 const UNIT = 'hashes/s';
@@ -54,7 +57,7 @@ const NATIVE_GOAL = (kernel: string): { min: number; median: number } =>
 
 /** All threads over one nonce length: best of `passes` solvePow calls sized to about `ms` each. */
 async function threadsRate(length: number, threads: number, perThread: number, ms: number, passes: number): Promise<number> {
-  const batch = Math.max(200_000, Math.round(((perThread * threads * ms) / 1000)));
+  const batch = Math.max(200_000, Math.round((perThread * threads * ms) / 1000));
   let best = 0;
   for (let p = 0; p < passes; p++) {
     const t0 = performance.now();
@@ -99,7 +102,13 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
     const r = bench.tasks[0]!.result;
     if (r.state !== 'completed') throw new Error(`benchmark '${t.name}' did not complete (${r.state})`);
     // Each sample's rate: a fixed number of hashes over its time.
-    rows.push(row(t.series, t.name, [...(r.latency.samples ?? [])].map((ms) => t.batch / (ms / 1000))));
+    rows.push(
+      row(
+        t.series,
+        t.name,
+        [...(r.latency.samples ?? [])].map((ms) => t.batch / (ms / 1000)),
+      ),
+    );
   }
   opts.onStep?.('openssl speed -evp sha256');
   const sslRuns: number[] = [];

@@ -142,8 +142,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     const runs = opts.quick ? 3 : 7;
     const slow = bits >= 4096 ? 1 : runs;
     const checks = 128;
-    const modexp = (series: string, xs: number[], note?: string): void =>
-      add({ chart: 'modexp', series, bits, what: `modexp ${bits} bits, ${series}`, unit: 'ms', xs, ...(note ? { note } : {}) });
+    const modexp = (series: string, xs: number[], note?: string): void => add({ chart: 'modexp', series, bits, what: `modexp ${bits} bits, ${series}`, unit: 'ms', xs, ...(note ? { note } : {}) });
     if (n) {
       modexp('native', await samplesMs(() => n.modPow(b, e, p), runs * 5));
       modexp('native base-2', await samplesMs(() => n.pow2Mod(e, p), runs * 5));
@@ -151,7 +150,11 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     modexp('TS', await samplesMs(() => modPowJs(b, e, p), slow));
     if (bcuModPow) modexp('bigint-crypto-utils', await samplesMs(() => bcuModPow(b, e, p), slow));
     const rounds = opensslRounds(bits, checks);
-    modexp('OpenSSL per MR round', (await samplesMs(() => checkPrimeSync(p, { checks }), runs)).map((x) => x / rounds), `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`);
+    modexp(
+      'OpenSSL per MR round',
+      (await samplesMs(() => checkPrimeSync(p, { checks }), runs)).map((x) => x / rounds),
+      `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`,
+    );
   }
 
   const threads = poolSize();
@@ -182,10 +185,34 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       add({ chart: 'safe-prime', series, bits, what: `safe prime ${bits} bits, ${series}`, unit: 's', value: wall / k, runs: k, note: `mean wall time per prime over ${k}` });
       // The time per prime read as work × unit cost: Fermat tests per prime (against the
       // Hardy–Littlewood expectation for this sieve bound) and core time per test.
-      add({ chart: 'fermat-tests', series: 'measured', bits, what: `Fermat tests per prime ${bits} bits, measured`, unit: 'tests', value: tested / k, note: `over ${k} primes, slices searched past the answer included` });
-      add({ chart: 'fermat-tests', series: 'expected', bits, what: `Fermat tests per prime ${bits} bits, expected`, unit: 'tests', value: expectedTestsPerPrime(bits), note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}; sieve memory at most ${sieveMemoryMiB(bits)} MiB a thread` });
+      add({
+        chart: 'fermat-tests',
+        series: 'measured',
+        bits,
+        what: `Fermat tests per prime ${bits} bits, measured`,
+        unit: 'tests',
+        value: tested / k,
+        note: `over ${k} primes, slices searched past the answer included`,
+      });
+      add({
+        chart: 'fermat-tests',
+        series: 'expected',
+        bits,
+        what: `Fermat tests per prime ${bits} bits, expected`,
+        unit: 'tests',
+        value: expectedTestsPerPrime(bits),
+        note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}; sieve memory at most ${sieveMemoryMiB(bits)} MiB a thread`,
+      });
       if (tested) {
-        add({ chart: 'fermat-cost', series: 'core ms per test', bits, what: `core time per Fermat test ${bits} bits`, unit: 'ms', value: (wall * threads * 1000) / tested, note: 'wall × threads / tests (sieving included)' });
+        add({
+          chart: 'fermat-cost',
+          series: 'core ms per test',
+          bits,
+          what: `core time per Fermat test ${bits} bits`,
+          unit: 'ms',
+          value: (wall * threads * 1000) / tested,
+          note: 'wall × threads / tests (sieving included)',
+        });
       }
     }
     if (ssl === 0) continue;
@@ -206,11 +233,38 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
   if (n && !opts.quick) {
     opts.onStep?.('safe primes 2048 bits, native on 1 thread, seed 1');
     const one = await oneThread(2048, 32, [1n]);
-    add({ chart: 'fermat-tests', series: 'measured, 1 thread, seed 1', bits: 2048, what: 'Fermat tests per prime 2048 bits, 1 thread, seed 1', unit: 'tests', value: one.tests, runs: one.primes, note: `over ${one.primes} primes` });
-    add({ chart: 'safe-prime', series: 'native 1 thread, core time', bits: 2048, what: 'core time per safe prime 2048 bits, 1 thread, seed 1', unit: 's', value: one.coreMs / 1000, runs: one.primes, note: `process CPU time over the search / ${one.primes} primes (pool started beforehand)` });
+    add({
+      chart: 'fermat-tests',
+      series: 'measured, 1 thread, seed 1',
+      bits: 2048,
+      what: 'Fermat tests per prime 2048 bits, 1 thread, seed 1',
+      unit: 'tests',
+      value: one.tests,
+      runs: one.primes,
+      note: `over ${one.primes} primes`,
+    });
+    add({
+      chart: 'safe-prime',
+      series: 'native 1 thread, core time',
+      bits: 2048,
+      what: 'core time per safe prime 2048 bits, 1 thread, seed 1',
+      unit: 's',
+      value: one.coreMs / 1000,
+      runs: one.primes,
+      note: `process CPU time over the search / ${one.primes} primes (pool started beforehand)`,
+    });
     opts.onStep?.('safe primes 4096 bits, native on 1 thread, seeds 1-4');
     const four = await oneThread(4096, 1, [1n, 2n, 3n, 4n]);
-    add({ chart: 'fermat-tests', series: 'measured, 1 thread, seeds 1-4', bits: 4096, what: 'Fermat tests per prime 4096 bits, seeds 1-4', unit: 'tests', value: four.tests, runs: four.primes, note: `one prime a seed; the sieve to 2^23 expects ${expectedTestsPerPrime(4096, 1 << 23).toFixed(0)}` });
+    add({
+      chart: 'fermat-tests',
+      series: 'measured, 1 thread, seeds 1-4',
+      bits: 4096,
+      what: 'Fermat tests per prime 4096 bits, seeds 1-4',
+      unit: 'tests',
+      value: four.tests,
+      runs: four.primes,
+      note: `one prime a seed; the sieve to 2^23 expects ${expectedTestsPerPrime(4096, 1 << 23).toFixed(0)}`,
+    });
   }
 
   // DH parameters end to end, as a user would make them: ours (all cores) against `openssl dhparam` (one core).
@@ -237,7 +291,8 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       }
       each.push(r);
     }
-    if (each.length) add({ chart: 'safe-prime', series: 'openssl dhparam', bits, what: `dhparam ${bits} bits, openssl dhparam`, unit: 's', xs: each, value: mean(each), note: `mean over ${each.length}` });
+    if (each.length)
+      add({ chart: 'safe-prime', series: 'openssl dhparam', bits, what: `dhparam ${bits} bits, openssl dhparam`, unit: 's', xs: each, value: mean(each), note: `mean over ${each.length}` });
   }
 
   const targets = [
@@ -257,8 +312,16 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       target('2048-bit dhparam, openssl dhparam / powprime', ratio(value('dhparam 2048 bits, openssl dhparam'), value('dhparam 2048 bits, powprime')), '×', 20, 'min'),
       target('2048-bit Fermat tests a safe prime, 1 thread, seed 1', value('Fermat tests per prime 2048 bits, 1 thread, seed 1'), 'tests', 1800, 'max'),
       // The round is in ms and the core time in s.
-      target('2048-bit core time a safe prime / OpenSSL MR round', ratio(value('core time per safe prime 2048 bits, 1 thread, seed 1'), value('modexp 2048 bits, OpenSSL per MR round')) === null ? null : (1000 * value('core time per safe prime 2048 bits, 1 thread, seed 1')!) / value('modexp 2048 bits, OpenSSL per MR round')!, '×', 250, 'max'),
-      target('4096-bit Fermat tests a prime / the 2^23 sieve\'s expectation', ratio(value('Fermat tests per prime 4096 bits, seeds 1-4'), expectedTestsPerPrime(4096, 1 << 23)), '×', 0.6, 'max'),
+      target(
+        '2048-bit core time a safe prime / OpenSSL MR round',
+        ratio(value('core time per safe prime 2048 bits, 1 thread, seed 1'), value('modexp 2048 bits, OpenSSL per MR round')) === null
+          ? null
+          : (1000 * value('core time per safe prime 2048 bits, 1 thread, seed 1')!) / value('modexp 2048 bits, OpenSSL per MR round')!,
+        '×',
+        250,
+        'max',
+      ),
+      target("4096-bit Fermat tests a prime / the 2^23 sieve's expectation", ratio(value('Fermat tests per prime 4096 bits, seeds 1-4'), expectedTestsPerPrime(4096, 1 << 23)), '×', 0.6, 'max'),
     );
   }
   return { threads, rows, targets, skipped };

@@ -76,7 +76,9 @@ export function verdictLines(r: BenchResult): string[] {
   if (judged === 0) lines.push('Verdict: no goal could be measured here (see Skipped).');
   else if (missed.length === 0 && unjudged.length === 0) lines.push(`Verdict: all ${judged} goals measured here were met.`);
   else {
-    lines.push(`Verdict: ${met.length} of ${judged} goals met${missed.length ? `, ${missed.length} not met (${missed.map((t) => t.what).join('; ')})` : ''}${unjudged.length ? `, ${unjudged.length} not judged` : ''}.`);
+    lines.push(
+      `Verdict: ${met.length} of ${judged} goals met${missed.length ? `, ${missed.length} not met (${missed.map((t) => t.what).join('; ')})` : ''}${unjudged.length ? `, ${unjudged.length} not judged` : ''}.`,
+    );
   }
   if (r.noise?.busy) {
     lines.push(
@@ -115,14 +117,34 @@ function table(rows: BenchRow[], c?: Comparison): string[] {
     return [
       `| nonce length | ${series.join(' | ')} |`,
       `| ------------ | ${series.map((s) => '-'.repeat(s.length)).join(' | ')} |`,
-      ...lengths.map((n) => `| ${n} | ${series.map((s) => cell(rows.find((r) => r.nonceLength === n && r.series === s), c)).join(' | ')} |`),
+      ...lengths.map(
+        (n) =>
+          `| ${n} | ${series
+            .map((s) =>
+              cell(
+                rows.find((r) => r.nonceLength === n && r.series === s),
+                c,
+              ),
+            )
+            .join(' | ')} |`,
+      ),
     ];
   }
   const bits = [...new Set(rows.map((r) => r.bits!))].sort((a, b) => a - b);
   return [
     `| bits | ${series.join(' | ')} |`,
     `| ---- | ${series.map((s) => '-'.repeat(s.length)).join(' | ')} |`,
-    ...bits.map((b) => `| ${b} | ${series.map((s) => cell(rows.find((r) => r.bits === b && r.series === s), c)).join(' | ')} |`),
+    ...bits.map(
+      (b) =>
+        `| ${b} | ${series
+          .map((s) =>
+            cell(
+              rows.find((r) => r.bits === b && r.series === s),
+              c,
+            ),
+          )
+          .join(' | ')} |`,
+    ),
   ];
 }
 

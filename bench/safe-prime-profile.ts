@@ -88,6 +88,8 @@ const pct = (x: number): string => `${((100 * x) / perPrime).toFixed(1)} %`;
 console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${sieveLimit(bits)}`);
 console.log(`  Fermat tests a prime: ${(tested / found).toFixed(0)} (expected for this sieve ${expectedTestsPerPrime(bits).toFixed(0)})`);
 console.log(`  core time a prime:    ${perPrime.toFixed(1)} ms = ${(perPrime / mr).toFixed(0)} × OpenSSL's 2048-bit MR round (${mr.toFixed(3)} ms)`);
-console.log(`  split a prime: residue setup ${split.setup.toFixed(1)} ms (${pct(split.setup)}), Fermat batches ${split.fermat.toFixed(1)} ms (${pct(split.fermat)}, ${fermatMs.toFixed(3)} ms a test),`);
+console.log(
+  `  split a prime: residue setup ${split.setup.toFixed(1)} ms (${pct(split.setup)}), Fermat batches ${split.fermat.toFixed(1)} ms (${pct(split.fermat)}, ${fermatMs.toFixed(3)} ms a test),`,
+);
 console.log(`                 full test on q ${split.fullTestOnQ.toFixed(1)} ms (${pct(split.fullTestOnQ)}), striking and the rest ${rest.toFixed(1)} ms (${pct(rest)})`);
 await closePool();

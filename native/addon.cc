@@ -31,19 +31,15 @@ namespace {
 
 using namespace powprime;
 
-[[noreturn]] void type_error(Napi::Env env, const std::string& msg) {
-  throw Napi::TypeError::New(env, msg);
-}
-[[noreturn]] void range_error(Napi::Env env, const std::string& msg) {
-  throw Napi::RangeError::New(env, msg);
-}
+[[noreturn]] void type_error(Napi::Env env, const std::string& msg) { throw Napi::TypeError::New(env, msg); }
+[[noreturn]] void range_error(Napi::Env env, const std::string& msg) { throw Napi::RangeError::New(env, msg); }
 
 uint32_t get_u32(const Napi::CallbackInfo& info, size_t i, const char* name, uint32_t lo, uint32_t hi) {
   if (!info[i].IsNumber()) type_error(info.Env(), std::string(name) + " must be a number");
   const double v = info[i].As<Napi::Number>().DoubleValue();
   if (!(v >= lo && v <= hi) || v != static_cast<double>(static_cast<uint64_t>(v)))
-    range_error(info.Env(), std::string(name) + " must be an integer from " + std::to_string(lo) +
-                                " to " + std::to_string(hi));
+    range_error(info.Env(),
+                std::string(name) + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
   return static_cast<uint32_t>(v);
 }
 
@@ -153,8 +149,7 @@ Napi::Value PowSearch(const Napi::CallbackInfo& info) {
   std::memcpy(job.mid, info[0].As<Napi::Uint32Array>().Data(), sizeof job.mid);
   std::memcpy(job.block, info[1].As<Napi::Uint8Array>().Data(), sizeof job.block);
   job.digits_end = get_u32(info, 2, "digitsEnd", 4, 55);
-  if (job.digits_end % 4 != 0 && job.digits_end % 4 != 3)
-    range_error(env, "digitsEnd must be 0 or 3 modulo 4");
+  if (job.digits_end % 4 != 0 && job.digits_end % 4 != 3) range_error(env, "digitsEnd must be 0 or 3 modulo 4");
   job.digits_count = get_u32(info, 3, "digitsCount", 4, job.digits_end);
   job.difficulty = get_u32(info, 4, "difficulty", 0, 64);
   const uint64_t k_start = get_u64(info, 5, "kStart");
@@ -237,7 +232,8 @@ Napi::Value ModPow(const Napi::CallbackInfo& info) {
   std::vector<u64> base = get_big(info, 0, "base");
   const std::vector<u64> e = get_big(info, 1, "exponent");
   const std::vector<u64> mod = get_odd_modulus(info, 2);
-  if (base.size() > mod.size() || (base.size() == mod.size() && bignum::cmp(base.data(), mod.data(), int(mod.size())) >= 0))
+  if (base.size() > mod.size() ||
+      (base.size() == mod.size() && bignum::cmp(base.data(), mod.data(), int(mod.size())) >= 0))
     range_error(info.Env(), "base must be below modulus");
   const bignum::Mont m(mod.data(), int(mod.size()));
   // The kernel may work at a wider (padded) width than the modulus's size.
@@ -328,14 +324,16 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     const std::vector<u64> start = get_big(info, 0, "start");
     if (bignum::mod_small(start.data(), int(start.size()), 12) != 11)
       range_error(info.Env(), "start must be 11 modulo 12");
-    if (bignum::bit_length(start.data(), int(start.size())) < 16) range_error(info.Env(), "start must have at least 16 bits");
+    if (bignum::bit_length(start.data(), int(start.size())) < 16)
+      range_error(info.Env(), "start must have at least 16 bits");
     const uint32_t limit = get_u32(info, 1, "sieveLimit", 5, bignum::kSieveLimit);
     bool only_23_mod_24 = false;
     if (info.Length() > 3 && !info[3].IsUndefined()) {
       if (!info[3].IsBoolean()) type_error(info.Env(), "only23Mod24 must be a boolean");
       only_23_mod_24 = info[3].As<Napi::Boolean>().Value();
     }
-    sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, get_rounds(info, 2), only_23_mod_24);
+    sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, get_rounds(info, 2),
+                                                      only_23_mod_24);
     held_ = int64_t(sieve_->memory_bytes());
     account(info.Env(), held_, 1);
   }
@@ -358,11 +356,14 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
 
   Napi::Value Search(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    if (!sieve_) throw Napi::Error::New(env, "this SafePrimeSieve is closed: close() freed it, so it can no longer search");
+    if (!sieve_)
+      throw Napi::Error::New(env, "this SafePrimeSieve is closed: close() freed it, so it can no longer search");
     const double j0 = info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
     const double j1 = info[1].IsNumber() ? info[1].As<Napi::Number>().DoubleValue() : -1;
-    if (!(j0 >= 0 && j0 <= 9007199254740991.0) || j0 != double(uint64_t(j0))) range_error(env, "j0 must be a safe integer >= 0");
-    if (!(j1 >= j0 && j1 <= 9007199254740991.0) || j1 != double(uint64_t(j1))) range_error(env, "j1 must be a safe integer >= j0");
+    if (!(j0 >= 0 && j0 <= 9007199254740991.0) || j0 != double(uint64_t(j0)))
+      range_error(env, "j0 must be a safe integer >= 0");
+    if (!(j1 >= j0 && j1 <= 9007199254740991.0) || j1 != double(uint64_t(j1)))
+      range_error(env, "j1 must be a safe integer >= j0");
     if (j1 - j0 > double(1 << 24)) range_error(env, "j1 - j0 must be at most 2^24");
     // Optional stop flag: a one-element BigUint64Array over shared memory that
     // another thread sets non-zero; read atomically between tests (stop_flag.h).
@@ -390,7 +391,7 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
   }
 
   std::unique_ptr<bignum::SafePrimeSieve> sieve_;  // null once closed
-  int64_t held_ = 0;  // bytes accounted for sieve_
+  int64_t held_ = 0;                               // bytes accounted for sieve_
 };
 
 // setBignumKernel(id?: string): puts the usable bignum kernel with this id
@@ -451,7 +452,8 @@ Napi::Value LockOpen(const Napi::CallbackInfo& info) {
   if (info.Length() < 1 || !info[0].IsString()) type_error(env, "path must be a string");
   if (info.Length() < 2 || !info[1].IsString()) type_error(env, "note must be a string");
   const std::string path = info[0].As<Napi::String>().Utf8Value();
-  if (path.empty() || path.find('\0') != std::string::npos) type_error(env, "path must be a non-empty string without NUL");
+  if (path.empty() || path.find('\0') != std::string::npos)
+    type_error(env, "path must be a non-empty string without NUL");
   const os::LockOpen r = os::lock_open(path, info[1].As<Napi::String>().Utf8Value());
   if (r.held) return env.Null();
   if (r.error != 0) {
@@ -471,7 +473,8 @@ Napi::Value LockClose(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsNumber()) type_error(env, "handle must be a number");
   const double h = info[0].As<Napi::Number>().DoubleValue();
-  if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h))) range_error(env, "handle must be a lock handle");
+  if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h)))
+    range_error(env, "handle must be a lock handle");
   std::string remove;
   if (info.Length() >= 2 && !info[1].IsUndefined()) {
     if (!info[1].IsString()) type_error(env, "removePath must be a string");
@@ -484,9 +487,7 @@ Napi::Value LockClose(const Napi::CallbackInfo& info) {
 // last step after a stop signal: process.exit() waits for every pool thread, and
 // one inside a computation that cannot be cut short (a primality test of a number
 // of tens of thousands of bits) would hold the exit for minutes.
-Napi::Value ExitNow(const Napi::CallbackInfo& info) {
-  std::_Exit(int(get_u32(info, 0, "code", 0, 255)));
-}
+Napi::Value ExitNow(const Napi::CallbackInfo& info) { std::_Exit(int(get_u32(info, 0, "code", 0, 255))); }
 
 #ifndef _WIN32
 volatile sig_atomic_t g_stderr_tty = 0;

@@ -48,11 +48,7 @@ function prebuildProblem() {
   const problems = [];
   for (const file of files) {
     // In a child process: a binary for the wrong libc must not take the installer down.
-    const probe = spawnSync(
-      process.execPath,
-      ['-e', 'const b = require(process.argv[1]); b.backendInfo(); process.stdout.write(String(b.version))', file],
-      { encoding: 'utf8' },
-    );
+    const probe = spawnSync(process.execPath, ['-e', 'const b = require(process.argv[1]); b.backendInfo(); process.stdout.write(String(b.version))', file], { encoding: 'utf8' });
     if (probe.status !== 0) problems.push(`${path.basename(file)}: ${(probe.stderr.split('\n').find((l) => /error/i.test(l)) ?? `exit code ${probe.status}`).trim()}`);
     else if (probe.stdout !== version) problems.push(`${path.basename(file)}: built for ${probe.stdout}, this is ${version}`);
     else return null;

@@ -45,14 +45,16 @@ const optionNames = (o: Option): string[] => [o.short, o.long].filter((x): x is 
 
 /** Text safe in roff: backslashes escaped, no line read as a request, hyphens in words left alone. */
 function roff(text: string): string {
-  return text
-    .replace(/\\/g, '\\e')
-    .split('\n')
-    .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
-    .join('\n')
-    // Non-ASCII as roff's named Unicode escapes: groff reads its input as Latin-1 without preconv.
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is everything outside ASCII
-    .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  return (
+    text
+      .replace(/\\/g, '\\e')
+      .split('\n')
+      .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
+      .join('\n')
+      // Non-ASCII as roff's named Unicode escapes: groff reads its input as Latin-1 without preconv.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is everything outside ASCII
+      .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`)
+  );
 }
 const flagRoff = (s: string): string => roff(s).replace(/-/g, '\\-');
 
@@ -95,7 +97,15 @@ function manPage(top: Node): string {
   // The top-level help's examples and exit codes, as they are.
   const [examples, ...rest] = EXAMPLES.trim().split('\n\n');
   out.push('.SH EXAMPLES', '.nf', roff(examples!.replace(/^Examples:\n/, '')), '.fi');
-  out.push('.SH EXIT STATUS', roff(rest.join('\n').replace(/^[\s\S]*?Exit codes: /m, '').replace(/\n/g, ' ')));
+  out.push(
+    '.SH EXIT STATUS',
+    roff(
+      rest
+        .join('\n')
+        .replace(/^[\s\S]*?Exit codes: /m, '')
+        .replace(/\n/g, ' '),
+    ),
+  );
   out.push('.SH SEE ALSO', '.BR openssl-dhparam (1),', '.BR openssl-prime (1)');
   return `${out.join('\n')}\n`;
 }

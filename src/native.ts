@@ -87,16 +87,7 @@ export interface NativeBinding {
   /** From now on a stop signal ends the process from the signal handler (false where signals are not POSIX). */
   exitOnStopSignals(): boolean;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
-  powSearch(
-    mid: Uint32Array,
-    block: Uint8Array,
-    digitsEnd: number,
-    digitsCount: number,
-    difficulty: number,
-    kStart: bigint,
-    kEnd: bigint,
-    kernel?: string,
-  ): bigint | null;
+  powSearch(mid: Uint32Array, block: Uint8Array, digitsEnd: number, digitsCount: number, difficulty: number, kStart: bigint, kEnd: bigint, kernel?: string): bigint | null;
 }
 
 let loaded: { binding: NativeBinding | null; error: string | null } | undefined;
@@ -139,9 +130,7 @@ function load(): { binding: NativeBinding | null; error: string | null } {
   const explicit = process.env.POWPRIME_ADDON_PATH;
   // The prebuild's place depends on the C library, and telling that may take
   // a process report (tens of ms): asked only once the local build failed.
-  const places: (() => string)[] = explicit
-    ? [() => path.resolve(explicit)]
-    : [() => path.join(packageRoot(), 'build', 'Release', 'powprime.node'), prebuildFile];
+  const places: (() => string)[] = explicit ? [() => path.resolve(explicit)] : [() => path.join(packageRoot(), 'build', 'Release', 'powprime.node'), prebuildFile];
   const tried: string[] = [];
   const version = packageVersion();
   for (const place of places) {

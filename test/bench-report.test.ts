@@ -159,11 +159,9 @@ describe('bench report', () => {
     const page = join(dir, 'report.html');
     const shot = join(dir, 'report.png');
     writeFileSync(page, await htmlReport(sample()));
-    const r = spawnSync(
-      browser,
-      ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--window-size=1100,1800', `--screenshot=${shot}`, `file://${page}`],
-      { timeout: 60_000 },
-    );
+    const r = spawnSync(browser, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--window-size=1100,1800', `--screenshot=${shot}`, `file://${page}`], {
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     expect(existsSync(shot)).toBe(true);
     // A blank page is a few kilobytes; charts and tables make it far larger.

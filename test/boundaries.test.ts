@@ -2,18 +2,7 @@
 // 64-bit and refused beyond, and malformed arguments are TypeError/RangeError
 // naming the argument instead of "Cannot read properties of …".
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  candidate,
-  closePool,
-  findSafePrime,
-  isProbablePrimeSync,
-  isSafePrime,
-  isSafePrimeSync,
-  powLayout,
-  searchSafePrimeSlice,
-  sha256,
-  solvePow,
-} from '../src/index.ts';
+import { candidate, closePool, findSafePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync, powLayout, searchSafePrimeSlice, sha256, solvePow } from '../src/index.ts';
 import { backends } from './helpers/backends.ts';
 
 afterAll(() => closePool());

@@ -65,7 +65,10 @@ describe('generated CLI docs', () => {
     const complete = (line: string): string[] => {
       const r = spawnSync('fish', ['--no-config', '-c', `source completions/powprime.fish; complete -C '${line}'`], { cwd: root, encoding: 'utf8' });
       expect(r.stderr).toBe('');
-      return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!);
+      return r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]!);
     };
     expect(complete('powprime ch')).toEqual(['check']);
     expect(complete('powprime check 23 --s').sort()).toEqual(['--safe', '--status']);

@@ -53,7 +53,7 @@ describe('the default install', () => {
   });
 
   it('other errors, and other missing packages, get no advice', async () => {
-    expect(missingPieceMessage(new Error('Cannot find package \'bullmq\''))).toBeNull();
+    expect(missingPieceMessage(new Error("Cannot find package 'bullmq'"))).toBeNull();
     expect(missingPieceMessage(Object.assign(new Error("Cannot find package 'left-pad' imported from x"), { code: 'ERR_MODULE_NOT_FOUND' }))).toBeNull();
     expect(missingPieceMessage(null)).toBeNull();
   });

@@ -56,7 +56,7 @@ describe('--threads 0: the API says it, naming --threads', () => {
 });
 
 describe('other flags and arguments', () => {
-  it('search --bits out of range: the search API\'s message, naming --bits', async () => {
+  it("search --bits out of range: the search API's message, naming --bits", async () => {
     const fromApi = await apiMessage(() => first(searchSafePrimes({ bits: MIN_SEARCH_BITS - 1, count: 1 })));
     expect(fromApi).toBe(`bits must be an integer from ${MIN_SEARCH_BITS} to ${MAX_SEARCH_BITS} (got ${MIN_SEARCH_BITS - 1})`);
     const r = cli('search', '--bits', String(MIN_SEARCH_BITS - 1), '--count', '1');
@@ -71,7 +71,7 @@ describe('other flags and arguments', () => {
     expect([half.status, half.stderr]).toEqual([2, `powprime: --threads must be an integer from ${MIN_THREADS} to ${MAX_THREADS} (got 1.5)\n`]);
   });
 
-  it('a positional argument keeps the API\'s name: dhparam 511 says bits, as generateDhParams does', async () => {
+  it("a positional argument keeps the API's name: dhparam 511 says bits, as generateDhParams does", async () => {
     const fromApi = await apiMessage(() => generateDhParams({ bits: 511 }));
     const r = cli('dhparam', '511');
     expect(r.status).toBe(2);

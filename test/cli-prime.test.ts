@@ -10,7 +10,10 @@ import { tempDir } from './helpers/tmp.ts';
 
 const tmp = (): string => tempDir('powprime-cli-prime-');
 const lines = (file: string): { prime: string; bits: number; seed: string; index: number; elapsedMs: number }[] =>
-  readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 const rfc = JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as { safe_primes: Record<string, string> };
 
@@ -79,7 +82,10 @@ describe('powprime search', () => {
   it('prints one JSON line per prime, each safe per node:crypto', () => {
     const r = cli('search', '--bits', '128', '--count', '3', '--seed', '9');
     expect(r.status).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.map((o) => o.index)).toEqual([0, 1, 2]);
     for (const o of out) {
       expect(Object.keys(o).sort()).toEqual(['bits', 'elapsedMs', 'index', 'prime', 'seed']);
@@ -89,8 +95,14 @@ describe('powprime search', () => {
   });
 
   it('--hex prints each prime in hex on stdout: the same primes', () => {
-    const dec = cli('search', '--bits', '96', '--count', '2', '--seed', '5').stdout.trim().split('\n').map((l) => JSON.parse(l));
-    const hex = cli('search', '--bits', '96', '--count', '2', '--seed', '5', '--hex').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const dec = cli('search', '--bits', '96', '--count', '2', '--seed', '5')
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const hex = cli('search', '--bits', '96', '--count', '2', '--seed', '5', '--hex')
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(hex.map((o) => o.prime)).toEqual(dec.map((o) => `0x${BigInt(o.prime).toString(16)}`));
     for (const o of hex) expect(o.prime).toMatch(/^0x[0-9a-f]+$/);
   });
@@ -207,7 +219,7 @@ describe('powprime search', () => {
 });
 
 describe('JSON and progress of the prime commands', () => {
-  it("solve, check, search, merge and dhparam --json follow the JSON convention of docs/cli.md", () => {
+  it('solve, check, search, merge and dhparam --json follow the JSON convention of docs/cli.md', () => {
     const dir = tempDir('powprime-json-');
     const a = path.join(dir, 'a.jsonl');
     const b = path.join(dir, 'b.jsonl');
@@ -232,7 +244,10 @@ describe('JSON and progress of the prime commands', () => {
   it('--progress=json: one JSON object per tick on stderr, integers where integral; piped without it, nothing', () => {
     const r = cli('search', '--bits', '128', '--count', '3', '--seed', '9', '--progress=json');
     expect(r.status, r.stderr).toBe(0);
-    const ticks = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const ticks = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(ticks.map((t) => t.done)).toEqual([1, 2, 3]);
     for (const t of ticks) {
       expect(t).toMatchObject({ event: 'progress', total: 3 });

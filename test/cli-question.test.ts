@@ -54,9 +54,30 @@ describe('powprime question', () => {
     const prompts = path.join(dir, 'prompts.txt');
     writeFileSync(prompts, 'first prompt\nsecond prompt with a file\n\nthird prompt\n');
     const out = path.join(dir, 'answers.jsonl');
-    const r = await cli('question', 'run', '--prompts', prompts, '--out', out, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1');
+    const r = await cli(
+      'question',
+      'run',
+      '--prompts',
+      prompts,
+      '--out',
+      out,
+      '--files-dir',
+      path.join(dir, 'files'),
+      '--base-url',
+      fake.url.href,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--no-limits',
+      '--first-check',
+      '0',
+      '--max-interval',
+      '1',
+    );
     expect(r.status, r.stderr).toBe(0);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.question).sort()).toEqual(['first prompt', 'second prompt with a file', 'third prompt']);
     for (const l of lines) expect(l.attribution.notice).toBe(HUMAN_NOTICE);
     expect(r.stderr).toMatch(/^3 answered \(3 in .*answers\.jsonl\), 0 awaiting, 0 queued, 0 dropped$/m);
@@ -128,9 +149,31 @@ describe("every question command's JSON follows the JSON convention of docs/cli.
 
 describe('question run keys prompts by their text, and each --out holds the whole run', () => {
   const posts = (): number => fake.requests.filter((q) => q === 'POST /gpt/api/query').length;
-  const runArgs = (dir: string, prompts: string, out: string): string[] =>
-    ['question', 'run', '--prompts', prompts, '--out', out, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1'];
-  const questions = (file: string): string[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { question: string }).question).sort();
+  const runArgs = (dir: string, prompts: string, out: string): string[] => [
+    'question',
+    'run',
+    '--prompts',
+    prompts,
+    '--out',
+    out,
+    '--files-dir',
+    path.join(dir, 'files'),
+    '--base-url',
+    fake.url.href,
+    '--state-dir',
+    path.join(dir, 'state'),
+    '--no-limits',
+    '--first-check',
+    '0',
+    '--max-interval',
+    '1',
+  ];
+  const questions = (file: string): string[] =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { question: string }).question)
+      .sort();
 
   it('an edited line posts its new text; a new --out gets the answers known; nothing is posted twice', async () => {
     const dir = tmp();
@@ -181,7 +224,23 @@ describe('question run keys prompts by their text, and each --out holds the whol
     const dir = tmp();
     const prompts = path.join(dir, 'prompts.txt');
     writeFileSync(prompts, 'to stdout\n');
-    const args = ['question', 'run', '--prompts', prompts, '--files-dir', path.join(dir, 'files'), '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--no-limits', '--first-check', '0', '--max-interval', '1'];
+    const args = [
+      'question',
+      'run',
+      '--prompts',
+      prompts,
+      '--files-dir',
+      path.join(dir, 'files'),
+      '--base-url',
+      fake.url.href,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--no-limits',
+      '--first-check',
+      '0',
+      '--max-interval',
+      '1',
+    ];
     const r = await cli(...args);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { question: string }).question).toBe('to stdout');
@@ -221,12 +280,28 @@ describe('question run keys prompts by their text, and each --out holds the whol
       const prompts = path.join(dir, 'prompts.txt');
       writeFileSync(prompts, 'p1\np2\n');
       const state = path.join(dir, 'state');
-      const args = (out: string): string[] => ['question', 'run', '--prompts', prompts, '--out', path.join(dir, out), '--state-dir', state, '--base-url', slow.url.href, '--no-limits', '--first-check', '600'];
+      const args = (out: string): string[] => [
+        'question',
+        'run',
+        '--prompts',
+        prompts,
+        '--out',
+        path.join(dir, out),
+        '--state-dir',
+        state,
+        '--base-url',
+        slow.url.href,
+        '--no-limits',
+        '--first-check',
+        '600',
+      ];
       const first = startCli(args('a.jsonl'));
       await first.waitFor(() => existsSync(path.join(state, 'pipeline.lock')) && slow.requests.filter((q) => q === 'POST /gpt/api/query').length === 2, 'both prompts posted');
       const second = await cli(...args('b.jsonl'));
       expect(second.status).toBe(2);
-      expect(second.stderr).toMatch(new RegExp(`^powprime: --state-dir .* is in use by another question run \\(pid ${first.child.pid}\\); wait for it to end or stop it, or use another --state-dir\n$`));
+      expect(second.stderr).toMatch(
+        new RegExp(`^powprime: --state-dir .* is in use by another question run \\(pid ${first.child.pid}\\); wait for it to end or stop it, or use another --state-dir\n$`),
+      );
       expect(slow.requests.filter((q) => q === 'POST /gpt/api/query')).toHaveLength(2);
       first.child.kill('SIGINT');
       expect((await first.exited).status).toBe(130);
@@ -245,4 +320,3 @@ describe('question run keys prompts by their text, and each --out holds the whol
     }
   });
 });
-

@@ -138,7 +138,10 @@ describe('powprime registry and ads', () => {
     expect(rerun.status, rerun.stderr).toBe(0);
     const summary = JSON.parse(rerun.stdout);
     expect(summary.total).toBe(8);
-    const primes = readFileSync(out, 'utf8').trim().split('\n').map((l) => BigInt(JSON.parse(l).prime));
+    const primes = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => BigInt(JSON.parse(l).prime));
     expect(primes).toHaveLength(8);
     const added = fake.registry.added.filter((p) => primes.includes(p));
     expect(new Set(added).size).toBe(added.length); // none twice

@@ -88,7 +88,10 @@ describe('search', () => {
     expectInterrupted(r, 'SIGHUP', /: \d+ new primes? kept; rerun the same command to resume$/);
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { index: number });
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { index: number });
     expect(lines.map((l) => l.index)).toEqual(lines.map((_, i) => i));
     expect(existsSync(`${out}.lock`)).toBe(false);
   });

@@ -111,8 +111,7 @@ describe('commands that do no native work do not load the addon', () => {
     const script = path.join(tempDir(), 'check.mts');
     writeFileSync(
       script,
-      `import { closePool, isSafePrime } from ${JSON.stringify(path.join(root, 'src/index.ts'))};\n` +
-        `process.stdout.write(String(await isSafePrime(23n, { backend: 'js' })));\nawait closePool();\n`,
+      `import { closePool, isSafePrime } from ${JSON.stringify(path.join(root, 'src/index.ts'))};\nprocess.stdout.write(String(await isSafePrime(23n, { backend: 'js' })));\nawait closePool();\n`,
     );
     const out = path.join(tempDir(), 'probe.log');
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', probe, script], { cwd: root, encoding: 'utf8', env: { ...process.env, POWPRIME_PROBE_OUT: out } });

@@ -95,7 +95,7 @@ describe('powprime dhparam', () => {
     expect(toStdout.stderr).toMatch(/written to stdout .* seed 3 /);
   });
 
-  it.runIf(hasOpenssl)('with no size makes 2048 bits, openssl dhparam\'s default', () => {
+  it.runIf(hasOpenssl)("with no size makes 2048 bits, openssl dhparam's default", () => {
     const file = path.join(dir, 'default.pem');
     const r = cli('dhparam', '--out', file, '--json');
     expect(r.status, r.stderr).toBe(0);

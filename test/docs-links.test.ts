@@ -93,7 +93,11 @@ describe('the documentation', () => {
   it('catches a missing file and a missing heading', () => {
     expect(anchors('# A b\n## `--out` files, locks\n## A b\n')).toEqual(new Set(['a-b', '--out-files-locks', 'a-b-1']));
     const found = links('docs/cli.md', 'see [x](missing.md#a), [y](../README.md), [z](#here), [w](https://example.org/) and `[v](b.md)`\n```\n[u](c.md)\n```\n');
-    expect(found.map((l) => [l.target, l.anchor])).toEqual([['docs/missing.md', 'a'], ['README.md', ''], ['docs/cli.md', 'here']]);
+    expect(found.map((l) => [l.target, l.anchor])).toEqual([
+      ['docs/missing.md', 'a'],
+      ['README.md', ''],
+      ['docs/cli.md', 'here'],
+    ]);
     expect(existsSync(join(root, found[0]!.target))).toBe(false);
   });
 });

@@ -22,7 +22,10 @@ function pythonFermat(xs: bigint[]): boolean[] {
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
-  return r.stdout.trim().split('\n').map((l) => l === '1');
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l === '1');
 }
 
 function randomOdd(bits: number, next: () => number): bigint {

@@ -16,14 +16,20 @@ function racer(args: string[], env: NodeJS.ProcessEnv): { out: () => string; exi
   children.add(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => {
-    children.delete(child);
-    r(code);
-  }));
-  return { out: () => out, exited, kill9: async () => {
-    child.kill('SIGKILL');
-    await exited;
-  } };
+  const exited = new Promise<number | null>((r) =>
+    child.on('exit', (code) => {
+      children.delete(child);
+      r(code);
+    }),
+  );
+  return {
+    out: () => out,
+    exited,
+    kill9: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }
 
 afterEach(async () => {
@@ -47,10 +53,7 @@ async function waitForText(get: () => string, text: string): Promise<void> {
   for (let i = 0; i < 600 && !get().includes(text); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-const kinds: { kind: 'os' | 'link'; env: NodeJS.ProcessEnv }[] = [
-  ...(hasNative ? [{ kind: 'os' as const, env: {} }] : []),
-  { kind: 'link', env: { POWPRIME_BACKEND: 'js' } },
-];
+const kinds: { kind: 'os' | 'link'; env: NodeJS.ProcessEnv }[] = [...(hasNative ? [{ kind: 'os' as const, env: {} }] : []), { kind: 'link', env: { POWPRIME_BACKEND: 'js' } }];
 
 describe.each(kinds)('file lock ($kind)', ({ kind, env }) => {
   it('four processes taking one lock 25 times each: never two holders at once', { timeout: 120_000 }, async () => {
@@ -93,7 +96,7 @@ describe.each(kinds)('file lock ($kind)', ({ kind, env }) => {
 });
 
 describe('file lock (link) takeover', () => {
-  it('forty rounds of four processes racing at once over a dead holder\'s lock file: never two holders', { timeout: 180_000 }, async () => {
+  it("forty rounds of four processes racing at once over a dead holder's lock file: never two holders", { timeout: 180_000 }, async () => {
     const dir = tempDir();
     const lock = path.join(dir, 'x.lock');
     const log = path.join(dir, 'log');
@@ -138,7 +141,7 @@ describe('tryLock', () => {
     expect(caught?.path).toBe(path.join(dir, 'no', 'x.jsonl'));
   });
 
-  it('a lock file that is not a note (someone else\'s file) is never replaced', () => {
+  it("a lock file that is not a note (someone else's file) is never replaced", () => {
     const lock = path.join(tempDir(), 'z.lock');
     writeFileSync(lock, 'not ours');
     // The OS lock needs only the open file; the pid-file protocol must refuse.

@@ -16,15 +16,19 @@ afterAll(() => api.closePool());
 const seed = process.env.FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED);
 fc.configureGlobal({ seed, numRuns: 100, endOnFailure: true });
 
-const bigintBits = (maxBits: number): fc.Arbitrary<bigint> =>
-  fc.integer({ min: 2, max: maxBits }).chain((bits) => fc.bigInt({ min: 1n << BigInt(bits - 1), max: (1n << BigInt(bits)) - 1n }));
+const bigintBits = (maxBits: number): fc.Arbitrary<bigint> => fc.integer({ min: 2, max: maxBits }).chain((bits) => fc.bigInt({ min: 1n << BigInt(bits - 1), max: (1n << BigInt(bits)) - 1n }));
 
 describeBackends('valid inputs agree with independent oracles', (backend) => {
   it('solvePow: the solution meets the difficulty by node:crypto, and is the same on every backend', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 90, unit: 'grapheme' }), fc.integer({ min: 0, max: 3 }), async (nonce, difficulty) => {
         const r = await api.solvePow({ nonce, difficulty }, { backend, threads: 1 });
-        expect(createHash('sha256').update(nonce + r.solution).digest('hex').startsWith('0'.repeat(difficulty))).toBe(true);
+        expect(
+          createHash('sha256')
+            .update(nonce + r.solution)
+            .digest('hex')
+            .startsWith('0'.repeat(difficulty)),
+        ).toBe(true);
         if (backend === 'native') expect((await api.solvePow({ nonce, difficulty }, { backend: 'js', threads: 1 })).solution).toBe(r.solution);
       }),
       { numRuns: 40 },
@@ -157,6 +161,9 @@ describe('invalid inputs give only TypeError or RangeError', () => {
     ['new QuestionClient(a)', /^(options|baseUrl|limits|homepageUrl|stateDir|timeoutMs|attempts|backoffMs|maxWaitMs)/, (a) => new api.QuestionClient(a as never)],
   ];
   it.each(calls)('%s', async (_name, names, call) => {
-    await fc.assert(fc.asyncProperty(garbage, garbage, async (a, b) => onlyArgumentErrors(() => call(a, b), names)), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(garbage, garbage, async (a, b) => onlyArgumentErrors(() => call(a, b), names)),
+      { numRuns: 150 },
+    );
   });
 });

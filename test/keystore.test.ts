@@ -67,7 +67,12 @@ describe('keystore journal', () => {
     expect(readFileSync(file, 'utf8')).toBe(snapshot);
     expect(statSync(journal).mode & 0o777).toBe(0o600);
     expect(b.get(23n)?.state).toBe('registered-elsewhere');
-    expect(a.all().map((e) => e.prime).sort()).toEqual(['23', '47']);
+    expect(
+      a
+        .all()
+        .map((e) => e.prime)
+        .sort(),
+    ).toEqual(['23', '47']);
     b.compact();
     expect(statSync(journal).size).toBe(0);
     expect((JSON.parse(readFileSync(file, 'utf8')) as LedgerEntry[]).map((e) => [e.prime, e.state]).sort()).toEqual([
@@ -76,7 +81,12 @@ describe('keystore journal', () => {
     ]);
     // a learns of the fold and keeps going from the new snapshot.
     a.put(entry('59'));
-    expect(new Keystore(file).all().map((e) => e.prime).sort()).toEqual(['23', '47', '59']);
+    expect(
+      new Keystore(file)
+        .all()
+        .map((e) => e.prime)
+        .sort(),
+    ).toEqual(['23', '47', '59']);
     expect(readdirSync(dir).sort()).toEqual(['keys.json', 'keys.json.journal']);
   });
 
@@ -88,7 +98,12 @@ describe('keystore journal', () => {
     k.put(entry('47'));
     const journal = `${file}.journal`;
     appendFileSync(journal, '{"prime":"59","bi');
-    expect(new Keystore(file).all().map((e) => e.prime).sort()).toEqual(['23', '47']);
+    expect(
+      new Keystore(file)
+        .all()
+        .map((e) => e.prime)
+        .sort(),
+    ).toEqual(['23', '47']);
     expect(readFileSync(journal, 'utf8').endsWith('\n')).toBe(true);
     const lines = readFileSync(journal, 'utf8').split('\n');
     lines[1] = '{"prime":"23","bits":5,"state":"registered","at":1,"key":7}';
@@ -107,7 +122,11 @@ afterAll(async () => {
 });
 
 const ledger = (file: string): Map<string, LedgerEntry> => new Map(new Keystore(file).all().map((e) => [e.prime, e]));
-const primesOf = (out: string): string[] => readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).prime as string);
+const primesOf = (out: string): string[] =>
+  readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).prime as string);
 
 describe('processes sharing one keystore', () => {
   it('two search --register runs at once (different sizes and --out): every key of both is kept', { timeout: 300_000 }, async () => {
@@ -137,7 +156,25 @@ describe('processes sharing one keystore', () => {
     const keys = path.join(dir, 'keys.json');
     const out = path.join(dir, 'p.jsonl');
     // A count the first run cannot finish before the second starts, however fast the machine: it is killed at the end.
-    const args = ['search', '--bits', '512', '--count', '100000', '--seed', '4', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits'];
+    const args = [
+      'search',
+      '--bits',
+      '512',
+      '--count',
+      '100000',
+      '--seed',
+      '4',
+      '--out',
+      out,
+      '--register',
+      '--base-url',
+      fake.url.href,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--keystore',
+      keys,
+      '--no-limits',
+    ];
     const first = startCli(args);
     await first.waitFor(() => readFileSync(out, 'utf8').split('\n').length > 2, 'two lines');
     const requestsBefore = fake.requests.length;
@@ -157,7 +194,26 @@ describe('processes sharing one keystore', () => {
     const dir = tempDir();
     const keys = path.join(dir, 'keys.json');
     const out = path.join(dir, 'p.jsonl');
-    const args = ['search', '--bits', '256', '--count', '40', '--seed', '3', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits', '--json'];
+    const args = [
+      'search',
+      '--bits',
+      '256',
+      '--count',
+      '40',
+      '--seed',
+      '3',
+      '--out',
+      out,
+      '--register',
+      '--base-url',
+      fake.url.href,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--keystore',
+      keys,
+      '--no-limits',
+      '--json',
+    ];
     let lostReported = 0;
     /** Per kill, the prime the registry took last before that process ended: the only one whose answer may not have been journaled. */
     const inFlight = new Set<string>();

@@ -153,7 +153,14 @@ describe.each(targets)('linux-$arch musl build', (t) => {
     // qemu-aarch64 emulates the ARMv8 SHA-2 instructions, so that kernel runs too.
     if (t.arch === 'arm64') expect(ids).toContain('armv8-sha2');
     const want = messages().map((m) => createHash('sha256').update(m).digest('hex'));
-    for (const id of ids) expect(ask(t, messages().map((m) => `sha ${id} ${hex(m)}`)), id).toEqual(want);
+    for (const id of ids)
+      expect(
+        ask(
+          t,
+          messages().map((m) => `sha ${id} ${hex(m)}`),
+        ),
+        id,
+      ).toEqual(want);
   });
 
   it.skipIf(skipped)('every PoW searcher it runs here answers as the TS backend for every nonce length mod 64', () => {
@@ -174,15 +181,7 @@ describe.each(targets)('linux-$arch musl build', (t) => {
         const w = target.window(k0);
         const found = searchRangeJs(target, k0, k1);
         if (found !== null) expect(createHash('sha256').update(target.message(found)).digest('hex').slice(0, 2)).toBe('00');
-        const job = [
-          Array.from(w.mid, (x) => x.toString(16)).join(','),
-          hex(w.block),
-          target.layout.digitsEnd,
-          target.layout.digitsInBlock,
-          target.difficulty,
-          k0,
-          k1,
-        ].join(' ');
+        const job = [Array.from(w.mid, (x) => x.toString(16)).join(','), hex(w.block), target.layout.digitsEnd, target.layout.digitsInBlock, target.difficulty, k0, k1].join(' ');
         for (const id of ids) {
           lines.push(`pow ${id} ${job}`);
           want.push(found === null ? '-1' : found.toString());
@@ -194,13 +193,19 @@ describe.each(targets)('linux-$arch musl build', (t) => {
 
   it.skipIf(skipped)('primality verdicts equal the TS backend and node:crypto', () => {
     const ns = numbers();
-    const answers = ask(t, ns.map((n) => `prime ${n.toString(16)} -1`));
+    const answers = ask(
+      t,
+      ns.map((n) => `prime ${n.toString(16)} -1`),
+    );
     ns.forEach((n, i) => {
       expect(answers[i], String(n)).toBe(isProbablePrimeSync(n, { backend: 'js' }) ? '1' : '0');
       expect(answers[i], String(n)).toBe(checkPrimeSync(n, { checks: 30 }) ? '1' : '0');
     });
     const big = ns.filter((n) => n >= 5n);
-    const safe = ask(t, big.map((n) => `safe ${n.toString(16)} -1`));
+    const safe = ask(
+      t,
+      big.map((n) => `safe ${n.toString(16)} -1`),
+    );
     expect(safe).toEqual(big.map((n) => (isSafePrimeSync(n, { backend: 'js' }) ? '1' : '0')));
     expect(safe.filter((s) => s === '1').length).toBeGreaterThan(5);
   });

@@ -12,13 +12,7 @@ const hashers = n ? n.backendInfo().hashers : [];
 describe.runIf(n !== null).each(hashers)('native sha256 kernel %s on empty input', (kernel) => {
   const empty = createHash('sha256').digest('hex');
   it('hashes every shape of empty Uint8Array like node:crypto', () => {
-    const shapes = [
-      new Uint8Array(0),
-      new Uint8Array(new ArrayBuffer(0)),
-      new Uint8Array(new ArrayBuffer(64), 64),
-      new Uint8Array(8).subarray(3, 3),
-      new Uint8Array(new SharedArrayBuffer(0)),
-    ];
+    const shapes = [new Uint8Array(0), new Uint8Array(new ArrayBuffer(0)), new Uint8Array(new ArrayBuffer(64), 64), new Uint8Array(8).subarray(3, 3), new Uint8Array(new SharedArrayBuffer(0))];
     for (const data of shapes) expect(Buffer.from(n!.sha256(data, kernel)).toString('hex')).toBe(empty);
   });
 });

@@ -38,7 +38,7 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
     await closePool();
   });
 
-  it('holds its residues while open and, from its first search, the deep tier\'s window; none once closed; close() twice is fine', () => {
+  it("holds its residues while open and, from its first search, the deep tier's window; none once closed; close() twice is fine", () => {
     const limit = 1 << 23;
     const before = n!.nativeMemory();
     const s = new n!.SafePrimeSieve(start(2048), limit);

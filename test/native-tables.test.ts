@@ -17,8 +17,7 @@ describe.runIf(n !== null)('TS tables equal their native originals', () => {
   const t = n ? n.tables() : null;
 
   it('Miller–Rabin default rounds, for every size the native core takes', () => {
-    const native = (bits: number): number =>
-      bits <= t!.bpswExactBits ? 0 : t!.defaultRounds.find(([min]) => bits >= min)![1];
+    const native = (bits: number): number => (bits <= t!.bpswExactBits ? 0 : t!.defaultRounds.find(([min]) => bits >= min)![1]);
     expect(t!.defaultRounds.length).toBeGreaterThan(3);
     for (let bits = 1; bits <= 64 * 511; bits++) if (defaultRounds(bits) !== native(bits)) expect([bits, defaultRounds(bits)]).toEqual([bits, native(bits)]);
     // Spot values of the published table (2^-80 error bound).
@@ -138,8 +137,7 @@ function kernelRows(dir: string, type: string): { id: string; arch: string | nul
 
 describe.runIf(n !== null)('kernel names: every row of the C++ kernel tables is reported by backendInfo(), usable or refused, and nothing else', () => {
   const info = n ? n.backendInfo() : null;
-  const here = (rows: { id: string; arch: string | null }[]): string[] =>
-    [...new Set(rows.filter((r) => r.arch === null || r.arch === process.arch).map((r) => r.id))].sort();
+  const here = (rows: { id: string; arch: string | null }[]): string[] => [...new Set(rows.filter((r) => r.arch === null || r.arch === process.arch).map((r) => r.id))].sort();
   const refusedIds = (list: string[]): string[] => list.map((r) => r.slice(0, r.indexOf(':')));
 
   it('SHA-256 proof-of-work searchers', () => {

@@ -57,7 +57,10 @@ function fill(dir: string): void {
 }
 
 const lines = (file: string): { prime: string; bits: number; seed: string; index: number }[] =>
-  readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 const oneLine = (stderr: string): string[] => stderr.trimEnd().split('\n');
 
@@ -93,7 +96,26 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
       const disk = smallDisk('64k');
       const keys = path.join(disk, 'keys.json');
       const out = path.join(tempDir(), 'r.jsonl');
-      const args = (count: number): string[] => ['search', '--bits', '256', '--count', String(count), '--seed', '5', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', tempDir(), '--keystore', keys, '--no-limits', '--json'];
+      const args = (count: number): string[] => [
+        'search',
+        '--bits',
+        '256',
+        '--count',
+        String(count),
+        '--seed',
+        '5',
+        '--out',
+        out,
+        '--register',
+        '--base-url',
+        fake.url.href,
+        '--state-dir',
+        tempDir(),
+        '--keystore',
+        keys,
+        '--no-limits',
+        '--json',
+      ];
       const first = await runCli(...args(3));
       expect(first.status, first.stderr).toBe(0);
       fill(disk);

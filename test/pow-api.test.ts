@@ -6,7 +6,6 @@ import { nodeSha256Hex, rng } from './helpers/oracles.ts';
 
 afterAll(() => closePool());
 
-
 describe('solvePow argument checks', () => {
   const bad: [string, unknown, unknown, typeof TypeError | typeof RangeError, RegExp][] = [
     ['difficulty not an integer', { nonce: 'n', difficulty: 2.5 }, {}, RangeError, /difficulty/],
@@ -108,29 +107,29 @@ describe('verifyPow against node:crypto', () => {
 });
 
 describeBackends('solvePow ends', (backend) => {
-    it('maxAttempts reached → PowExhaustedError', async () => {
-      const err = await solvePow({ nonce: 'exhaust', difficulty: 64 }, { backend, maxAttempts: 300_000n, threads: 2 }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(PowExhaustedError);
-      expect((err as PowExhaustedError).limit).toBe(300_000n);
-      expect((err as PowExhaustedError).attempts).toBe(300_000);
-    });
+  it('maxAttempts reached → PowExhaustedError', async () => {
+    const err = await solvePow({ nonce: 'exhaust', difficulty: 64 }, { backend, maxAttempts: 300_000n, threads: 2 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PowExhaustedError);
+    expect((err as PowExhaustedError).limit).toBe(300_000n);
+    expect((err as PowExhaustedError).attempts).toBe(300_000);
+  });
 
-    it('an AbortSignal stops the search and rejects with its reason', async () => {
-      const controller = new AbortController();
-      const reason = new Error('stop now');
-      let lastAttempts = 0;
-      const p = solvePow(
-        { nonce: 'cancel-me', difficulty: 20 },
-        {
-          backend,
-          signal: controller.signal,
-          onProgress: (pr) => {
-            lastAttempts = pr.attempts;
-            controller.abort(reason);
-          },
+  it('an AbortSignal stops the search and rejects with its reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop now');
+    let lastAttempts = 0;
+    const p = solvePow(
+      { nonce: 'cancel-me', difficulty: 20 },
+      {
+        backend,
+        signal: controller.signal,
+        onProgress: (pr) => {
+          lastAttempts = pr.attempts;
+          controller.abort(reason);
         },
-      );
-      await expect(p).rejects.toBe(reason);
-      expect(lastAttempts).toBeGreaterThan(0);
-    });
+      },
+    );
+    await expect(p).rejects.toBe(reason);
+    expect(lastAttempts).toBeGreaterThan(0);
+  });
 });

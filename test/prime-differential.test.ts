@@ -6,7 +6,6 @@ import { hasNative, skipNativeNotice } from './helpers/backends.ts';
 
 skipNativeNotice('native-vs-TS comparisons');
 
-
 function randomOdd(bits: number, next: () => number): bigint {
   let n = 1n;
   for (let i = 1; i < bits; i++) n = (n << 1n) | (next() < 0.5 ? 1n : 0n);

@@ -10,7 +10,6 @@ skipNativeNotice('native-vs-TS search comparisons');
 
 afterAll(() => closePool());
 
-
 async function collect(opts: Parameters<typeof searchSafePrimes>[0]): Promise<SafePrimeResult[]> {
   const out: SafePrimeResult[] = [];
   for await (const r of searchSafePrimes(opts)) out.push(r);

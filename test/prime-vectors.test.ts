@@ -15,10 +15,7 @@ const vectors = JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json'
 const rfc = Object.entries(vectors.safe_primes).map(([name, hex]) => [name, BigInt(hex)] as const);
 
 // OEIS A014233: the smallest odd composites that are strong pseudoprimes to all of the first k prime bases.
-const A014233 = [
-  2047n, 1373653n, 25326001n, 3215031751n, 2152302898747n, 3474749660383n, 341550071728321n, 3825123056546413051n,
-  318665857834031151167461n, 3317044064679887385961981n,
-];
+const A014233 = [2047n, 1373653n, 25326001n, 3215031751n, 2152302898747n, 3474749660383n, 341550071728321n, 3825123056546413051n, 318665857834031151167461n, 3317044064679887385961981n];
 // OEIS A001262: strong pseudoprimes to base 2.
 const A001262 = [2047n, 3277n, 4033n, 4681n, 8321n, 15841n, 29341n, 42799n, 49141n, 52633n, 65281n, 74665n, 80581n, 85489n, 88357n, 90751n];
 // OEIS A217255: strong Lucas pseudoprimes (Selfridge's parameters).
@@ -31,15 +28,13 @@ const ARNAULT: { bases: number; factors: bigint[] }[] = [
   { bases: 47, factors: [6205692664881747266923n, 328901711238732605146867n, 378547252557786583282243n] },
   {
     bases: 101,
-    factors: [
-      4283939079945358626673639207599396400941403n,
-      484085116033825524814121230458731793306378427n,
-      741121460830547042414539582914695577362862547n,
-    ],
+    factors: [4283939079945358626673639207599396400941403n, 484085116033825524814121230458731793306378427n, 741121460830547042414539582914695577362862547n],
   },
 ];
 const primesUpTo = (m: number): bigint[] =>
-  Array.from({ length: m - 1 }, (_, i) => i + 2).filter((p) => Array.from({ length: p - 2 }, (_, i) => i + 2).every((q) => p % q !== 0)).map(BigInt);
+  Array.from({ length: m - 1 }, (_, i) => i + 2)
+    .filter((p) => Array.from({ length: p - 2 }, (_, i) => i + 2).every((q) => p % q !== 0))
+    .map(BigInt);
 // OEIS A002997: Carmichael numbers.
 const A002997 = [561n, 1105n, 1729n, 2465n, 2821n, 6601n, 8911n, 10585n, 15841n, 29341n, 41041n, 46657n, 52633n, 62745n, 63973n, 75361n];
 
@@ -49,13 +44,10 @@ describeBackends('prime vectors', (backend) => {
     expect(isProbablePrimeSync(p, { backend })).toBe(true);
   });
 
-  it.each(rfc.filter(([name]) => name.startsWith('rfc7919') && (backend === 'native' || !name.endsWith('8192'))))(
-    '%s rebuilt with the 300 offsets below its X is never safe',
-    (_name, p) => {
-      // RFC 7919 takes the smallest X giving a safe prime; X − d shifts p by −d·2^64.
-      for (let d = 1n; d <= 300n; d++) expect(isSafePrimeSync(p - (d << 64n), { backend })).toBe(false);
-    },
-  );
+  it.each(rfc.filter(([name]) => name.startsWith('rfc7919') && (backend === 'native' || !name.endsWith('8192'))))('%s rebuilt with the 300 offsets below its X is never safe', (_name, p) => {
+    // RFC 7919 takes the smallest X giving a safe prime; X − d shifts p by −d·2^64.
+    for (let d = 1n; d <= 300n; d++) expect(isSafePrimeSync(p - (d << 64n), { backend })).toBe(false);
+  });
 
   it('composites from OEIS (strong pseudoprimes, Lucas pseudoprimes, Carmichael numbers) are composite', () => {
     for (const n of [...A014233, ...A001262, ...A217255, ...A002997]) {

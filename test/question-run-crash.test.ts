@@ -34,7 +34,26 @@ describe('question run killed with -9 and rerun', () => {
     writeFileSync(prompts, `${PROMPTS.join('\n')}\n`);
     const out = path.join(dir, 'answers.jsonl');
     const files = path.join(dir, 'files');
-    const args = [...CLI_FROM_SOURCE, 'question', 'run', '--prompts', prompts, '--out', out, '--files-dir', files, '--state-dir', path.join(dir, 'state'), '--base-url', url, '--no-limits', '--first-check', '0', '--max-interval', '1'];
+    const args = [
+      ...CLI_FROM_SOURCE,
+      'question',
+      'run',
+      '--prompts',
+      prompts,
+      '--out',
+      out,
+      '--files-dir',
+      files,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--base-url',
+      url,
+      '--no-limits',
+      '--first-check',
+      '0',
+      '--max-interval',
+      '1',
+    ];
     const next = rng(20261122);
     let kills = 0;
     for (let attempt = 0; attempt < 12; attempt++) {
@@ -52,7 +71,10 @@ describe('question run killed with -9 and rerun', () => {
       kills++;
     }
     expect(kills).toBeGreaterThan(2);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: string; question: string; files?: { filename: string }[]; missingFiles?: unknown });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; question: string; files?: { filename: string }[]; missingFiles?: unknown });
     const keys = lines.map((l) => l.key);
     expect(new Set(keys).size).toBe(keys.length);
     expect(lines.map((l) => l.question).sort()).toEqual([...PROMPTS].sort());
@@ -62,7 +84,10 @@ describe('question run killed with -9 and rerun', () => {
       expect(Boolean(l.files?.length)).toBe(withFile);
       if (!withFile) continue;
       const saved = readdirSync(files, { recursive: true, encoding: 'utf8' }).filter((f) => existsSync(path.join(files, f)));
-      const contents = saved.map((f) => path.join(files, f)).filter((f) => f.endsWith('notes.txt')).map((f) => readFileSync(f, 'utf8'));
+      const contents = saved
+        .map((f) => path.join(files, f))
+        .filter((f) => f.endsWith('notes.txt'))
+        .map((f) => readFileSync(f, 'utf8'));
       expect(contents).toContain(`notes for: ${l.question}\n`);
     }
   }, 300_000);

@@ -42,7 +42,11 @@ async function local(bits: number, seed: bigint, count: number): Promise<Key[]> 
 
 /** Job ids a worker printed with --json, one per chunk it finished. */
 function jobsRun(w: Running): string[] {
-  return w.stdout().split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { job: string }).job);
+  return w
+    .stdout()
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => (JSON.parse(l) as { job: string }).job);
 }
 
 /** The ids of the jobs running, once there are any (up to 30 s). */
@@ -56,8 +60,7 @@ async function activeJobs(q: Queue): Promise<string[]> {
 }
 
 const queueName = (): string => `t-${randomUUID().slice(0, 8)}`;
-const worker = (url: string, name: string, ...extra: string[]): Running =>
-  startCli(['worker', '--queue', url, '--queue-name', name, '--threads', '1', '--lock-ms', '2000', '--json', ...extra]);
+const worker = (url: string, name: string, ...extra: string[]): Running => startCli(['worker', '--queue', url, '--queue-name', name, '--threads', '1', '--lock-ms', '2000', '--json', ...extra]);
 const coordinator = (url: string, name: string, bits: number, seed: bigint, count: number, ...extra: string[]): Running =>
   startCli(['search', '--bits', String(bits), '--count', String(count), '--seed', String(seed), '--queue', url, '--queue-name', name, ...extra]);
 
@@ -138,7 +141,11 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     const name = queueName();
     const c = coordinator(redisUrl, name, 512, 606n, 2, '--progress=json');
     const ticks = (): Record<string, unknown>[] =>
-      c.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      c
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     await c.waitFor(() => ticks().length >= 3, 'three progress ticks');
     // Chunks are queued, but nobody holds one: none is counted as running.
     expect(ticks().at(-1)).toMatchObject({ event: 'progress', done: 0, total: 2, chunksRunning: 0, workers: 0 });
@@ -263,7 +270,10 @@ describe.skipIf(!redisUrl)('search --queue --register (real redis-server, fake r
     const rerun = await startCli(args).exited;
     expect(rerun.status, rerun.stderr).toBe(0);
     expect(JSON.parse(rerun.stdout)).toMatchObject({ total: 10 });
-    const primes = readFileSync(out, 'utf8').trim().split('\n').map((l) => BigInt((JSON.parse(l) as { prime: string }).prime));
+    const primes = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => BigInt((JSON.parse(l) as { prime: string }).prime));
     expect(primes).toHaveLength(10);
     const added = fake.registry.added.filter((p) => primes.includes(p));
     expect(added.length).toBe(10);

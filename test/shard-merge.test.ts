@@ -70,9 +70,7 @@ describe('search --shard and merge', () => {
     const dir = tempDir();
     const expected = await localRun(COUNT);
     const files = [1, 2, 3].map((i) => join(dir, `s${i}.jsonl`));
-    const runs = await Promise.all(
-      files.map((f, i) => runCli('search', '--bits', String(BITS), '--count', String(COUNT), '--seed', String(SEED), '--shard', `${i + 1}/3`, '--out', f)),
-    );
+    const runs = await Promise.all(files.map((f, i) => runCli('search', '--bits', String(BITS), '--count', String(COUNT), '--seed', String(SEED), '--shard', `${i + 1}/3`, '--out', f)));
     for (const r of runs) expect(r.status).toBe(0);
     for (const [i, f] of files.entries()) expect(lines(f).map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6].filter((x) => x % 3 === i));
     const merged = join(dir, 'merged.jsonl');
@@ -116,7 +114,12 @@ describe('search --shard and merge', () => {
     expect((await runCli('search', '--bits', String(BITS), '--count', '5', '--seed', String(SEED), '--shard', '1/2', '--out', a)).status).toBe(0);
     const r = await runCli('merge', a, a);
     expect(r.status).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).index)).toEqual([0, 2, 4]);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).index),
+    ).toEqual([0, 2, 4]);
     expect(r.stderr).toMatch(/^powprime: warning: the 256-bit search with seed 4242 lacks indexes 1, 3$/m);
   });
 

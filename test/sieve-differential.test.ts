@@ -23,7 +23,11 @@ function oddPrimesFrom5(limit: number): number[] {
   const out: number[] = [];
   for (let c = 5; c < limit; c += 2) {
     let prime = true;
-    for (let d = 3; d * d <= c; d += 2) if (c % d === 0) { prime = false; break; }
+    for (let d = 3; d * d <= c; d += 2)
+      if (c % d === 0) {
+        prime = false;
+        break;
+      }
     if (prime) out.push(c);
   }
   return out;

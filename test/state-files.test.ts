@@ -26,11 +26,7 @@ describe('set aside and start afresh', () => {
   it.each([
     ['rate-limiter record', (dir: string) => new RateLimiter({ stats: [{ limit: 1, periodMs: 60_000 }] }, new ManualClock(), path.join(dir, 'limits.json')).nextSlot('stats'), 'limits.json'],
     ['cookie jar', (dir: string) => new CookieJar(new ManualClock(), path.join(dir, 'cookies.json')).header(new URL('http://127.0.0.1/')), 'cookies.json'],
-    [
-      'pipeline queues',
-      (dir: string) => new QuestionPipeline({ client: new QuestionClient({ baseUrl: 'http://127.0.0.1:9', stateDir: dir }), stateDir: dir }).status(),
-      'pipeline.json',
-    ],
+    ['pipeline queues', (dir: string) => new QuestionPipeline({ client: new QuestionClient({ baseUrl: 'http://127.0.0.1:9', stateDir: dir }), stateDir: dir }).status(), 'pipeline.json'],
   ] as const)('%s', (_what, open, name) => {
     const dir = tempDir('powprime-state-');
     writeFileSync(path.join(dir, name), GARBAGE);
@@ -83,7 +79,7 @@ describe('state files of the wrong shape are set aside like invalid JSON', () =>
     ['index.json', '{"at":1,"value":"x"}', (c: AdClient) => c.all()],
     ['leaderboard.json', '{"at":1,"value":[1]}', (c: AdClient) => c.leaderboard()],
     ['index.json', '[]', (c: AdClient) => c.all()],
-  ] as const)('the ads client\'s %s holding %s: set aside, fetched again', async (name, text, call) => {
+  ] as const)("the ads client's %s holding %s: set aside, fetched again", async (name, text, call) => {
     const fake = await startFakeServices();
     try {
       const dir = tempDir('powprime-state-');
@@ -101,7 +97,7 @@ describe('state files of the wrong shape are set aside like invalid JSON', () =>
 });
 
 describe('the cookie jar shared by processes', () => {
-  it('a second jar on the same file keeps the first one\'s cookie (re-read and merged under the lock)', () => {
+  it("a second jar on the same file keeps the first one's cookie (re-read and merged under the lock)", () => {
     const file = path.join(tempDir('powprime-state-'), 'cookies.json');
     const clock = new ManualClock();
     const url = new URL('http://127.0.0.1/');

@@ -15,9 +15,7 @@ function filesUnder(dir: string): string[] {
 
 function errorClasses(): [string, new (...args: unknown[]) => Error][] {
   const entries = Object.entries(api) as [string, unknown][];
-  return entries.filter(
-    (e): e is [string, new (...args: unknown[]) => Error] => typeof e[1] === 'function' && (e[1] as { prototype: unknown }).prototype instanceof Error,
-  );
+  return entries.filter((e): e is [string, new (...args: unknown[]) => Error] => typeof e[1] === 'function' && (e[1] as { prototype: unknown }).prototype instanceof Error);
 }
 
 describe('the error model', () => {
@@ -54,7 +52,10 @@ describe('layout', () => {
   });
 
   it('pow/ and prime/ import nothing from each other: what both need (the TS SHA-256) lives in src/hash', () => {
-    for (const [dir, other] of [['src/pow', 'prime'], ['src/prime', 'pow']] as const) {
+    for (const [dir, other] of [
+      ['src/pow', 'prime'],
+      ['src/prime', 'pow'],
+    ] as const) {
       const files = filesUnder(dir);
       expect(files.length).toBeGreaterThan(3);
       for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(new RegExp(`from '\\.\\./${other}/`));
@@ -75,7 +76,7 @@ describe('layout', () => {
     }
   });
 
-  it('every client call names a route of its service\'s table (method and path come from there)', () => {
+  it("every client call names a route of its service's table (method and path come from there)", () => {
     for (const f of filesUnder('src/clients').filter((x) => x.endsWith('client.ts'))) {
       const text = readFileSync(join(root, f), 'utf8');
       expect(text, f).not.toMatch(/this\.call\(\{[^}]*\b(method|path):/);
@@ -85,7 +86,12 @@ describe('layout', () => {
   it('src/clients is grouped by service, with few top-level files', () => {
     const top = readdirSync(join(root, 'src/clients'), { withFileTypes: true });
     expect(top.filter((d) => d.isFile()).length).toBeLessThanOrEqual(4);
-    expect(top.filter((d) => d.isDirectory()).map((d) => d.name).sort()).toEqual(['ads', 'http', 'question', 'registry']);
+    expect(
+      top
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(['ads', 'http', 'question', 'registry']);
   });
 
   it('the CLI entry imports no command and no bench code at start-up', () => {

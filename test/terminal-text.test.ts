@@ -34,7 +34,13 @@ beforeAll(async () => {
     const json = (v: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
     if (req.url === '/gpt/api/models') return json([`https://model.example/${HOSTILE}`]);
     if (req.url?.startsWith('/gpt/api/answer/')) {
-      return json({ question: `Q ${HOSTILE}`, answer: `line 1\nline 2 ${HOSTILE}`, answeree: `person ${HOSTILE}`, time: 1_700_000_000, files: [{ filename: `f${HOSTILE}.txt`, mimetype: 'text/plain', size: 3 }] });
+      return json({
+        question: `Q ${HOSTILE}`,
+        answer: `line 1\nline 2 ${HOSTILE}`,
+        answeree: `person ${HOSTILE}`,
+        time: 1_700_000_000,
+        files: [{ filename: `f${HOSTILE}.txt`, mimetype: 'text/plain', size: 3 }],
+      });
     }
     if (req.url === '/gpt/api/files') return json([{ filename: `f${HOSTILE}.txt`, mimetype: 'text/plain', size: 3, question: 'q1' }]);
     if (req.url === '/api/random') return json({ alt: `ad ${HOSTILE}`, author: 'x', bias: 1, contact: 'c', filename: 'a.png', license: 'CC0', timestamp: 1, to: `https://to.example/${HOSTILE}` });
@@ -68,7 +74,11 @@ describe('commands that print server text', () => {
   });
 
   it('question models and files, ads random: no raw control reaches stdout', async () => {
-    for (const args of [['question', 'models'], ['question', 'files'], ['ads', 'random']]) {
+    for (const args of [
+      ['question', 'models'],
+      ['question', 'files'],
+      ['ads', 'random'],
+    ]) {
       const r = await runCli(...args, ...flags());
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).not.toMatch(RAW);

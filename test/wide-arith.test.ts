@@ -30,53 +30,50 @@ function run(cmd: string, args: string[], env?: NodeJS.ProcessEnv): string {
   return r.stdout;
 }
 
-it.skipIf(missing.length > 0)(
-  `the MSVC branch computes what the GCC branch does${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`,
-  () => {
-    // No MSVC headers exist here: the branch needs only <cstdint>, given as the C header.
-    const std = path.join(tmp, 'std');
-    mkdirSync(std);
-    writeFileSync(path.join(std, 'cstdint'), '#include <stdint.h>\n');
-    const obj = path.join(tmp, 'msvc_branch.obj');
-    run('clang++', [
-      '--target=x86_64-pc-windows-msvc',
-      '-ffreestanding',
-      '-fms-extensions',
-      '-fms-compatibility',
-      '-std=c++17',
-      '-O2',
-      '-Wall',
-      '-Wextra',
-      '-Werror',
-      '-Wno-builtin-macro-redefined',
-      '-isystem',
-      std,
-      '-I',
-      path.join(root, 'native'),
-      '-c',
-      path.join(src, 'msvc_branch.cc'),
-      '-o',
-      obj,
-    ]);
-    const exe = path.join(tmp, 'wide_arith_check.exe');
-    run('x86_64-w64-mingw32-g++-posix', [
-      '-std=c++17',
-      '-O2',
-      '-Wall',
-      '-Wextra',
-      '-Werror',
-      '-static',
-      '-I',
-      path.join(root, 'native'),
-      path.join(src, 'main.cc'),
-      path.join(src, 'gcc_branch.cc'),
-      obj,
-      '-o',
-      exe,
-    ]);
-    const out = run('wine', [exe], { ...process.env, WINEDEBUG: '-all', WINEPREFIX: path.join(root, '.cache', 'wine-prefix') });
-    const [msvc, gcc] = out.trim().split(/\s+/);
-    expect(gcc).toMatch(/^[0-9a-f]{16}$/);
-    expect(msvc).toBe(gcc);
-  },
-);
+it.skipIf(missing.length > 0)(`the MSVC branch computes what the GCC branch does${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`, () => {
+  // No MSVC headers exist here: the branch needs only <cstdint>, given as the C header.
+  const std = path.join(tmp, 'std');
+  mkdirSync(std);
+  writeFileSync(path.join(std, 'cstdint'), '#include <stdint.h>\n');
+  const obj = path.join(tmp, 'msvc_branch.obj');
+  run('clang++', [
+    '--target=x86_64-pc-windows-msvc',
+    '-ffreestanding',
+    '-fms-extensions',
+    '-fms-compatibility',
+    '-std=c++17',
+    '-O2',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-Wno-builtin-macro-redefined',
+    '-isystem',
+    std,
+    '-I',
+    path.join(root, 'native'),
+    '-c',
+    path.join(src, 'msvc_branch.cc'),
+    '-o',
+    obj,
+  ]);
+  const exe = path.join(tmp, 'wide_arith_check.exe');
+  run('x86_64-w64-mingw32-g++-posix', [
+    '-std=c++17',
+    '-O2',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-static',
+    '-I',
+    path.join(root, 'native'),
+    path.join(src, 'main.cc'),
+    path.join(src, 'gcc_branch.cc'),
+    obj,
+    '-o',
+    exe,
+  ]);
+  const out = run('wine', [exe], { ...process.env, WINEDEBUG: '-all', WINEPREFIX: path.join(root, '.cache', 'wine-prefix') });
+  const [msvc, gcc] = out.trim().split(/\s+/);
+  expect(gcc).toMatch(/^[0-9a-f]{16}$/);
+  expect(msvc).toBe(gcc);
+});

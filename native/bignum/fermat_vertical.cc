@@ -223,7 +223,10 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   // 2^(n−1), left to right: square, then double in the lanes whose exponent
   // bit is set. Bit 0 of n − 1 is 0 (n is odd); above bit 0 it is n's bit.
   for (int i = top - 1; i >= 0; i--) {
-    if (L >= kSqrMinDigits) sqr8(acc, acc, N, k0, L); else amm8(acc, acc, acc, N, k0, L);
+    if (L >= kSqrMinDigits)
+      sqr8(acc, acc, N, k0, L);
+    else
+      amm8(acc, acc, acc, N, k0, L);
     if (i == 0) break;
     __mmask8 lanes = 0;
     for (int k = 0; k < kVerticalLanes; k++) lanes |= __mmask8(bit(lane[k], i) << k);

@@ -20,19 +20,23 @@ namespace {
   "mulx 0(%[y]), %[lo], %[ha]\n\t"                    \
   "adcx 0(%[t]), %[lo]\n\t"                           \
   "adox %[hb], %[lo]\n\t"                             \
-  "mov %[lo], " STORE0 "\n\t"                         \
+  "mov %[lo], " STORE0                                \
+  "\n\t"                                              \
   "mulx 8(%[y]), %[lo], %[hb]\n\t"                    \
   "adcx 8(%[t]), %[lo]\n\t"                           \
   "adox %[ha], %[lo]\n\t"                             \
-  "mov %[lo], " STORE1 "\n\t"                         \
+  "mov %[lo], " STORE1                                \
+  "\n\t"                                              \
   "mulx 16(%[y]), %[lo], %[ha]\n\t"                   \
   "adcx 16(%[t]), %[lo]\n\t"                          \
   "adox %[hb], %[lo]\n\t"                             \
-  "mov %[lo], " STORE2 "\n\t"                         \
+  "mov %[lo], " STORE2                                \
+  "\n\t"                                              \
   "mulx 24(%[y]), %[lo], %[hb]\n\t"                   \
   "adcx 24(%[t]), %[lo]\n\t"                          \
   "adox %[ha], %[lo]\n\t"                             \
-  "mov %[lo], " STORE3 "\n\t"                         \
+  "mov %[lo], " STORE3                                \
+  "\n\t"                                              \
   "lea 32(%[t]), %[t]\n\t"                            \
   "lea 32(%[y]), %[y]\n\t"                            \
   "lea -4(%[c]), %[c]\n\t"                            \
@@ -43,12 +47,15 @@ namespace {
 // Column len: t[len] += hb + CF + OF, and the carries out into t[len+1]
 // (a word that is zero or can absorb them).
 #define POWPRIME_TAIL_ADD(AT0, AT1) \
-  "mov " AT0 ", %[lo]\n\t"          \
+  "mov " AT0                        \
+  ", %[lo]\n\t"                     \
   "adcx %[hb], %[lo]\n\t"           \
   "mov $0, %[ha]\n\t"               \
   "adox %[ha], %[lo]\n\t"           \
-  "mov %[lo], " AT0 "\n\t"          \
-  "mov " AT1 ", %[lo]\n\t"          \
+  "mov %[lo], " AT0                 \
+  "\n\t"                            \
+  "mov " AT1                        \
+  ", %[lo]\n\t"                     \
   "adcx %[ha], %[lo]\n\t"           \
   "adox %[ha], %[lo]\n\t"           \
   "mov %[lo], " AT1 "\n\t"
@@ -60,8 +67,8 @@ namespace {
 inline void row_add(u64* t, const u64* y, u64 x, long len) {
   u64 lo, ha, hb;
   long c = len;
-  __asm__ volatile(POWPRIME_ROW4("0(%[t])", "8(%[t])", "16(%[t])", "24(%[t])")
-                       POWPRIME_TAIL_ADD("0(%[t])", "8(%[t])") POWPRIME_OPERANDS);
+  __asm__ volatile(POWPRIME_ROW4("0(%[t])", "8(%[t])", "16(%[t])", "24(%[t])") POWPRIME_TAIL_ADD("0(%[t])", "8(%[t])")
+                       POWPRIME_OPERANDS);
 }
 
 // Reduction row of the product: t += x·y, then t moves down one word (word 0
@@ -69,13 +76,13 @@ inline void row_add(u64* t, const u64* y, u64 x, long len) {
 inline void row_reduce_shift(u64* t, const u64* y, u64 x, long len) {
   u64 lo, ha, hb;
   long c = len;
-  __asm__ volatile(POWPRIME_ROW4("-8(%[t])", "0(%[t])", "8(%[t])", "16(%[t])")
-                       POWPRIME_TAIL_ADD("0(%[t])", "8(%[t])")
-                       "mov 0(%[t]), %[lo]\n\t"
-                       "mov %[lo], -8(%[t])\n\t"
-                       "mov 8(%[t]), %[lo]\n\t"
-                       "mov %[lo], 0(%[t])\n\t"
-                       "movq $0, 8(%[t])\n\t" POWPRIME_OPERANDS);
+  __asm__ volatile(POWPRIME_ROW4("-8(%[t])", "0(%[t])", "8(%[t])", "16(%[t])") POWPRIME_TAIL_ADD(
+      "0(%[t])",
+      "8(%[t])") "mov 0(%[t]), %[lo]\n\t"
+                 "mov %[lo], -8(%[t])\n\t"
+                 "mov 8(%[t]), %[lo]\n\t"
+                 "mov %[lo], 0(%[t])\n\t"
+                 "movq $0, 8(%[t])\n\t" POWPRIME_OPERANDS);
 }
 
 // t[0..len] += x·y for any len ≥ 1, carries into t[len+1]: len mod 4 single
@@ -135,21 +142,22 @@ inline void row_add_any(u64* t, const u64* y, u64 x, long len) {
 inline u64 row_reduce_carry(u64* t, const u64* y, u64 x, long len, u64 extra) {
   u64 lo, ha, hb;
   long c = len;
-  __asm__ volatile(POWPRIME_ROW4("0(%[t])", "8(%[t])", "16(%[t])", "24(%[t])")
-                   // hb ≤ 2^64 − 2 (high half of a product) and extra ≤ 1: lea cannot overflow.
-                   "lea (%[hb], %[ex]), %[hb]\n\t"
-                   "mov 0(%[t]), %[lo]\n\t"
-                   "adcx %[hb], %[lo]\n\t"
-                   "mov $0, %[ha]\n\t"
-                   "adox %[ha], %[lo]\n\t"
-                   "mov %[lo], 0(%[t])\n\t"
-                   "mov $0, %[ex]\n\t"
-                   "setc %b[ha]\n\t"
-                   "seto %b[ex]\n\t"
-                   "add %[ha], %[ex]\n\t"
-                   : [t] "+r"(t), [y] "+r"(y), [c] "+c"(c), [lo] "=&r"(lo), [ha] "=&r"(ha), [hb] "=&r"(hb), [ex] "+r"(extra)
-                   : "d"(x)
-                   : "rax", "cc", "memory");
+  __asm__ volatile(
+      POWPRIME_ROW4("0(%[t])", "8(%[t])", "16(%[t])", "24(%[t])")
+      // hb ≤ 2^64 − 2 (high half of a product) and extra ≤ 1: lea cannot overflow.
+      "lea (%[hb], %[ex]), %[hb]\n\t"
+      "mov 0(%[t]), %[lo]\n\t"
+      "adcx %[hb], %[lo]\n\t"
+      "mov $0, %[ha]\n\t"
+      "adox %[ha], %[lo]\n\t"
+      "mov %[lo], 0(%[t])\n\t"
+      "mov $0, %[ex]\n\t"
+      "setc %b[ha]\n\t"
+      "seto %b[ex]\n\t"
+      "add %[ha], %[ex]\n\t"
+      : [t] "+r"(t), [y] "+r"(y), [c] "+c"(c), [lo] "=&r"(lo), [ha] "=&r"(ha), [hb] "=&r"(hb), [ex] "+r"(extra)
+      : "d"(x)
+      : "rax", "cc", "memory");
   return extra;
 }
 
@@ -204,9 +212,20 @@ bool adx_runs(const CpuFeatures& cpu) { return cpu.bmi2 && cpu.adx; }
 
 // Rows of four words per turn: every width a multiple of 4.
 constexpr BignumKernel kAdx = {
-    "adx", "mulx/adx", adx_runs, "CPU lacks BMI2 and ADX", /*pad=*/4, adx_products,
-    /*exp_min_bits=*/0, /*exp_max_bits=*/0, nullptr, nullptr, nullptr,
-    /*fermat_lanes=*/1, /*fermat_max_bits=*/0, nullptr,
+    "adx",
+    "mulx/adx",
+    adx_runs,
+    "CPU lacks BMI2 and ADX",
+    /*pad=*/4,
+    adx_products,
+    /*exp_min_bits=*/0,
+    /*exp_max_bits=*/0,
+    nullptr,
+    nullptr,
+    nullptr,
+    /*fermat_lanes=*/1,
+    /*fermat_max_bits=*/0,
+    nullptr,
 };
 
 }  // namespace

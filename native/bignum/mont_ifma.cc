@@ -89,14 +89,22 @@ using AmmFn = void (*)(u64*, const u64*, const u64*, const Ctx&);
 
 AmmFn amm_for(int z) {
   switch (z) {
-    case 2: return amm<2>;
-    case 3: return amm<3>;
-    case 4: return amm<4>;
-    case 5: return amm<5>;
-    case 6: return amm<6>;
-    case 8: return amm<8>;
-    case 10: return amm<10>;
-    default: return nullptr;
+    case 2:
+      return amm<2>;
+    case 3:
+      return amm<3>;
+    case 4:
+      return amm<4>;
+    case 5:
+      return amm<5>;
+    case 6:
+      return amm<6>;
+    case 8:
+      return amm<8>;
+    case 10:
+      return amm<10>;
+    default:
+      return nullptr;
   }
 }
 
@@ -205,10 +213,13 @@ Products ifma_products(int) { return {mont_mul_adx, mont_sqr_adx}; }
 bool ifma_runs(const CpuFeatures& cpu) { return cpu.avx512f && cpu.avx512ifma && cpu.bmi2 && cpu.adx; }
 
 constexpr BignumKernel kIfma = {
-    "ifma", "avx512-ifma x8 + mulx/adx", ifma_runs, "CPU lacks AVX-512 IFMA (with BMI2 and ADX)",
-    /*pad=*/4, ifma_products,
-    kIfmaMinBits, kIfmaMaxBits, ifma_r2_exponent, ifma_modexp, ifma_pow2,
-    kVerticalLanes, kVerticalMaxBits, fermat2_vertical,
+    "ifma",           "avx512-ifma x8 + mulx/adx",
+    ifma_runs,        "CPU lacks AVX-512 IFMA (with BMI2 and ADX)",
+    /*pad=*/4,        ifma_products,
+    kIfmaMinBits,     kIfmaMaxBits,
+    ifma_r2_exponent, ifma_modexp,
+    ifma_pow2,        kVerticalLanes,
+    kVerticalMaxBits, fermat2_vertical,
 };
 
 }  // namespace

@@ -73,8 +73,8 @@ void mont_sqr(u64* r, const u64* a, const u64* n, u64 n0, int len_rt) {
 Products products_for(int width) {
   Products p{mont_mul<0>, mont_sqr<0>};
   switch (width) {
-#define POWPRIME_WIDTH(W) \
-  case W:                 \
+#define POWPRIME_WIDTH(W)           \
+  case W:                           \
     p = {mont_mul<W>, mont_sqr<W>}; \
     break;
     POWPRIME_WIDTH(8)
@@ -96,9 +96,20 @@ Products products_for(int width) {
 bool always(const CpuFeatures&) { return true; }
 
 constexpr BignumKernel kPortable = {
-    "portable", "portable", always, "", /*pad=*/1, products_for,
-    /*exp_min_bits=*/0, /*exp_max_bits=*/0, nullptr, nullptr, nullptr,
-    /*fermat_lanes=*/1, /*fermat_max_bits=*/0, nullptr,
+    "portable",
+    "portable",
+    always,
+    "",
+    /*pad=*/1,
+    products_for,
+    /*exp_min_bits=*/0,
+    /*exp_max_bits=*/0,
+    nullptr,
+    nullptr,
+    nullptr,
+    /*fermat_lanes=*/1,
+    /*fermat_max_bits=*/0,
+    nullptr,
 };
 
 }  // namespace

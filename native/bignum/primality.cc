@@ -144,7 +144,8 @@ void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out) {
   bool together = true;
   for (int i = 0; together && i < count; i++) together = k.lanes_for(bit_length(n[i], limbs)) > 1;
   if (together) {
-    for (int i = 0; i < count; i += k.fermat_lanes) k.fermat(n + i, std::min(k.fermat_lanes, count - i), limbs, out + i);
+    for (int i = 0; i < count; i += k.fermat_lanes)
+      k.fermat(n + i, std::min(k.fermat_lanes, count - i), limbs, out + i);
     return;
   }
   for (int i = 0; i < count; i++) out[i] = fermat_base2(Mont(n[i], limbs, k));

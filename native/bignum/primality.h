@@ -20,8 +20,8 @@ struct RoundsRow {
   int rounds;
 };
 inline constexpr int kBpswExactBits = 64;
-inline constexpr RoundsRow kDefaultRounds[] = {{3747, 3}, {1345, 4}, {476, 5}, {400, 6}, {347, 7},
-                                               {308, 8},  {55, 27},  {0, 34}};
+inline constexpr RoundsRow kDefaultRounds[] = {{3747, 3}, {1345, 4}, {476, 5}, {400, 6},
+                                               {347, 7},  {308, 8},  {55, 27}, {0, 34}};
 int default_rounds(int bits);
 
 // On the kernel of m.

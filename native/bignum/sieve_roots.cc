@@ -47,11 +47,11 @@ __attribute__((always_inline)) inline void residues_body(const double* __restric
 
 #if defined(__x86_64__) || defined(_M_X64)
 __attribute__((target("avx512f"))) void residues_avx512(const double* digits, int nd, const uint32_t* ps, size_t n,
-                                                          double* res) {
+                                                        double* res) {
   residues_body(digits, nd, ps, n, res);
 }
 __attribute__((target("avx2,fma"))) void residues_avx2(const double* digits, int nd, const uint32_t* ps, size_t n,
-                                                        double* res) {
+                                                       double* res) {
   residues_body(digits, nd, ps, n, res);
 }
 #endif

@@ -178,28 +178,47 @@ const char* error_code(int error) {
 #ifdef _WIN32
   switch (error) {
     case ERROR_FILE_NOT_FOUND:
-    case ERROR_PATH_NOT_FOUND: return "ENOENT";
-    case ERROR_ACCESS_DENIED: return "EACCES";
-    case ERROR_WRITE_PROTECT: return "EROFS";
-    default: return "EIO";
+    case ERROR_PATH_NOT_FOUND:
+      return "ENOENT";
+    case ERROR_ACCESS_DENIED:
+      return "EACCES";
+    case ERROR_WRITE_PROTECT:
+      return "EROFS";
+    default:
+      return "EIO";
   }
 #else
   switch (error) {
-    case ENOENT: return "ENOENT";
-    case ENOTDIR: return "ENOTDIR";
-    case EISDIR: return "EISDIR";
-    case EACCES: return "EACCES";
-    case EPERM: return "EPERM";
-    case EROFS: return "EROFS";
-    case ENAMETOOLONG: return "ENAMETOOLONG";
-    case ELOOP: return "ELOOP";
-    case ENOSPC: return "ENOSPC";
-    case EDQUOT: return "EDQUOT";
-    case ENOLCK: return "ENOLCK";
-    case EMFILE: return "EMFILE";
-    case ENFILE: return "ENFILE";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    default: return "EIO";
+    case ENOENT:
+      return "ENOENT";
+    case ENOTDIR:
+      return "ENOTDIR";
+    case EISDIR:
+      return "EISDIR";
+    case EACCES:
+      return "EACCES";
+    case EPERM:
+      return "EPERM";
+    case EROFS:
+      return "EROFS";
+    case ENAMETOOLONG:
+      return "ENAMETOOLONG";
+    case ELOOP:
+      return "ELOOP";
+    case ENOSPC:
+      return "ENOSPC";
+    case EDQUOT:
+      return "EDQUOT";
+    case ENOLCK:
+      return "ENOLCK";
+    case EMFILE:
+      return "EMFILE";
+    case ENFILE:
+      return "ENFILE";
+    case EOPNOTSUPP:
+      return "EOPNOTSUPP";
+    default:
+      return "EIO";
   }
 #endif
 }

@@ -37,10 +37,10 @@ POWPRIME_ARMSHA inline void quad(ArmState (&st)[N], const uint32x4_t (&msg)[N], 
 // Message quad i >= 4 from the four before it, kept in a ring of 4.
 template <int N>
 POWPRIME_ARMSHA inline void next_quad(uint32x4_t (&ring)[4][N], int i) {
-  uint32x4_t (&q4)[N] = ring[i & 3];
-  const uint32x4_t (&q3)[N] = ring[(i + 1) & 3];
-  const uint32x4_t (&q2)[N] = ring[(i + 2) & 3];
-  const uint32x4_t (&q1)[N] = ring[(i + 3) & 3];
+  uint32x4_t(&q4)[N] = ring[i & 3];
+  const uint32x4_t(&q3)[N] = ring[(i + 1) & 3];
+  const uint32x4_t(&q2)[N] = ring[(i + 2) & 3];
+  const uint32x4_t(&q1)[N] = ring[(i + 3) & 3];
   for (int l = 0; l < N; l++) q4[l] = vsha256su1q_u32(vsha256su0q_u32(q4[l], q3[l]), q2[l], q1[l]);
 }
 
@@ -69,9 +69,8 @@ POWPRIME_ARMSHA void compress(uint32_t state[8], const uint8_t* blocks, size_t n
   vst1q_u32(state + 4, st[0].efgh);
 }
 
-POWPRIME_ARMSHA int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast,
-                                     const uint32_t* table, uint32_t from, uint32_t to,
-                                     uint32_t mask0) {
+POWPRIME_ARMSHA int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
+                                     uint32_t from, uint32_t to, uint32_t mask0) {
   // Whole quads before the one holding the changing word are run once.
   const int first = fast / 4;
   uint32_t w[64], pre[8];

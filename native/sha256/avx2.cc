@@ -43,14 +43,20 @@ POWPRIME_AVX2 inline void rounds(State& s, const V* w, int from) {
     const V maj = _mm256_xor_si256(b, _mm256_and_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(b, c)));
     const V t1 = add(add(add(h, bsig1(e)), add(ch, _mm256_set1_epi32(int(K[t])))), w[t]);
     const V t2 = add(bsig0(a), maj);
-    h = g; g = f; f = e; e = add(d, t1); d = c; c = b; b = a; a = add(t1, t2);
+    h = g;
+    g = f;
+    f = e;
+    e = add(d, t1);
+    d = c;
+    c = b;
+    b = a;
+    a = add(t1, t2);
   }
   s = {a, b, c, d, e, f, g, h};
 }
 
-POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast,
-                                   const uint32_t* table, uint32_t from, uint32_t to,
-                                   uint32_t mask0) {
+POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
+                                   uint32_t from, uint32_t to, uint32_t mask0) {
   uint32_t wc[64], pre[8];
   group_prefix(mid, w16, fast, wc, pre);
   expand_schedule(wc);
@@ -58,8 +64,7 @@ POWPRIME_AVX2 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16]
   // every candidate of the group: broadcast them instead of recomputing.
   bool varies[64] = {};
   varies[fast] = true;
-  for (int t = 16; t < 64; t++)
-    varies[t] = varies[t - 2] || varies[t - 7] || varies[t - 15] || varies[t - 16];
+  for (int t = 16; t < 64; t++) varies[t] = varies[t - 2] || varies[t - 7] || varies[t - 15] || varies[t - 16];
   const State start = broadcast(pre);
 
   V w[64];

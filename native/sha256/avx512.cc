@@ -83,14 +83,19 @@ POWPRIME_AVX512 inline void round(State& s, V kw) {
     e = add(add(s.d, x), s1);
     a = add(bsig0(s.a), add(maj(s.a, s.b, s.c), t1));
   }
-  s.h = s.g; s.g = s.f; s.f = s.e; s.e = e;
-  s.d = s.c; s.c = s.b; s.b = s.a; s.a = a;
+  s.h = s.g;
+  s.g = s.f;
+  s.f = s.e;
+  s.e = e;
+  s.d = s.c;
+  s.c = s.b;
+  s.b = s.a;
+  s.a = a;
 }
 
 template <int F, int G, bool Lean>
-POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16],
-                                     const uint32_t* table, uint32_t from, uint32_t to,
-                                     uint32_t mask0) {
+POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16], const uint32_t* table,
+                                     uint32_t from, uint32_t to, uint32_t mask0) {
   static constexpr std::array<bool, 64> varies = varying_words(F);
   // What the group shares: the state after rounds [0, F), K + W for the
   // words that stay constant, and for a varying word the sum of its
@@ -186,8 +191,8 @@ constexpr std::array<Fixed, kWords> kShortChain = instances<false>(std::make_ind
 constexpr std::array<Fixed, kWords> kLean = instances<true>(std::make_index_sequence<kWords>());
 
 template <const std::array<Fixed, kWords>& By>
-int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
-                     uint32_t from, uint32_t to, uint32_t mask0) {
+int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table, uint32_t from,
+                     uint32_t to, uint32_t mask0) {
   return By[size_t(fast)](mid, w16, table, from, to, mask0);
 }
 

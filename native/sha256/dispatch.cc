@@ -131,7 +131,8 @@ struct Registry {
     admit(avx512_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
     admit(avx512_lean_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
     admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
-    admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers, searcher_refused);
+    admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers,
+          searcher_refused);
     // Which SIMD searcher is fastest depends on the core (lane counts, and
     // parts that down-clock under wide vectors), so they are timed, not
     // ranked by a fixed order. Scalar stays last whatever its timing.

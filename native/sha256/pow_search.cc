@@ -12,8 +12,8 @@ struct FastTables : PowFastWords {
       four[t] = (uint32_t('0' + t / 1000) << 24) | (uint32_t('0' + t / 100 % 10) << 16) |
                 (uint32_t('0' + t / 10 % 10) << 8) | uint32_t('0' + t % 10);
     for (uint32_t t = 0; t < 1000; t++)
-      three[t] = (uint32_t('0' + t / 100) << 24) | (uint32_t('0' + t / 10 % 10) << 16) |
-                 (uint32_t('0' + t % 10) << 8) | 0x80u;
+      three[t] =
+          (uint32_t('0' + t / 100) << 24) | (uint32_t('0' + t / 10 % 10) << 16) | (uint32_t('0' + t % 10) << 8) | 0x80u;
   }
 };
 
@@ -40,7 +40,7 @@ uint64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_
   const uint32_t group = pow_group_size(job.digits_end);
   const uint32_t* table = group == 10000 ? tables().four : tables().three;
   const int fast = int((job.digits_end - 1) / 4);
-  const uint32_t mask0 = job.difficulty >= 8 ? 0xFFFFFFFFu
+  const uint32_t mask0 = job.difficulty >= 8   ? 0xFFFFFFFFu
                          : job.difficulty == 0 ? 0u
                                                : ~0u << (32 - 4 * job.difficulty);
   uint8_t block[64];
@@ -49,8 +49,7 @@ uint64_t pow_search(const PowGroupSearcher& searcher, const PowJob& job, uint64_
   while (k < k_end) {
     const uint64_t base = k - k % group;
     uint64_t v = base;
-    for (uint32_t i = 0; i < job.digits_count; i++, v /= 10)
-      block[job.digits_end - 1 - i] = uint8_t('0' + v % 10);
+    for (uint32_t i = 0; i < job.digits_count; i++, v /= 10) block[job.digits_end - 1 - i] = uint8_t('0' + v % 10);
     uint32_t w[16];
     for (int t = 0; t < 16; t++) w[t] = load_be32(block + 4 * t);
     uint32_t from = uint32_t(k - base);

@@ -19,7 +19,10 @@ inline uint32_t load_be32(const uint8_t* p) {
   return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
 }
 inline void store_be32(uint8_t* p, uint32_t v) {
-  p[0] = uint8_t(v >> 24); p[1] = uint8_t(v >> 16); p[2] = uint8_t(v >> 8); p[3] = uint8_t(v);
+  p[0] = uint8_t(v >> 24);
+  p[1] = uint8_t(v >> 16);
+  p[2] = uint8_t(v >> 8);
+  p[3] = uint8_t(v);
 }
 
 // Runs rounds [from, to) of the compression on state s (a..h) with the fully
@@ -53,8 +56,8 @@ struct BlockHasher {
 struct PowGroupSearcher {
   const char* id;    // "sha-ni", "avx2", "scalar": how callers pick one
   const char* name;  // what backendInfo() reports, with the lane count: "sha-ni x2"
-  int64_t (*search_group)(const uint32_t mid[8], const uint32_t w[16], int fast,
-                          const uint32_t* table, uint32_t from, uint32_t to, uint32_t mask0);
+  int64_t (*search_group)(const uint32_t mid[8], const uint32_t w[16], int fast, const uint32_t* table, uint32_t from,
+                          uint32_t to, uint32_t mask0);
 };
 
 extern const BlockHasher kScalarHasher;

@@ -35,9 +35,7 @@ POWPRIME_SHANI inline void from_sha(const ShaState& st, uint32_t s[8]) {
   s[7] = uint32_t(_mm_extract_epi32(st.cdgh, 0));
 }
 
-POWPRIME_SHANI inline __m128i kquad(int i) {
-  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(&K[4 * i]));
-}
+POWPRIME_SHANI inline __m128i kquad(int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(&K[4 * i])); }
 
 // Four rounds (quad i) for each lane.
 template <int N>
@@ -53,10 +51,10 @@ POWPRIME_SHANI inline void quad(ShaState (&st)[N], const __m128i (&msg)[N], int 
 // Message quad i >= 4 from the four before it, kept in a ring of 4.
 template <int N>
 POWPRIME_SHANI inline void next_quad(__m128i (&ring)[4][N], int i) {
-  __m128i (&q4)[N] = ring[i & 3];
-  const __m128i (&q3)[N] = ring[(i + 1) & 3];
-  const __m128i (&q2)[N] = ring[(i + 2) & 3];
-  const __m128i (&q1)[N] = ring[(i + 3) & 3];
+  __m128i(&q4)[N] = ring[i & 3];
+  const __m128i(&q3)[N] = ring[(i + 1) & 3];
+  const __m128i(&q2)[N] = ring[(i + 2) & 3];
+  const __m128i(&q1)[N] = ring[(i + 3) & 3];
   for (int l = 0; l < N; l++) {
     __m128i t = _mm_sha256msg1_epu32(q4[l], q3[l]);
     t = _mm_add_epi32(t, _mm_alignr_epi8(q1[l], q2[l], 4));
@@ -83,8 +81,7 @@ POWPRIME_SHANI void compress(uint32_t state[8], const uint8_t* blocks, size_t nb
     const ShaState start = st[0];
     __m128i ring[4][1];
     for (int i = 0; i < 4; i++)
-      ring[i][0] = _mm_shuffle_epi8(
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 16 * i)), bswap);
+      ring[i][0] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 16 * i)), bswap);
     rounds_from<1>(st, ring, 0);
     st[0].abef = _mm_add_epi32(st[0].abef, start.abef);
     st[0].cdgh = _mm_add_epi32(st[0].cdgh, start.cdgh);
@@ -93,9 +90,8 @@ POWPRIME_SHANI void compress(uint32_t state[8], const uint8_t* blocks, size_t nb
 }
 
 template <int Lanes>
-POWPRIME_SHANI int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast,
-                                    const uint32_t* table, uint32_t from, uint32_t to,
-                                    uint32_t mask0) {
+POWPRIME_SHANI int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
+                                    uint32_t from, uint32_t to, uint32_t mask0) {
   // Whole quads before the one holding the changing word are run once.
   const int first = fast / 4;
   uint32_t w[64], pre[8];
@@ -106,8 +102,7 @@ POWPRIME_SHANI int64_t search_group(const uint32_t mid[8], const uint32_t w16[16
   for (int i = 0; i < 4; i++)
     base[i] = _mm_set_epi32(int(w[4 * i + 3]), int(w[4 * i + 2]), int(w[4 * i + 1]), int(w[4 * i]));
   const int lane = fast & 3;
-  const __m128i slot = _mm_set_epi32(lane == 3 ? -1 : 0, lane == 2 ? -1 : 0, lane == 1 ? -1 : 0,
-                                     lane == 0 ? -1 : 0);
+  const __m128i slot = _mm_set_epi32(lane == 3 ? -1 : 0, lane == 2 ? -1 : 0, lane == 1 ? -1 : 0, lane == 0 ? -1 : 0);
   const uint32_t last = to - 1;
   for (uint32_t t = from; t < to; t += Lanes) {
     __m128i ring[4][Lanes];
@@ -116,8 +111,8 @@ POWPRIME_SHANI int64_t search_group(const uint32_t mid[8], const uint32_t w16[16
       // Past the end of the range a lane repeats the last candidate; its result is ignored.
       const uint32_t idx = t + l <= last ? t + l : last;
       for (int i = 0; i < 4; i++) ring[i][l] = base[i];
-      ring[first][l] = _mm_or_si128(_mm_andnot_si128(slot, base[first]),
-                                    _mm_and_si128(slot, _mm_set1_epi32(int(table[idx]))));
+      ring[first][l] =
+          _mm_or_si128(_mm_andnot_si128(slot, base[first]), _mm_and_si128(slot, _mm_set1_epi32(int(table[idx]))));
       st[l] = start;
     }
     rounds_from<Lanes>(st, ring, first);

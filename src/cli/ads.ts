@@ -21,8 +21,12 @@ export function registerAds(program: Command): void {
   const a = program.command('ads').description('the ad service');
   const common = (c: Command): Command => serviceFlags(c, 'ads', 'POWPRIME_ADS_URL');
   const act = (fn: (c: AdClient, o: ServiceFlags, cmd: Command) => Promise<void>) => withCommand<ServiceFlags>((cmd, o) => fn(makeClient(o), o, cmd));
-  common(a.command('random')).description('one ad chosen by the service').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.random(), o.json)}\n`)));
-  common(a.command('pick')).description('one ad chosen locally from the cached index, by bias').action(act(async (c, o) => void process.stdout.write(`${show(c, await c.pick(), o.json)}\n`)));
+  common(a.command('random'))
+    .description('one ad chosen by the service')
+    .action(act(async (c, o) => void process.stdout.write(`${show(c, await c.random(), o.json)}\n`)));
+  common(a.command('pick'))
+    .description('one ad chosen locally from the cached index, by bias')
+    .action(act(async (c, o) => void process.stdout.write(`${show(c, await c.pick(), o.json)}\n`)));
   common(a.command('all'))
     .description('every ad (cached)')
     .action(
@@ -36,7 +40,14 @@ export function registerAds(program: Command): void {
     .action(
       act(async (c, o) => {
         const lb = await c.leaderboard();
-        process.stdout.write(o.json ? `${JSON.stringify(lb)}\n` : `${Object.entries(lb).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${v}\t${terminalLine(k)}`).join('\n')}\n`);
+        process.stdout.write(
+          o.json
+            ? `${JSON.stringify(lb)}\n`
+            : `${Object.entries(lb)
+                .sort((x, y) => y[1] - x[1])
+                .map(([k, v]) => `${v}\t${terminalLine(k)}`)
+                .join('\n')}\n`,
+        );
       }),
     );
   common(a.command('image').argument('<filename>').option('--out <path>', 'where to write it (default: ./<filename>)'))

@@ -12,7 +12,7 @@ export function registerBackend(program: Command): void {
   program
     .command('backend')
     .description('which backend and kernels run the work here (loads the native addon, which self-tests and times its kernels)')
-    .option('--json', 'print it as one JSON object: the fields of the library\'s backendInfo(), rates in hashes per second')
+    .option('--json', "print it as one JSON object: the fields of the library's backendInfo(), rates in hashes per second")
     .action((opts: { json?: boolean }) => {
       const info = backendInfo();
       process.stdout.write(opts.json ? `${JSON.stringify(asJson(info))}\n` : `${text(info)}\n`);

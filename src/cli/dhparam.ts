@@ -76,7 +76,9 @@ export function registerDhparam(program: Command): void {
         // On stderr whether or not it is a terminal: a random seed lost is a file that cannot be made again.
         if (!opts.json && !isQuiet()) {
           const where = opts.out === undefined ? 'to stdout' : `to ${opts.out}`;
-          process.stderr.write(`${bits}-bit DH parameters (${der ? 'DER' : 'PEM'}) written ${where} in ${(r.elapsedMs / 1000).toFixed(1)} s, seed ${seed} (the same --seed makes the same parameters)\n`);
+          process.stderr.write(
+            `${bits}-bit DH parameters (${der ? 'DER' : 'PEM'}) written ${where} in ${(r.elapsedMs / 1000).toFixed(1)} s, seed ${seed} (the same --seed makes the same parameters)\n`,
+          );
         }
       } finally {
         status.clear();

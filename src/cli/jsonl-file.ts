@@ -30,10 +30,7 @@ export interface ExistingLines<T> {
 
 function isSearchLine(x: unknown): x is SearchLine {
   const o = x as Record<string, unknown>;
-  return (
-    typeof o === 'object' && o !== null && typeof o.prime === 'string' && typeof o.bits === 'number' &&
-    typeof o.seed === 'string' && typeof o.index === 'number'
-  );
+  return typeof o === 'object' && o !== null && typeof o.prime === 'string' && typeof o.bits === 'number' && typeof o.seed === 'string' && typeof o.index === 'number';
 }
 
 export type ExistingRun = ExistingLines<SearchLine>;

@@ -120,11 +120,7 @@ async function main(): Promise<void> {
     }
     process.exitCode = exitCodeFor(err);
     const known = err instanceof PowprimeError || err instanceof TypeError || err instanceof RangeError;
-    const message = isUnusablePath(err)
-      ? `cannot use ${err.path ?? 'a path given'}: ${PATH_ERRORS.get(err.code!)}`
-      : err instanceof Error
-        ? err.message
-        : String(err);
+    const message = isUnusablePath(err) ? `cannot use ${err.path ?? 'a path given'}: ${PATH_ERRORS.get(err.code!)}` : err instanceof Error ? err.message : String(err);
     // Messages may carry a service's text: shown escaped, and so always on one line.
     process.stderr.write(`powprime: ${known || isUnusablePath(err) ? '' : 'unexpected error: '}${terminalLine(message)}\n`);
   }

@@ -42,9 +42,7 @@ async function merge(files: string[], opts: MergeOpts): Promise<void> {
       const key = `${line.bits}/${line.seed}/${line.index}`;
       const seen = byKey.get(key);
       if (seen && seen.line.prime !== line.prime) {
-        throw new RangeError(
-          `conflicting lines for index ${line.index} of the ${line.bits}-bit search with seed ${line.seed}: ${seen.where} says ${seen.line.prime}, ${where} says ${line.prime}`,
-        );
+        throw new RangeError(`conflicting lines for index ${line.index} of the ${line.bits}-bit search with seed ${line.seed}: ${seen.where} says ${seen.line.prime}, ${where} says ${line.prime}`);
       }
       if (!seen) byKey.set(key, { line, where });
     });
@@ -61,9 +59,7 @@ async function merge(files: string[], opts: MergeOpts): Promise<void> {
   writeFileAtomic(opts.out, text, 0o644);
   const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
   process.stdout.write(
-    opts.json
-      ? `${JSON.stringify(summary)}\n`
-      : `${all.length} safe primes from ${read} lines in ${files.length} files (${summary.duplicates} duplicates) written to ${opts.out}\n`,
+    opts.json ? `${JSON.stringify(summary)}\n` : `${all.length} safe primes from ${read} lines in ${files.length} files (${summary.duplicates} duplicates) written to ${opts.out}\n`,
   );
 }
 

@@ -58,8 +58,7 @@ function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
 
 export function registerQuestion(program: Command): void {
   const q = program.command('question').description('the question service: ask, read answers and files (answers are written by people)');
-  const common = (c: Command): Command =>
-    serviceFlags(c, 'question', 'POWPRIME_QUESTION_URL').option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)');
+  const common = (c: Command): Command => serviceFlags(c, 'question', 'POWPRIME_QUESTION_URL').option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)');
   const run = (fn: (client: QuestionClient, o: Common, status: StatusLine, cmd: Command) => Promise<void>) =>
     withCommand<Common>(async (cmd, o) => {
       const status = new StatusLine();
@@ -188,7 +187,10 @@ export function registerQuestion(program: Command): void {
         const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; firstCheck: string; maxInterval: string }>();
         const firstCheck = checkInteger('--first-check', parseIntArg('--first-check', opts.firstCheck), 0, MAX_CHECK_INTERVAL_SECONDS);
         const maxInterval = checkInteger('--max-interval', parseIntArg('--max-interval', opts.maxInterval), 1, MAX_CHECK_INTERVAL_SECONDS);
-        const prompts = readFileSync(opts.prompts, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+        const prompts = readFileSync(opts.prompts, 'utf8')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
         // One run per state dir: a second would post the same prompts again from its own copy of the queue.
         const lock = holdPipeline(client.stateDir);
         try {

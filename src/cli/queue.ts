@@ -47,9 +47,13 @@ export function registerQueue(program: Command): void {
         const lines = [
           `queue ${target.name} on ${target.display}`,
           `jobs: ${jobs.waiting! + jobs.prioritized!} waiting, ${jobs.active} active, ${jobs.delayed} delayed, ${jobs.completed} completed, ${jobs.failed} failed`,
-          `workers: ${workers.length} live, ${plural(workers.reduce((n, w) => n + w.threads, 0), 'thread')}, ${formatRate(rate)} candidates`,
+          `workers: ${workers.length} live, ${plural(
+            workers.reduce((n, w) => n + w.threads, 0),
+            'thread',
+          )}, ${formatRate(rate)} candidates`,
           ...workers.map(
-            (w) => `  ${w.id}  ${plural(w.threads, 'thread')} × ${plural(w.concurrency, 'chunk')}  ${w.backend}  ${plural(w.chunks, 'chunk')} done  ${formatRate(w.rate)}  seen ${Math.round((now - w.seen) / 1000)} s ago`,
+            (w) =>
+              `  ${w.id}  ${plural(w.threads, 'thread')} × ${plural(w.concurrency, 'chunk')}  ${w.backend}  ${plural(w.chunks, 'chunk')} done  ${formatRate(w.rate)}  seen ${Math.round((now - w.seen) / 1000)} s ago`,
           ),
           `searches: ${searches.length}`,
           ...searches.map((c) => `  ${c.bits} bits, seed ${c.seed}: ${c.done} of ${plural(c.count, 'prime')}, ${plural(c.inflight, 'chunk')} running (coordinator ${c.id})`),

@@ -48,7 +48,10 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
       }
     });
     // Every prime it continues from (and may register) is checked: of its bit length, and safe.
-    await verifyLines(existing.lines.map((line, i) => ({ line, where: where(i) })), refuse);
+    await verifyLines(
+      existing.lines.map((line, i) => ({ line, where: where(i) })),
+      refuse,
+    );
   }
   return { outFile, existing, seed };
 }

@@ -4,7 +4,12 @@ import type { SearchOpts } from './search-flags.ts';
 import type { Registering } from './search-register.ts';
 
 export function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }, reg: Registering | null): void {
-  const tally = reg ? Object.entries(reg.tally).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing new' : null;
+  const tally = reg
+    ? Object.entries(reg.tally)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ') || 'nothing new'
+    : null;
   if (!opts.out) {
     if (tally) process.stderr.write(`registry: ${tally}\n`);
     return;

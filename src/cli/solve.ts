@@ -36,9 +36,7 @@ export function registerSolve(program: Command): void {
         );
         status.clear();
         if (opts.json) {
-          process.stdout.write(
-            `${JSON.stringify({ solution: r.solution, counter: r.counter.toString(), attempts: r.attempts, elapsedMs: Math.round(r.elapsedMs), backend: r.backend })}\n`,
-          );
+          process.stdout.write(`${JSON.stringify({ solution: r.solution, counter: r.counter.toString(), attempts: r.attempts, elapsedMs: Math.round(r.elapsedMs), backend: r.backend })}\n`);
         } else {
           process.stdout.write(`${r.solution}\n`);
         }

@@ -164,7 +164,10 @@ export class FakeQuestionService {
     token.used = true;
     const ok =
       /^[0-9]{1,32}$/.test(body.solution) &&
-      createHash('sha256').update(token.nonce + body.solution).digest('hex').startsWith('0'.repeat(token.difficulty));
+      createHash('sha256')
+        .update(token.nonce + body.solution)
+        .digest('hex')
+        .startsWith('0'.repeat(token.difficulty));
     if (!ok) return err(401, 'invalid proof-of-work solution');
     if (this.o.refuseSolutions > 0) {
       this.o.refuseSolutions--;

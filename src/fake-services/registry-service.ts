@@ -157,4 +157,3 @@ export class FakeRegistryService {
     return this.primes.get(prime.toString())?.key;
   }
 }
-

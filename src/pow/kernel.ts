@@ -37,10 +37,7 @@ function buildGroupSearch(fast: number): GroupSearch {
   dep[fast] = 1;
   for (let t = 16; t < 64; t++) dep[t] = dep[t - 2]! | dep[t - 7]! | dep[t - 15]! | dep[t - 16]!;
   const ref = (t: number): string => (dep[t] ? `w${t}` : `c${t}`);
-  const src: string[] = [
-    'const m0 = mid[0] | 0;',
-    'const p0 = pre[0] | 0, p1 = pre[1] | 0, p2 = pre[2] | 0, p3 = pre[3] | 0, p4 = pre[4] | 0, p5 = pre[5] | 0, p6 = pre[6] | 0, p7 = pre[7] | 0;',
-  ];
+  const src: string[] = ['const m0 = mid[0] | 0;', 'const p0 = pre[0] | 0, p1 = pre[1] | 0, p2 = pre[2] | 0, p3 = pre[3] | 0, p4 = pre[4] | 0, p5 = pre[5] | 0, p6 = pre[6] | 0, p7 = pre[7] | 0;'];
   // Constant words that feed changing ones, and W+K of constant rounds, are loaded once per group.
   const needed = new Set<number>();
   for (let t = 16; t < 64; t++) if (dep[t]) for (const s of [t - 2, t - 7, t - 15, t - 16]) if (!dep[s]) needed.add(s);

@@ -121,14 +121,7 @@ export class IndexStream {
 let kept: IndexStream | null = null;
 
 function sameStream(is: IndexStream, task: IndexTask): boolean {
-  return (
-    is.bits === task.bits &&
-    is.seed === task.seed &&
-    is.index === task.index &&
-    is.backend === task.backend &&
-    is.rounds === task.rounds &&
-    is.only23Mod24 === task.only23Mod24
-  );
+  return is.bits === task.bits && is.seed === task.seed && is.index === task.index && is.backend === task.backend && is.rounds === task.rounds && is.only23Mod24 === task.only23Mod24;
 }
 
 /** The kept stream when it fits the task, else a new one (the kept one, if any, closed). */

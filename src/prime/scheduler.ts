@@ -11,10 +11,7 @@ import { INDEX_LIMIT } from '../limits.ts';
 import { parseIndex, type Parsed } from './search-options.ts';
 
 /** Results `count`, from startIndex by stride, of the search `p`, in index order. */
-export async function* runSearch(
-  p: Parsed,
-  opts: { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint },
-): AsyncGenerator<SafePrimeResult, void, undefined> {
+export async function* runSearch(p: Parsed, opts: { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint }): AsyncGenerator<SafePrimeResult, void, undefined> {
   const count = checkCount('count', opts.count);
   const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
   const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);

@@ -123,7 +123,10 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
   // Enough chunks queued that no worker waits for the next poll: two per
   // worker slot, and more when chunks are shorter than a poll.
   const capacity = (): number => {
-    const slots = Math.max(1, workers.reduce((n, w) => n + w.concurrency, 0));
+    const slots = Math.max(
+      1,
+      workers.reduce((n, w) => n + w.concurrency, 0),
+    );
     const sorted = [...recentMs].sort((a, b) => a - b);
     const chunkMs = sorted.length ? Math.max(sorted[sorted.length >> 1]!, 1) : pollMs;
     return slots * Math.min(2 + Math.ceil(pollMs / chunkMs), 64);

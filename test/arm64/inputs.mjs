@@ -13,8 +13,9 @@ export function nonces() {
 /** Numbers whose verdicts are compared: small ones, RFC safe primes up to 4096 bits and their neighbours. */
 export function numbers() {
   const rfc = JSON.parse(readFileSync(new URL('../vectors/rfc-safe-primes.json', import.meta.url), 'utf8')).safe_primes;
-  const big = Object.values(rfc).map(BigInt).filter((p) => p < 1n << 4097n);
+  const big = Object.values(rfc)
+    .map(BigInt)
+    .filter((p) => p < 1n << 4097n);
   return [...Array.from({ length: 200 }, (_, i) => BigInt(i)), ...big.flatMap((p) => [p, p + 2n, p - 2n])];
 }
 export const SEARCH = { bits: 256, seed: 7n, count: 3 };
-

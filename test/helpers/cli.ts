@@ -20,7 +20,10 @@ export function runCliSync(...args: string[]): CliResult {
   return runWith({}, args);
 }
 /** runCliSync with extra environment variables. */
-runCliSync.withEnv = (env: NodeJS.ProcessEnv) => (...args: string[]): CliResult => runWith(env, args);
+runCliSync.withEnv =
+  (env: NodeJS.ProcessEnv) =>
+  (...args: string[]): CliResult =>
+    runWith(env, args);
 
 /** Asynchronously, so a fake server in the test's own process keeps answering. */
 export function runCli(...args: string[]): Promise<CliResult> {

@@ -48,6 +48,9 @@ export function jsonValues(stdout: string): unknown[] {
   try {
     return [JSON.parse(text)];
   } catch {
-    return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    return text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as unknown);
   }
 }

@@ -25,8 +25,14 @@ const cookieListShape: ShapeCheck = (x) => {
   if (!Array.isArray(x)) return 'is not a list of cookies';
   const bad = x.findIndex(
     (c: Partial<Cookie> | null) =>
-      c === null || typeof c !== 'object' || typeof c.name !== 'string' || typeof c.value !== 'string' || typeof c.host !== 'string' ||
-      typeof c.path !== 'string' || typeof c.secure !== 'boolean' || !(c.expires === null || typeof c.expires === 'number'),
+      c === null ||
+      typeof c !== 'object' ||
+      typeof c.name !== 'string' ||
+      typeof c.value !== 'string' ||
+      typeof c.host !== 'string' ||
+      typeof c.path !== 'string' ||
+      typeof c.secure !== 'boolean' ||
+      !(c.expires === null || typeof c.expires === 'number'),
   );
   return bad >= 0 ? `has a cookie of the wrong shape (entry ${bad + 1})` : undefined;
 };
@@ -76,9 +82,7 @@ export class CookieJar {
   header(url: URL): string | undefined {
     const now = this.clock.now();
     const secureContext = url.protocol === 'https:' || isLoopback(url);
-    const matching = this.cookies.filter(
-      (c) => c.host === url.hostname && url.pathname.startsWith(c.path) && (!c.secure || secureContext) && (c.expires === null || c.expires > now),
-    );
+    const matching = this.cookies.filter((c) => c.host === url.hostname && url.pathname.startsWith(c.path) && (!c.secure || secureContext) && (c.expires === null || c.expires > now));
     return matching.length ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
   }
 

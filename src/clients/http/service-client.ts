@@ -8,15 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
-import {
-  BadRequestError,
-  NetworkError,
-  ServiceNotFoundError,
-  RateLimitedError,
-  ServerError,
-  ServiceError,
-  UnauthorizedError,
-} from '../errors.ts';
+import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, ServerError, ServiceError, UnauthorizedError } from '../errors.ts';
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { RateLimiter, banUntil, type Limits } from './rate-limiter.ts';

@@ -89,9 +89,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     if (!this.totp) await this.totpInfo();
     const t = this.totp!;
     const now = this.clock.now() / 1000;
-    return this.ro.totpReading === 't0'
-      ? totpCode(t.key, { t0: t.ts, now, digits: this.ro.totpDigits })
-      : totpCode(t.key, { t0: 0, now: now + t.offset, digits: this.ro.totpDigits });
+    return this.ro.totpReading === 't0' ? totpCode(t.key, { t0: t.ts, now, digits: this.ro.totpDigits }) : totpCode(t.key, { t0: 0, now: now + t.offset, digits: this.ro.totpDigits });
   }
 
   /** A call that needs a TOTP; a `totp` error once refreshes GET /totp and tries again. */
@@ -130,9 +128,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   /** POST /add. Never retried by the HTTP layer: the key material comes only once. */
   async add(prime: bigint, metadata: Record<string, unknown> = {}): Promise<KeyMaterial> {
     const route = 'POST /api/add';
-    const res = await this.withTotp((totp) =>
-      this.call({ route: 'add', json: { ...metadata, prime: this.encodePrime(prime), totp }, noRetry: true }),
-    );
+    const res = await this.withTotp((totp) => this.call({ route: 'add', json: { ...metadata, prime: this.encodePrime(prime), totp }, noRetry: true }));
     return this.material(route, res);
   }
 
@@ -145,9 +141,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   async note(prime: bigint, key: string, note: string): Promise<{ success: string; prevNote: string }> {
     if (typeof note !== 'string') throw new TypeError('note must be a string');
     const route = 'POST /api/note';
-    const res = await this.withTotp((totp) =>
-      this.call({ route: 'note', json: { prime: this.encodePrime(prime), key, note, totp }, noRetry: true }),
-    );
+    const res = await this.withTotp((totp) => this.call({ route: 'note', json: { prime: this.encodePrime(prime), key, note, totp }, noRetry: true }));
     const o = checkObject(route, this.json(res, route), { success: 'string' }, { prev_note: 'string' });
     return { success: o.success as string, prevNote: (o.prev_note as string | undefined) ?? '' };
   }
@@ -156,9 +150,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   async prime(prime: bigint): Promise<PrimeRecord | null> {
     const route = 'GET /api/prime';
     try {
-      const res = await this.withTotp((totp) =>
-        this.call({ route: 'prime', params: { p: this.encodePrime(prime) }, ...this.totpOnGet(totp) }),
-      );
+      const res = await this.withTotp((totp) => this.call({ route: 'prime', params: { p: this.encodePrime(prime) }, ...this.totpOnGet(totp) }));
       const o = checkObject(
         route,
         this.json(res, route),
@@ -180,17 +172,13 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
 
   async rekey(prime: bigint, key: string): Promise<KeyMaterial> {
     const route = 'POST /api/rekey';
-    const res = await this.withTotp((totp) =>
-      this.call({ route: 'rekey', json: { prime: this.encodePrime(prime), totp, key }, noRetry: true }),
-    );
+    const res = await this.withTotp((totp) => this.call({ route: 'rekey', json: { prime: this.encodePrime(prime), totp, key }, noRetry: true }));
     return this.material(route, res);
   }
 
   async ranges(): Promise<{ from: bigint; to: bigint }> {
     const route = 'GET /api/ranges';
-    const res = await this.withTotp((totp) =>
-      this.call({ route: 'ranges', ...this.totpOnGet(totp) }),
-    );
+    const res = await this.withTotp((totp) => this.call({ route: 'ranges', ...this.totpOnGet(totp) }));
     const o = checkObject(route, this.json(res, route), { from: 'string', to: 'string' });
     try {
       return { from: BigInt(o.from as string), to: BigInt(o.to as string) };
