@@ -8,13 +8,10 @@
 // runs (the arm64 one under qemu-aarch64). `--if-possible` (when packing) only
 // warns when the toolchain is missing.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cmakeJsCompile, exitIfMissing, placePrebuild, root } from './cross-build.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const lenient = process.argv.includes('--if-possible');
 const arch = process.argv.includes('--arch') ? process.argv[process.argv.indexOf('--arch') + 1] : 'x64';
 const targets = {
   x64: {
@@ -44,34 +41,7 @@ const missing =
       : spawnSync(target.compiler, ['--version']).status !== 0
         ? `${target.compiler} not found (Debian: ${target.packages})`
         : null;
-if (missing) {
-  if (lenient) {
-    console.warn(`powprime: no linux-${arch} musl prebuild: ${missing}`);
-    process.exit(0);
-  }
-  console.error(`powprime: cannot build for linux-${arch} musl: ${missing}`);
-  process.exit(1);
-}
-const cmakeJs = createRequire(import.meta.url).resolve('cmake-js/bin/cmake-js');
+exitIfMissing(`linux-${arch} musl`, missing);
 const out = path.join(root, target.out);
-const run = spawnSync(
-  process.execPath,
-  [
-    cmakeJs,
-    'compile',
-    '--directory',
-    root,
-    '--out',
-    out,
-    '--arch',
-    arch,
-    `--CDCMAKE_TOOLCHAIN_FILE=${path.join(root, `cmake/${target.triple}-linux-musl.cmake`)}`,
-    ...(process.argv.includes('--werror') ? ['--CDPOWPRIME_WERROR=ON'] : []),
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-if (run.status !== 0) process.exit(run.status ?? 1);
-const dir = path.join(root, 'prebuilds', `linux-${arch}`);
-mkdirSync(dir, { recursive: true });
-copyFileSync(path.join(out, 'Release', 'powprime.node'), path.join(dir, 'powprime.musl.node'));
-console.log(`powprime: linux-${arch} musl addon written to prebuilds/linux-${arch}/powprime.musl.node`);
+cmakeJsCompile(out, arch, `${target.triple}-linux-musl.cmake`);
+placePrebuild(`linux-${arch} musl`, path.join(out, 'Release', 'powprime.node'), `linux-${arch}`, 'powprime.musl.node');

@@ -4,13 +4,11 @@
 // dlltool from node-api-headers' def/node_api.def (a dependency of cmake-js).
 // `--if-possible` (when packing) only warns when the cross compiler is missing.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { exitIfMissing, placePrebuild, root, werror } from './cross-build.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const lenient = process.argv.includes('--if-possible');
 const compiler = 'x86_64-w64-mingw32-g++-posix';
 
 function run(cmd, args) {
@@ -22,15 +20,7 @@ function run(cmd, args) {
 }
 
 const missing = ['x86_64-w64-mingw32-dlltool', compiler, 'cmake'].find((t) => spawnSync(t, ['--version']).status !== 0);
-if (missing) {
-  const why = `${missing} not found (Debian: apt-get install g++-mingw-w64-x86-64-posix cmake)`;
-  if (lenient) {
-    console.warn(`powprime: no win32-x64 prebuild: ${why}`);
-    process.exit(0);
-  }
-  console.error(`powprime: cannot cross-build for win32-x64: ${why}`);
-  process.exit(1);
-}
+exitIfMissing('win32-x64', missing && `${missing} not found (Debian: apt-get install g++-mingw-w64-x86-64-posix cmake)`);
 
 const require = createRequire(createRequire(import.meta.url).resolve('cmake-js/package.json'));
 const headers = require('node-api-headers');
@@ -49,10 +39,7 @@ run('cmake', [
   '-DCMAKE_BUILD_TYPE=Release',
   `-DCMAKE_JS_INC=${headers.include_dir}`,
   `-DCMAKE_JS_LIB=${importLib}`,
-  ...(process.argv.includes('--werror') ? ['-DPOWPRIME_WERROR=ON'] : []),
+  ...(werror ? ['-DPOWPRIME_WERROR=ON'] : []),
 ]);
 run('cmake', ['--build', out]);
-const dir = path.join(root, 'prebuilds', 'win32-x64');
-mkdirSync(dir, { recursive: true });
-copyFileSync(path.join(out, 'powprime.node'), path.join(dir, 'powprime.node'));
-console.log('powprime: win32-x64 addon written to prebuilds/win32-x64/powprime.node');
+placePrebuild('win32-x64', path.join(out, 'powprime.node'), 'win32-x64', 'powprime.node');
