@@ -150,7 +150,8 @@ function load(): { binding: NativeBinding | null; error: string | null } {
       tried.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const fix = 'to build it: install cmake and a C++17 compiler, then run `npm rebuild powprime`';
+  // As the install script says: cmake-js is an optional peer, so a source build needs it installed too.
+  const fix = 'to build it: install cmake, a C++17 compiler and cmake-js (`npm install cmake-js`), then run `npm rebuild powprime`';
   return { binding: null, error: `native addon not loaded (tried ${tried.join('; ')}); ${fix}` };
 }
 
