@@ -308,7 +308,9 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean)
+// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean, previous?: SafePrimeSieve)
+// previous: a sieve this one consumes (closes), deriving its deep roots from it when they fit (safe_prime_sieve.h).
+// .derived: whether they did.
 // .search(j0: number, j1: number, stop?: BigUint64Array): {found: number | null, sieved: number, tested: number, stopped?: true}
 // .close(): frees the sieve's tables now (idempotent); a later search throws.
 // The tables are megabytes (8 bytes per sieve prime), so the owner closes a
@@ -316,8 +318,13 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
 class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "SafePrimeSieve",
-                       {InstanceMethod("search", &SieveWrap::Search), InstanceMethod("close", &SieveWrap::Close)});
+    Napi::Function f = DefineClass(env, "SafePrimeSieve",
+                                   {InstanceMethod("search", &SieveWrap::Search), InstanceMethod("close", &SieveWrap::Close),
+                                    InstanceAccessor("derived", &SieveWrap::Derived, nullptr)});
+    // Kept per environment (each worker thread has its own class) to tell a
+    // `previous` sieve from any other object.
+    env.SetInstanceData(new Napi::FunctionReference(Napi::Persistent(f)));
+    return f;
   }
 
   explicit SieveWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SieveWrap>(info) {
@@ -332,8 +339,19 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
       if (!info[3].IsBoolean()) type_error(info.Env(), "only23Mod24 must be a boolean");
       only_23_mod_24 = info[3].As<Napi::Boolean>().Value();
     }
-    sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, get_rounds(info, 2),
-                                                      only_23_mod_24);
+    const int rounds = get_rounds(info, 2);
+    if (info.Length() > 4 && !info[4].IsUndefined()) {
+      Napi::FunctionReference* cls = info.Env().GetInstanceData<Napi::FunctionReference>();
+      if (!info[4].IsObject() || !cls || !info[4].As<Napi::Object>().InstanceOf(cls->Value()))
+        type_error(info.Env(), "previous must be a SafePrimeSieve");
+      SieveWrap* prev = Napi::ObjectWrap<SieveWrap>::Unwrap(info[4].As<Napi::Object>());
+      if (!prev->sieve_) type_error(info.Env(), "previous must be an open SafePrimeSieve");
+      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24,
+                                                        std::move(*prev->sieve_));
+      prev->release(info.Env());
+    } else {
+      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24);
+    }
     held_ = int64_t(sieve_->memory_bytes());
     account(info.Env(), held_, 1);
   }
@@ -347,6 +365,10 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     sieve_.reset();
     account(env, -held_, -1);
     held_ = 0;
+  }
+
+  Napi::Value Derived(const Napi::CallbackInfo& info) {
+    return Napi::Boolean::New(info.Env(), sieve_ && sieve_->derived());
   }
 
   Napi::Value Close(const Napi::CallbackInfo& info) {

@@ -45,6 +45,8 @@ export interface NativeSieve {
    * small wrapper is only a safety net.
    */
   close(): void;
+  /** Whether the deep roots were derived from a `previous` sieve rather than computed. */
+  readonly derived: boolean;
 }
 
 /** Live native objects of the addon and the bytes they hold, over every thread of the process. */
@@ -78,7 +80,8 @@ export interface NativeBinding {
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
   fermatBase2(n: bigint[]): boolean[];
-  SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean) => NativeSieve;
+  /** `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below. */
+  SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean, previous?: NativeSieve) => NativeSieve;
   /** What native objects are alive now (each is also reported to its thread's JS engine as external memory). */
   nativeMemory(): NativeMemory;
   backendInfo(): NativeBackendInfo;

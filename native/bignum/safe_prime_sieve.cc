@@ -11,7 +11,7 @@ namespace powprime::bignum {
 static_assert(kSieveLimit <= kRootsPrimesBelow, "the SIMD roots are exact only below kRootsPrimesBelow");
 
 SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24)
-    : start_(start, start + limbs), limbs_(limbs), rounds_(rounds) {
+    : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), only_23_mod_24_(only_23_mod_24) {
   // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
   struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
   const std::vector<uint32_t>& ps = sieve_primes();
@@ -21,6 +21,67 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   sieve_roots(start, limbs, ps.data(), nprimes_, t0_.data(), t1_.data());
   deep_limit_ = sieve_limit > kDenseSieveLimit ? std::min(sieve_limit, kSieveLimit) : 0;
   deep_window_ = deep_window(bit_length(start, limbs));
+  n_deep_ = 0;
+  if (deep_limit_) {
+    const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
+    n_deep_ = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
+  }
+}
+
+// δ with start = previous + 12·δ, 0 < δ < 2^53, or 0 when there is none.
+static uint64_t start_offset(const std::vector<u64>& previous, const u64* start, int limbs) {
+  if (int(previous.size()) != limbs) return 0;
+  std::vector<u64> diff(static_cast<size_t>(limbs));
+  u64 borrow = 0;
+  for (int i = 0; i < limbs; i++) {
+    const u64 a = start[i], b = previous[size_t(i)];
+    const u64 d = a - b - borrow;
+    borrow = (a < b || (a == b && borrow)) ? 1 : 0;
+    diff[size_t(i)] = d;
+  }
+  if (borrow) return 0;
+  for (int i = 1; i < limbs; i++)
+    if (diff[size_t(i)]) return 0;
+  const u64 d = diff[0];
+  if (d == 0 || d % 12 != 0 || d / 12 >= (uint64_t(1) << 53)) return 0;
+  return d / 12;
+}
+
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
+                               SafePrimeSieve&& previous)
+    : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24) {
+  const uint64_t delta = start_offset(previous.start_, start, limbs);
+  const bool fits = delta && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
+                    previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ &&
+                    previous.deep_t0_.size() == n_deep_;
+  std::vector<uint32_t> roots = std::move(previous.deep_t0_);
+  // The previous sieve is consumed whether or not its roots serve.
+  previous.deep_t0_ = {};
+  previous.deep_ = {};
+  previous.t0_ = {};
+  previous.t1_ = {};
+  if (!fits) return;
+  // p'_j = p_{j+δ}: each root moves down by δ modulo r. δ < 2^53 is exact in
+  // a double, so the quotient δ/r is off by at most one and one correction
+  // each way gives δ mod r without a 64-bit division a prime.
+  const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
+  const double dd = double(delta);
+  for (size_t k = 0; k < n_deep_; k++) {
+    const uint32_t r = deep[k];
+    uint64_t m;
+    if (delta < r) {
+      m = delta;
+    } else {
+      int64_t rem = int64_t(delta) - int64_t(dd / double(r)) * int64_t(r);
+      if (rem < 0) rem += r;
+      if (rem >= int64_t(r)) rem -= r;
+      m = uint64_t(rem);
+    }
+    const uint32_t t = roots[k];
+    roots[k] = t >= m ? uint32_t(t - m) : uint32_t(t + r - m);
+  }
+  deep_t0_ = std::move(roots);
+  derived_ = true;
 }
 
 uint64_t SafePrimeSieve::deep_window(int bits) {
@@ -30,32 +91,39 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
 
 bool SafePrimeSieve::strike_deep(StopFlag stop) {
   const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
-  const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
+  const size_t n = n_deep_;
+  const bool have_roots = deep_t0_.size() == n;
+  std::vector<uint32_t> roots;
+  if (!have_roots) roots.resize(n);
+  const uint32_t* t0 = have_roots ? deep_t0_.data() : roots.data();
   deep_.assign((deep_window_ + 63) / 64, 0);
-  // In blocks, so the roots' memory stays small whatever the depth.
+  // In blocks, so a stop is seen at 8192 bits and 2^28, where the whole takes seconds.
   constexpr size_t kChunk = 1 << 14;
-  std::vector<uint32_t> t0(kChunk), t1(kChunk);
+  std::vector<uint32_t> t1_scratch(kChunk);
   for (size_t b = 0; b < n; b += kChunk) {
-    // At 8192 bits and 2^28 the whole takes seconds: a stop is seen between
-    // chunks, and the half-made bitmap is dropped (the next search remakes it).
+    // The half-made bitmap (and roots) are dropped: the next search remakes them.
     if (stop.raised()) {
       deep_.clear();
       return false;
     }
     const size_t m = std::min(kChunk, n - b);
-    sieve_roots(start_.data(), limbs_, deep.data() + b, m, t0.data(), t1.data());
+    if (!have_roots) sieve_roots(start_.data(), limbs_, deep.data() + b, m, roots.data() + b, t1_scratch.data());
     for (size_t k = 0; k < m; k++) {
-      const uint64_t r = deep[b + k];
-      for (uint64_t j = t0[k]; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
-      for (uint64_t j = t1[k]; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
+      const uint32_t r = deep[b + k];
+      const uint64_t a = t0[b + k];
+      uint64_t c = a + inverse_of_12(r);
+      if (c >= r) c -= r;
+      for (uint64_t j = a; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
+      for (uint64_t j = c; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
     }
   }
+  if (!have_roots) deep_t0_ = std::move(roots);
   return true;
 }
 
 size_t SafePrimeSieve::memory_bytes() const {
   return sizeof(*this) + start_.capacity() * sizeof(u64) + (t0_.capacity() + t1_.capacity()) * sizeof(uint32_t) +
-         deep_.capacity() * sizeof(uint64_t);
+         deep_.capacity() * sizeof(uint64_t) + deep_t0_.capacity() * sizeof(uint32_t);
 }
 
 int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {

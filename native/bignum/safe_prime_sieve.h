@@ -13,8 +13,19 @@
 // per start, and a search almost always ends inside the window (it holds about
 // eight times the mean distance between safe primes). Past the window only the
 // dense tier strikes. Neither tier changes which j is found, only how many
-// candidates reach a test. Memory a sieve: 8 bytes a dense prime (52 KB),
-// the slice's marks, and the window's bits (at most 4 MB, at 8192 bits up).
+// candidates reach a test.
+//
+// The deep tier keeps its roots: t0 per deep prime (t1 = t0 + 12⁻¹ mod r, so
+// one is enough). A sieve built from a previous one whose start lies 12·δ
+// below (stream v2 starts consecutive indexes 12·M·Δ apart) shifts those roots
+// by δ, one reduction a prime, instead of a multi-word residue a prime.
+//
+// Memory bound, per sieve (so per pool thread, which keeps at most one for the
+// next index): 8 bytes a dense prime (52 KB), the slice's marks, the window's
+// bits (at most 4 MB, at 8192 bits up), and 4 bytes a deep prime once the
+// first search reached the window: 15.8 MB at a 2^26 limit, 30.4 MB at 2^27,
+// 58.5 MB at 2^28 (14,630,843 primes). The deep prime table (4 bytes a prime,
+// the same sizes again) is shared by every sieve of the process.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -36,6 +47,19 @@ class SafePrimeSieve {
   // keeps sieve_limit below q's smallest possible value so no r equals q or p.
   // only_23_mod_24 strikes the candidates ≡ 11 (mod 24) too.
   SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24 = false);
+  // The same, deriving the deep roots from `previous` (consumed: its roots
+  // move here, the rest is freed) when it has the same limb count, deep limit
+  // and only_23_mod_24, holds its deep roots, and its start is 12·δ below this
+  // one with 0 < δ < 2^53; otherwise they are computed from scratch. Which j a
+  // search finds, and what it tests, is the same either way.
+  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
+                 SafePrimeSieve&& previous);
+
+  // 12⁻¹ mod r for a prime r ≥ 5: (k·r + 1)/12 with k = (−r) mod 12, since
+  // every unit u modulo 12 has u² ≡ 1, so k·r ≡ −r² ≡ −1 (mod 12).
+  static uint32_t inverse_of_12(uint32_t r) { return uint32_t((uint64_t((12 - r % 12) % 12) * r + 1) / 12); }
+  // True when the deep roots were derived from a previous sieve rather than computed.
+  bool derived() const { return derived_; }
 
   // Lowest j in [j0, j1) whose p_j is a safe prime, or -1. When `stop` is
   // raised (another thread asks), the search gives up between two
@@ -73,6 +97,12 @@ class SafePrimeSieve {
   uint32_t deep_limit_;
   uint64_t deep_window_;
   std::vector<uint64_t> deep_;
+  // t0 per deep prime (deep_sieve_primes order, n_deep_ of them); empty until
+  // the first strike computes them or a constructor derives them.
+  std::vector<uint32_t> deep_t0_;
+  size_t n_deep_;
+  bool only_23_mod_24_;
+  bool derived_ = false;
   // False (and deep_ left empty) when `stop` was raised part-way.
   bool strike_deep(StopFlag stop);
 };
