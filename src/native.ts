@@ -81,7 +81,13 @@ export interface NativeBinding {
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
   fermatBase2(n: bigint[]): boolean[];
   /** `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below. */
-  SafePrimeSieve: new (start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean, previous?: NativeSieve) => NativeSieve;
+  SafePrimeSieve: new (
+    start: bigint,
+    sieveLimit: number,
+    rounds?: number,
+    only23Mod24?: boolean,
+    previous?: NativeSieve,
+  ) => NativeSieve;
   /** What native objects are alive now (each is also reported to its thread's JS engine as external memory). */
   nativeMemory(): NativeMemory;
   backendInfo(): NativeBackendInfo;
