@@ -75,13 +75,17 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
     }
   });
 
-  it('searchSafePrimes leaves no sieve alive in any pool thread when it ends, nor when left early', async () => {
+  // Each pool thread keeps at most one finished index's sieve, for its next
+  // index to derive its deep roots from; closing the pool frees them.
+  it('searchSafePrimes leaves at most one sieve a pool thread alive when it ends, nor more when left early', async () => {
     const base = live();
     let got = 0;
     for await (const _ of searchSafePrimes({ bits: 512, count: 12, seed: 5n, threads: 2 })) got++;
     expect(got).toBe(12);
-    expect(live()).toBe(base);
+    expect(live() - base).toBeLessThanOrEqual(2);
     for await (const _ of searchSafePrimes({ bits: 512, count: 1000, seed: 6n, threads: 2 })) break;
+    expect(live() - base).toBeLessThanOrEqual(2);
+    await closePool();
     expect(live()).toBe(base);
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Backend } from '../backend.ts';
 import { BackendUnavailableError, InternalError } from '../errors.ts';
-import { native, nativeLoadError } from '../native.ts';
+import { native, nativeLoadError, type NativeSieve } from '../native.ts';
 import { claimLoop } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
@@ -38,11 +38,12 @@ interface Sieve {
   close(): void;
 }
 
-function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean): Sieve {
+/** `previous` (native only) is consumed: its deep roots are shifted when its start lies 12·δ below (safe_prime_sieve.h). */
+function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean, previous?: NativeSieve): Sieve {
   if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, only23Mod24);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
-  return new n.SafePrimeSieve(start, sieveLimit(bits, backend), rounds < 0 ? undefined : rounds, only23Mod24);
+  return new n.SafePrimeSieve(start, sieveLimit(bits, backend), rounds < 0 ? undefined : rounds, only23Mod24, previous);
 }
 
 /**
@@ -58,6 +59,8 @@ export class IndexStream {
   private readonly upper: bigint;
   private sieves: [Sieve | null, Sieve | null] = [null, null];
   private closed = false;
+  /** A previous index's run-0 native sieve, consumed by this stream's run-0 sieve (see keptSieve). */
+  previous: NativeSieve | null = null;
 
   constructor(
     readonly bits: number,
@@ -86,12 +89,24 @@ export class IndexStream {
     this.closed = true;
     for (const s of this.sieves) s?.close();
     this.sieves = [null, null];
+    this.previous?.close();
+    this.previous = null;
+  }
+
+  /** The run-0 native sieve, taken out of this stream (which no longer closes it), or null. */
+  takeRun0(): NativeSieve | null {
+    const s = this.backend === 'native' ? (this.sieves[0] as NativeSieve | null) : null;
+    this.sieves[0] = null;
+    return s;
   }
 
   private sieve(run: 0 | 1): Sieve {
     if (this.closed) throw new InternalError('an IndexStream was searched after close()');
+    if (this.sieves[run]) return this.sieves[run];
     const start = run === 0 ? candidateAt(this.st, this.st.first) : this.st.lo;
-    return (this.sieves[run] ??= makeSieve(this.backend, start, this.bits, this.rounds, this.only23Mod24));
+    const previous = run === 0 ? (this.previous ?? undefined) : undefined;
+    if (run === 0) this.previous = null;
+    return (this.sieves[run] = makeSieve(this.backend, start, this.bits, this.rounds, this.only23Mod24, previous));
   }
 
   /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. A set `stop` flag ends it early (result meaningless). */
@@ -120,16 +135,43 @@ export class IndexStream {
  */
 let kept: IndexStream | null = null;
 
+/**
+ * The run-0 native sieve of the index this thread finished last. Stream v2
+ * starts consecutive indexes 12·M·Δ apart, so the next index's run-0 sieve
+ * derives its deep roots from this one's (one reduction a deep prime instead
+ * of a multi-word residue). Like `kept`, at most one a thread: closed by the
+ * next task when that does not fit, or by the addon's finalizer when the idle
+ * thread ends. Memory: 4 bytes a deep prime (58.5 MB at a 2^28 limit; see
+ * safe_prime_sieve.h).
+ */
+let keptSieve: { sieve: NativeSieve; bits: number; rounds: number; only23Mod24: boolean } | null = null;
+
 function sameStream(is: IndexStream, task: IndexTask): boolean {
   return is.bits === task.bits && is.seed === task.seed && is.index === task.index && is.backend === task.backend && is.rounds === task.rounds && is.only23Mod24 === task.only23Mod24;
 }
 
-/** The kept stream when it fits the task, else a new one (the kept one, if any, closed). */
+/** Keeps the stream's run-0 native sieve for the next index (the one kept before, if any, closed), then closes the stream. */
+function retire(is: IndexStream): void {
+  const s = is.takeRun0();
+  if (s) {
+    keptSieve?.sieve.close();
+    keptSieve = { sieve: s, bits: is.bits, rounds: is.rounds, only23Mod24: is.only23Mod24 };
+  }
+  is.close();
+}
+
+/** The kept stream when it fits the task, else a new one (the kept one, if any, retired), given the kept sieve when it fits. */
 function streamFor(task: IndexTask): IndexStream {
   const reuse = kept !== null && sameStream(kept, task) ? kept : null;
-  if (!reuse) kept?.close();
+  if (!reuse && kept) retire(kept);
   kept = null;
-  return reuse ?? new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.only23Mod24);
+  if (reuse) return reuse;
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.only23Mod24);
+  const k = keptSieve;
+  keptSieve = null;
+  if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.only23Mod24 === task.only23Mod24) is.previous = k.sieve;
+  else k?.sieve.close();
+  return is;
 }
 
 /** One pool thread's share of an index: its slices, claimed lowest first; work is candidates sieved, then tested. */
@@ -144,6 +186,6 @@ export function searchIndex(task: IndexTask): void {
     });
   } finally {
     if (task.linger) kept = is;
-    else is.close();
+    else retire(is);
   }
 }
