@@ -36,7 +36,7 @@ const C2 = 0.6601618158468696;
  * probability 12·C2/(ln p)² (Hardy–Littlewood, given both are prime to 6), and
  * a fraction ∏_{5 ≤ r < B} (1 − 2/r) of them survives the sieve to the test.
  */
-export function expectedTestsPerPrime(bits: number, limit = sieveLimit(bits)): number {
+export function expectedTestsPerPrime(bits: number, limit = sieveLimit(bits, 'native')): number {
   const lnP = (bits - 0.5) * Math.LN2;
   // Exactly up to 2^23, then Mertens: ∏_{A≤r<B} (1 − 2/r) = (ln A / ln B)² to
   // within about 1/A (the deepest sieve's primes would not fit a table here).
@@ -103,7 +103,10 @@ async function opensslDhparamSeconds(bits: number): Promise<number | string> {
  */
 function sieveMemoryMiB(bits: number): string {
   const windowBits = Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);
-  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native')) / 2 ** 20).toFixed(2);
+  // Deep roots, 4 bytes a deep prime (π(B) ≈ B/(ln B − 1)), in the searching sieve and the one a thread keeps.
+  const limit = sieveLimit(bits, 'native');
+  const deepRoots = limit > 2 ** 16 ? (2 * 4 * limit) / (Math.log(limit) - 1) : 0;
+  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native') + deepRoots) / 2 ** 20).toFixed(2);
 }
 
 /** One thread's search: Fermat tests and process core time a prime over the seeds, `count` primes each, the pool started first. */
@@ -200,8 +203,8 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
         bits,
         what: `Fermat tests per prime ${bits} bits, expected`,
         unit: 'tests',
-        value: expectedTestsPerPrime(bits),
-        note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits)}; sieve memory at most ${sieveMemoryMiB(bits)} MiB a thread`,
+        value: expectedTestsPerPrime(bits, sieveLimit(bits, 'native')),
+        note: `Hardy–Littlewood with the sieve to ${sieveLimit(bits, 'native')} (the depth the native search used); sieve memory at most ${sieveMemoryMiB(bits)} MiB a thread`,
       });
       if (tested) {
         add({

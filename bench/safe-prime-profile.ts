@@ -2,7 +2,10 @@
  * Where a safe prime's core time goes, on one thread, beside OpenSSL's
  * 2048-bit Miller–Rabin round measured in the same run:
  *
- *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1]
+ *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1] [depth]
+ *
+ * depth (a number, or 2^k written as 26 for k ≤ 32) forces the native sieve's
+ * depth through POWPRIME_SIEVE_LIMIT (tuning.ts), for the cost model there.
  *
  * Prints Fermat tests a prime (measured and the sieve's expectation), core
  * time a prime and its ratio to the MR round, and a split of that time: the
@@ -49,6 +52,11 @@ function msOf(fn: () => unknown, runs: number): number {
   return median(xs);
 }
 
+const depthArg = process.argv[5];
+if (depthArg !== undefined) {
+  const d = Number(depthArg);
+  process.env.POWPRIME_SIEVE_LIMIT = String(d <= 32 ? 2 ** d : d);
+}
 const bits = Number(process.argv[2] ?? 2048);
 const count = Number(process.argv[3] ?? 32);
 const seed = BigInt(process.argv[4] ?? 1);
@@ -68,6 +76,7 @@ const mrRoundAfter = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5)
 const mr = (mrRound + mrRoundAfter) / 2;
 
 // Unit costs, timed alone.
+const derivedOnly: number[] = [];
 const odd = (): bigint => fromBytes(randomBytes(bits / 8)) | 1n | (1n << BigInt(bits - 1));
 const batch = Array.from({ length: 64 }, odd);
 const fermatMs = msOf(() => n.fermatBase2(batch), 3) / batch.length;
@@ -75,6 +84,18 @@ const st = stream(bits, seed, 0n);
 const start = candidateAt(st, st.first);
 // Building the sieve (dense roots) and a first one-candidate slice (the deep tier's window).
 const setupMs = msOf(() => new n.SafePrimeSieve(start, sieveLimit(bits)).search(0, 1), 3);
+// The same from a previous index's sieve 12·M below (M = 4·bits², stream v2's
+// spacing): the deep roots shifted instead of computed.
+const spacing = 12n * 4n * BigInt(bits * bits);
+const derivedMs = msOf(() => {
+  const prev = new n.SafePrimeSieve(start - spacing, sieveLimit(bits));
+  prev.search(0, 1);
+  const t = process.cpuUsage();
+  new n.SafePrimeSieve(start, sieveLimit(bits), undefined, false, prev).search(0, 1);
+  derivedOnly.push(coreMs(t));
+}, 3);
+void derivedMs;
+const derivedSetupMs = median(derivedOnly);
 const fullTestMs = msOf(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, false), 3) * (bits / 2048) ** 3;
 
 const perPrime = searchMs / found;
@@ -92,4 +113,5 @@ console.log(
   `  split a prime: residue setup ${split.setup.toFixed(1)} ms (${pct(split.setup)}), Fermat batches ${split.fermat.toFixed(1)} ms (${pct(split.fermat)}, ${fermatMs.toFixed(3)} ms a test),`,
 );
 console.log(`                 full test on q ${split.fullTestOnQ.toFixed(1)} ms (${pct(split.fullTestOnQ)}), striking and the rest ${rest.toFixed(1)} ms (${pct(rest)})`);
+console.log(`  residue setup an index: ${setupMs.toFixed(1)} ms from scratch, ${derivedSetupMs.toFixed(1)} ms derived from the previous index's sieve`);
 await closePool();

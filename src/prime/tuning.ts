@@ -30,8 +30,22 @@ const SIEVE_LIMIT_JS = 1 << 23;
  */
 export function sieveLimit(bits: number, backend: Backend = 'native'): number {
   const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
-  const depth = Math.min(Math.max(Math.round(2 ** 26 * (bits / 2048) ** 3.6), 1 << 12), max);
+  const forced = backend === 'native' ? forcedSieveLimit() : null;
+  const depth = Math.min(forced ?? Math.max(Math.round(2 ** 26 * (bits / 2048) ** 3.6), 1 << 12), max);
   return Math.min(depth, 2 ** (bits - 3));
+}
+
+/**
+ * POWPRIME_SIEVE_LIMIT=B (5 ≤ B, capped at SIEVE_LIMIT_MAX) forces the native
+ * sieve's depth, so bench/safe-prime-profile.ts can measure the cost model at
+ * several depths through the real search (pool threads inherit the
+ * environment). Safe to leave set: no result depends on the depth.
+ */
+function forcedSieveLimit(): number | null {
+  const v = process.env.POWPRIME_SIEVE_LIMIT;
+  if (v === undefined || v === '') return null;
+  const b = Number(v);
+  return Number.isSafeInteger(b) && b >= 5 ? b : null;
 }
 
 /** A few tens of milliseconds of one-at-a-time tests (test cost grows as bits^2..3). */
