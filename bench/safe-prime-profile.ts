@@ -2,10 +2,15 @@
  * Where a safe prime's core time goes, on one thread, beside OpenSSL's
  * 2048-bit Miller–Rabin round measured in the same run:
  *
- *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1] [depth]
+ *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1] [depth] [stream=v1]
  *
  * depth (a number, or 2^k written as 26 for k ≤ 32) forces the native sieve's
  * depth through POWPRIME_SIEVE_LIMIT (tuning.ts), for the cost model there.
+ * stream=v2e searches with stream v2's spacing (index i starts 12·M·i above
+ * index 0's start, M = 4·bits²), each index's sieve derived from the one
+ * before, by calling the native sieve directly on this thread: the same work
+ * a pool thread does on v2 (only which primes are found differs, since index
+ * 0's start is v1's), for measuring before v2 is the stream searchSafePrimes uses.
  *
  * Prints Fermat tests a prime (measured and the sieve's expectation), core
  * time a prime and its ratio to the MR round, and a split of that time: the
@@ -17,12 +22,12 @@
  * search's own bookkeeping.
  */
 import { checkPrimeSync, randomBytes } from 'node:crypto';
-import { native } from '../src/native.ts';
+import { native, type NativeSieve } from '../src/native.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { fromBytes } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { stream, candidateAt } from '../src/prime/stream.ts';
-import { sieveLimit } from '../src/prime/tuning.ts';
+import { sieveLimit, sliceLength } from '../src/prime/tuning.ts';
 import { expectedTestsPerPrime } from './prime.ts';
 
 /** RFC 3526 group 14: the 2048-bit MODP prime (a safe prime). */
@@ -67,10 +72,30 @@ const mrRound = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64
 
 // Start the pool's thread (and load its modules) before the clock starts.
 for await (const _ of searchSafePrimes({ bits: 64, count: 1, seed, threads: 1, backend: 'native' }));
+const streamArg = process.argv[6] ?? 'v1';
+if (streamArg !== 'v1' && streamArg !== 'v2e') throw new Error('stream must be v1 or v2e');
 const t0 = process.cpuUsage();
 let tested = 0;
 let found = 0;
-for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', onProgress: (p) => (tested = p.tested) })) found++;
+if (streamArg === 'v1') {
+  for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', onProgress: (p) => (tested = p.tested) })) found++;
+} else {
+  const st0 = stream(bits, seed, 0n);
+  const m = 4n * BigInt(bits * bits);
+  const len = sliceLength(bits, 'native');
+  let prev: NativeSieve | undefined;
+  for (let i = 0n; i < BigInt(count); i++) {
+    const s = new n.SafePrimeSieve(candidateAt(st0, (st0.first + m * i) % st0.count), sieveLimit(bits), undefined, false, prev);
+    for (let j0 = 0; ; j0 += len) {
+      const r = s.search(j0, j0 + len);
+      tested += r.tested;
+      if (r.found !== null) break;
+    }
+    found++;
+    prev = s;
+  }
+  prev?.close();
+}
 const searchMs = coreMs(t0);
 const mrRoundAfter = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;
 const mr = (mrRound + mrRoundAfter) / 2;
@@ -100,13 +125,13 @@ const fullTestMs = msOf(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, f
 
 const perPrime = searchMs / found;
 const split = {
-  setup: setupMs,
+  setup: streamArg === 'v1' ? setupMs : derivedSetupMs,
   fermat: (fermatMs * tested) / found,
   fullTestOnQ: fullTestMs,
 };
 const rest = perPrime - split.setup - split.fermat - split.fullTestOnQ;
 const pct = (x: number): string => `${((100 * x) / perPrime).toFixed(1)} %`;
-console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${sieveLimit(bits)}`);
+console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${sieveLimit(bits)}, stream ${streamArg}`);
 console.log(`  Fermat tests a prime: ${(tested / found).toFixed(0)} (expected for this sieve ${expectedTestsPerPrime(bits).toFixed(0)})`);
 console.log(`  core time a prime:    ${perPrime.toFixed(1)} ms = ${(perPrime / mr).toFixed(0)} × OpenSSL's 2048-bit MR round (${mr.toFixed(3)} ms)`);
 console.log(
