@@ -47,11 +47,26 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
     // Two residues of 4 bytes per dense-tier prime (every prime below 2^16 but 2 and 3).
     expect(open.bytes - before.bytes).toBeGreaterThanOrEqual(8 * (primeCount(1 << 16) - 2));
     s.search(0, 1000);
-    // The first search strikes the deeper primes into a window of one bit per candidate, bits²/2 of them.
-    expect(n!.nativeMemory().bytes - open.bytes).toBeGreaterThanOrEqual((2048 * 2048) / 2 / 8);
+    // The first search strikes the deeper primes into a window of one bit per candidate, bits²/2 of them,
+    // and keeps their roots, 4 bytes a prime from 2^16 to the limit.
+    expect(n!.nativeMemory().bytes - open.bytes).toBeGreaterThanOrEqual((2048 * 2048) / 2 / 8 + 4 * (primeCount(limit) - primeCount(1 << 16)));
     s.close();
     expect(n!.nativeMemory()).toEqual(before);
     s.close();
+    expect(n!.nativeMemory()).toEqual(before);
+  });
+
+  it('a sieve derived from a previous one holds the moved roots; the previous holds nothing', () => {
+    const limit = 1 << 22;
+    const before = n!.nativeMemory();
+    const prev = new n!.SafePrimeSieve(start(1024), limit);
+    prev.search(0, 16);
+    const next = new n!.SafePrimeSieve(start(1024) + 12n * 4n * 1024n * 1024n, limit, undefined, false, prev);
+    expect(next.derived).toBe(true);
+    const held = n!.nativeMemory();
+    expect(held.objects).toBe(before.objects + 1);
+    expect(held.bytes - before.bytes).toBeGreaterThanOrEqual(4 * (primeCount(limit) - primeCount(1 << 16)));
+    next.close();
     expect(n!.nativeMemory()).toEqual(before);
   });
 
