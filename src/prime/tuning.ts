@@ -18,20 +18,32 @@ const SIEVE_LIMIT_JS = 1 << 23;
  * prime below B, once an index (sieve_roots.h: bits/24 SIMD steps a prime).
  *
  * Cost model, measured at 2048 bits on one thread (Intel Xeon family 6 model
- * 167, AVX-512; seed 1, 8 primes; bench/safe-prime-profile.ts): tests a prime
- * 2287 / 1954 / 1811 / 1684 and residue setup 24 / 41 / 81 / 135 ms an index
- * at B = 2^23 / 2^25 / 2^26 / 2^27, a Fermat test 0.36 ms. From 2^26 to 2^27
- * the setup grows by about 55 ms and the tests saved are worth about 46: the
- * optimum is near 2^26. Setup a prime of B grows as π(B)·bits, the tests'
- * worth as bits²·(test cost ∝ bits^1.6); equal at the margin when
- * B ∝ bits^3.6, so B = 2^26·(bits/2048)^3.6 (2^22.4 at 1024 bits, about what
- * the earlier 4096·bits rule gave; 2^28, the cap, from 3072 bits).
+ * 167, KVM, AVX-512 IFMA; seed 1, 32 primes; bench/safe-prime-profile.ts
+ * 2048 32 1 <depth> v2e, stream v2's spacing with each index's deep roots
+ * derived from the previous index's; Fermat test 0.30 ms):
+ *
+ *   B      tests a prime   residue setup an index    core time a prime
+ *          v2e (v1)        derived  (from scratch)   v2e      (v1, from scratch)
+ *   2^26   2209 (2309)     29 ms    (76 ms)          757 ms   (826 ms)
+ *   2^27   2052 (2141)     47 ms    (136 ms)         727 ms   (829 ms)
+ *   2^28   1909 (1988)     77 ms    (240–261 ms)     706 ms   (948 ms)
+ *
+ * Derived, a step from 2^27 to 2^28 costs about 30 ms of setup and saves
+ * about 140 tests (42 ms): the optimum is at or past the cap, so 2^28 (the
+ * roots are exact only below 2^28, sieve_roots.h). Computed from scratch
+ * every index (stream v1), 2^28 would cost 15 % more than 2^26: this depth
+ * is for v2's derived residues. Past 2048 bits the tests' worth grows as
+ * bits^3.6 and the setup at most as bits, so the cap holds from 2048 bits
+ * up (4096 bits at 2^28, seeds 1–4, one prime each, from scratch: 1273,
+ * 4223, 4270 and 180 tests, mean 2487 = 0.25 × the 2^23 sieve's 9995
+ * expected and 0.37 × the 6744 expected at 2^28; four primes are few);
+ * below, B = 2^28·(bits/2048)^3.6 keeps the earlier scaling (2^24.4 at 1024 bits).
  * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
 export function sieveLimit(bits: number, backend: Backend = 'native'): number {
   const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
   const forced = backend === 'native' ? forcedSieveLimit() : null;
-  const depth = Math.min(forced ?? Math.max(Math.round(2 ** 26 * (bits / 2048) ** 3.6), 1 << 12), max);
+  const depth = Math.min(forced ?? Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), max);
   return Math.min(depth, 2 ** (bits - 3));
 }
 
