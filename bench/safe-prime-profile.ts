@@ -6,11 +6,10 @@
  *
  * depth (a number, or 2^k written as 26 for k ≤ 32) forces the native sieve's
  * depth through POWPRIME_SIEVE_LIMIT (tuning.ts), for the cost model there.
- * stream=v2e searches with stream v2's spacing (index i starts 12·M·i above
- * index 0's start, M = 4·bits²), each index's sieve derived from the one
- * before, by calling the native sieve directly on this thread: the same work
- * a pool thread does on v2 (only which primes are found differs, since index
- * 0's start is v1's), for measuring before v2 is the stream searchSafePrimes uses.
+ * stream=v2 searches stream v2 (src/prime/stream.ts), each index's sieve
+ * derived from the one before, by calling the native sieve directly on this
+ * thread: the work a pool thread does on v2, measurable before v2 is the
+ * stream searchSafePrimes runs. Only run 0 (no wrap-around) is searched.
  *
  * Prints Fermat tests a prime (measured and the sieve's expectation), core
  * time a prime and its ratio to the MR round, and a split of that time: the
@@ -73,19 +72,20 @@ const mrRound = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64
 // Start the pool's thread (and load its modules) before the clock starts.
 for await (const _ of searchSafePrimes({ bits: 64, count: 1, seed, threads: 1, backend: 'native' }));
 const streamArg = process.argv[6] ?? 'v1';
-if (streamArg !== 'v1' && streamArg !== 'v2e') throw new Error('stream must be v1 or v2e');
+if (streamArg !== 'v1' && streamArg !== 'v2') throw new Error('stream must be v1 or v2');
 const t0 = process.cpuUsage();
 let tested = 0;
 let found = 0;
 if (streamArg === 'v1') {
   for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', onProgress: (p) => (tested = p.tested) })) found++;
 } else {
-  const st0 = stream(bits, seed, 0n);
-  const m = 4n * BigInt(bits * bits);
   const len = sliceLength(bits, 'native');
   let prev: NativeSieve | undefined;
   for (let i = 0n; i < BigInt(count); i++) {
-    const s = new n.SafePrimeSieve(candidateAt(st0, (st0.first + m * i) % st0.count), sieveLimit(bits), undefined, false, prev);
+    // Stream v2 driven by hand (searchSafePrimes runs v1 until the version is
+    // threaded through): index i's sieve derived from index i − 1's.
+    const st = stream(bits, seed, i, 2);
+    const s = new n.SafePrimeSieve(candidateAt(st, st.first), sieveLimit(bits), undefined, false, prev);
     for (let j0 = 0; ; j0 += len) {
       const r = s.search(j0, j0 + len);
       tested += r.tested;
@@ -105,7 +105,7 @@ const derivedOnly: number[] = [];
 const odd = (): bigint => fromBytes(randomBytes(bits / 8)) | 1n | (1n << BigInt(bits - 1));
 const batch = Array.from({ length: 64 }, odd);
 const fermatMs = msOf(() => n.fermatBase2(batch), 3) / batch.length;
-const st = stream(bits, seed, 0n);
+const st = stream(bits, seed, 0n, 1);
 const start = candidateAt(st, st.first);
 // Building the sieve (dense roots) and a first one-candidate slice (the deep tier's window).
 const setupMs = msOf(() => new n.SafePrimeSieve(start, sieveLimit(bits)).search(0, 1), 3);

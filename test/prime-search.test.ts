@@ -30,7 +30,7 @@ describe('seeded safe-prime search', () => {
       expect(r.prime.toString(2)).toHaveLength(bits);
       expect(r.seed).toBe(2026n);
       // The least safe prime at or after the start point: nothing between them.
-      const st = stream(bits, 2026n, r.index);
+      const st = stream(bits, 2026n, r.index, 1);
       const start = st.lo + 12n * st.first;
       if (r.prime >= start) {
         for (let c = start; c < r.prime; c += 12n) expect(isSafeByNodeCrypto(c)).toBe(false);

@@ -70,7 +70,7 @@ export class IndexStream {
     readonly rounds: number,
     readonly only23Mod24 = false,
   ) {
-    this.st = stream(bits, seed, index);
+    this.st = stream(bits, seed, index, 1);
     this.upper = this.st.count - this.st.first;
   }
 

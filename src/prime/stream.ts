@@ -1,9 +1,10 @@
 /**
  * Where prime number `index` of a seeded search starts, and the order its
  * candidates are visited in. Both backends share this file, so their
- * results are the same bit for bit.
+ * results are the same bit for bit. Two versions exist; a search names the
+ * one it runs, and files and queue jobs record it, so a stream is never mixed.
  *
- * start(bits, seed, index): SHA-256 in counter mode over
+ * Version 1, start(bits, seed, index): SHA-256 in counter mode over
  *   "powprime/safe-prime/v1" ‖ be16(bits) ‖ seed (32 bytes, big-endian) ‖ be64(index) ‖ be32(block)
  * for block = 0, 1, …; the first ceil(bits/8) bytes, as a big-endian number,
  * keep their top `bits` bits and get the top two set (so p stays in
@@ -14,11 +15,50 @@
  * They are visited upward from the first one at or above start, then wrap
  * around to lo. Prime `index` is the first safe prime in that order: the
  * least safe prime at or above start, if there is one below 2^bits.
+ *
+ * Version 2 keeps the candidates and the visiting rule and changes only the
+ * start: the seed picks a base position c = X mod count, X the first
+ * ceil(bits/8) + 16 bytes of SHA-256 in counter mode over
+ *   "powprime/safe-prime/v2" ‖ be16(bits) ‖ seed (32 bytes) ‖ be32(block)
+ * (16 bytes more than needed, so the reduction's bias is negligible), and
+ * index i starts at position (c + M·i) mod count with M = 4·bits². Why: a
+ * deep sieve's cost is each start's residue modulo every sieve prime; when
+ * starts form a progression, one index's residues are another's shifted by
+ * a constant (native/bignum/safe_prime_sieve.h), which makes a deeper sieve
+ * pay. M is about 64 mean gaps between safe primes, so two indexes share a
+ * prime only with probability about e^−64.
  */
 import { sha256 } from '../hash/sha256.ts';
 import { fromBytes } from './bigint.ts';
 
 const DOMAIN = new TextEncoder().encode('powprime/safe-prime/v1');
+const DOMAIN_V2 = new TextEncoder().encode('powprime/safe-prime/v2');
+
+/** Which start rule a search runs (see the header). */
+export type StreamVersion = 1 | 2;
+/** The version new searches run. */
+export const LATEST_STREAM: StreamVersion = 2;
+
+/** The spacing of version 2's start positions, in candidates. */
+export function spacing(bits: number): bigint {
+  return 4n * BigInt(bits) * BigInt(bits);
+}
+
+/** Version 2's base position X of the header (before the reduction mod count). */
+export function baseNumber(bits: number, seed: bigint): bigint {
+  const bytes = Math.ceil(bits / 8) + 16;
+  const out = new Uint8Array(Math.ceil(bytes / 32) * 32);
+  const msg = new Uint8Array(DOMAIN_V2.length + 2 + 32 + 4);
+  const view = new DataView(msg.buffer);
+  msg.set(DOMAIN_V2);
+  view.setUint16(DOMAIN_V2.length, bits);
+  msg.set(Buffer.from(seed.toString(16).padStart(64, '0'), 'hex'), DOMAIN_V2.length + 2);
+  for (let block = 0; block * 32 < bytes; block++) {
+    view.setUint32(DOMAIN_V2.length + 34, block);
+    out.set(sha256(msg), block * 32);
+  }
+  return fromBytes(out.subarray(0, bytes));
+}
 
 export interface Stream {
   bits: number;
@@ -48,11 +88,12 @@ export function startPoint(bits: number, seed: bigint, index: bigint): bigint {
   return x | (3n << BigInt(bits - 2));
 }
 
-export function stream(bits: number, seed: bigint, index: bigint): Stream {
+export function stream(bits: number, seed: bigint, index: bigint, version: StreamVersion): Stream {
   const top = 1n << BigInt(bits);
   const floor = 3n << BigInt(bits - 2);
   const lo = floor + ((11n - (floor % 12n) + 12n) % 12n);
   const count = (top - 1n - lo) / 12n + 1n;
+  if (version === 2) return { bits, lo, count, first: ((baseNumber(bits, seed) % count) + spacing(bits) * index) % count };
   const s = startPoint(bits, seed, index);
   const firstAtOrAbove = s + ((11n - (s % 12n) + 12n) % 12n);
   const first = firstAtOrAbove < top ? (firstAtOrAbove - lo) / 12n : 0n;

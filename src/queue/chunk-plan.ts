@@ -93,7 +93,7 @@ export class ChunkPlan {
     length = BigInt(chunkLength(bits)),
   ) {
     this.length = length;
-    const total = stream(bits, seed, 0n).count;
+    const total = stream(bits, seed, 0n, 1).count;
     this.chunksPerIndex = (total + this.length - 1n) / this.length;
     this.nextIndex = startIndex;
     this.left = count;
