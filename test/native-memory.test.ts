@@ -80,7 +80,7 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
 
   it('an IndexStream refuses to search once closed (both backends)', () => {
     for (const backend of ['native', 'js'] as const) {
-      const is = new IndexStream(256, 1n, 0n, backend, -1);
+      const is = new IndexStream(256, 1n, 0n, backend, -1, 2);
       is.searchSlice(0n, 64n);
       is.close();
       is.close();

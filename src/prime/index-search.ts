@@ -9,7 +9,7 @@ import { native, nativeLoadError, type NativeSieve } from '../native.ts';
 import { claimLoop } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
-import { candidateAt, stream, type Stream } from './stream.ts';
+import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
 import { sieveLimit, sliceLength } from './tuning.ts';
 
 export interface IndexTask {
@@ -19,6 +19,8 @@ export interface IndexTask {
   index: bigint;
   backend: Backend;
   rounds: number;
+  /** The stream version that maps the index to its candidates. */
+  stream: StreamVersion;
   /** Only p ≡ 23 (mod 24) counts (DH parameters with g = 2). */
   only23Mod24: boolean;
   /** The shared positions are stream offsets from here (0: the whole index). */
@@ -68,9 +70,10 @@ export class IndexStream {
     readonly index: bigint,
     readonly backend: Backend,
     readonly rounds: number,
+    readonly version: StreamVersion,
     readonly only23Mod24 = false,
   ) {
-    this.st = stream(bits, seed, index, 1);
+    this.st = stream(bits, seed, index, version);
     this.upper = this.st.count - this.st.first;
   }
 
@@ -147,7 +150,15 @@ let kept: IndexStream | null = null;
 let keptSieve: { sieve: NativeSieve; bits: number; rounds: number; only23Mod24: boolean } | null = null;
 
 function sameStream(is: IndexStream, task: IndexTask): boolean {
-  return is.bits === task.bits && is.seed === task.seed && is.index === task.index && is.backend === task.backend && is.rounds === task.rounds && is.only23Mod24 === task.only23Mod24;
+  return (
+    is.bits === task.bits &&
+    is.seed === task.seed &&
+    is.index === task.index &&
+    is.backend === task.backend &&
+    is.rounds === task.rounds &&
+    is.version === task.stream &&
+    is.only23Mod24 === task.only23Mod24
+  );
 }
 
 /** Keeps the stream's run-0 native sieve for the next index (the one kept before, if any, closed), then closes the stream. */
@@ -166,7 +177,7 @@ function streamFor(task: IndexTask): IndexStream {
   if (!reuse && kept) retire(kept);
   kept = null;
   if (reuse) return reuse;
-  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.only23Mod24);
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24);
   const k = keptSieve;
   keptSieve = null;
   if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.only23Mod24 === task.only23Mod24) is.previous = k.sieve;

@@ -18,6 +18,8 @@ export interface RangeSearchOptions {
   threads?: number;
   backend?: BackendChoice;
   rounds?: number;
+  /** The stream version (default 2; job data records it). */
+  stream?: 1 | 2;
   signal?: AbortSignal;
 }
 

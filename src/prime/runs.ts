@@ -6,6 +6,7 @@ import { NoSafePrimeError, SearchStoppedError } from '../errors.ts';
 import { runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
+import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
 
 const WORKER = new URL('../worker.ts', import.meta.url);
@@ -15,6 +16,8 @@ export interface SafePrimeResult {
   bits: number;
   seed: bigint;
   index: bigint;
+  /** The stream version that maps the index to this prime. */
+  stream: StreamVersion;
   /** Wall time spent on this index. */
   elapsedMs: number;
 }
@@ -38,7 +41,7 @@ export class RangeRun {
 
   /** linger: more ranges of this index are likely to follow (see IndexTask.linger). */
   constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false) {
-    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.only23Mod24);
+    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.only23Mod24);
     const end = to === undefined || to > st.length ? st.length : to;
     const length = end > from ? end - from : 0n;
     this.shared = createShared(length);
@@ -49,6 +52,7 @@ export class RangeRun {
       index,
       backend: p.backend,
       rounds: p.rounds,
+      stream: p.stream,
       only23Mod24: p.only23Mod24,
       from,
       shared: this.shared,
@@ -101,7 +105,7 @@ export class IndexRun extends RangeRun {
     super(p, index, threads);
     this.result = this.done.then((r) => {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
-      return { prime: r.prime, bits: p.bits, seed: p.seed, index, elapsedMs: Math.round(performance.now() - this.started) };
+      return { prime: r.prime, bits: p.bits, seed: p.seed, index, stream: p.stream, elapsedMs: Math.round(performance.now() - this.started) };
     });
     this.result.catch(() => {});
   }

@@ -4,6 +4,7 @@ import { poolSize } from '../pool/pool.ts';
 import { INDEX_LIMIT, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { argumentError, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, parseBigInt } from '../validate.ts';
 import { parseSeed, randomSeed } from './seed.ts';
+import { LATEST_STREAM, type StreamVersion } from './stream.ts';
 
 export interface SafePrimeProgress {
   /** Primes found so far in this call (a last report with the final counts comes once all are found). */
@@ -22,6 +23,8 @@ export interface SafePrimeSearchOptions {
   backend?: BackendChoice;
   /** Miller–Rabin rounds on q after Baillie–PSW (default by size). */
   rounds?: number;
+  /** Which start rule maps indexes to primes (src/prime/stream.ts): 1 or 2, default 2. Files and jobs record it. */
+  stream?: StreamVersion;
   signal?: AbortSignal;
   onProgress?: (p: SafePrimeProgress) => void;
 }
@@ -32,10 +35,18 @@ export interface Parsed {
   threads: number;
   backend: Backend;
   rounds: number;
+  stream: StreamVersion;
   signal: AbortSignal | undefined;
   onProgress: ((p: SafePrimeProgress) => void) | undefined;
   /** Only p ≡ 23 (mod 24) counts: DH parameters (dhparam.ts). */
   only23Mod24: boolean;
+}
+
+/** A stream version as the API takes it: 1 or 2, LATEST_STREAM when absent. */
+export function parseStream(name: string, value: unknown): StreamVersion {
+  if (value === undefined) return LATEST_STREAM;
+  if (value !== 1 && value !== 2) throw argumentError(RangeError, name, `must be 1 or 2 (got ${String(value)})`);
+  return value;
 }
 
 /** A prime's index in a seeded search: 0 ≤ index < 2^64. */
@@ -55,6 +66,7 @@ export function parseOptions(opts: SafePrimeSearchOptions, only23Mod24 = false):
     threads: opts.threads === undefined ? poolSize() : checkThreads('threads', opts.threads),
     backend: resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES)),
     rounds: checkRounds('rounds', opts.rounds),
+    stream: parseStream('stream', opts.stream),
     signal: checkSignal('signal', opts.signal),
     onProgress: checkFunction<(p: SafePrimeProgress) => void>('onProgress', opts.onProgress),
     only23Mod24,

@@ -3,7 +3,8 @@ import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.
 import { argumentError, checkInteger, checkOneOf, checkRounds, parseBigInt } from '../validate.ts';
 import { IndexStream } from './index-search.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
-import { parseIndex } from './search-options.ts';
+import { parseIndex, parseStream } from './search-options.ts';
+import type { StreamVersion } from './stream.ts';
 import { parseSeed } from './seed.ts';
 import { sliceLength as sliceLengthFor } from './tuning.ts';
 
@@ -15,6 +16,8 @@ export interface SliceOptions {
   slice: number | bigint;
   backend?: BackendChoice;
   rounds?: number;
+  /** The stream version (default 2; see src/prime/stream.ts). */
+  stream?: StreamVersion;
 }
 
 export interface SliceOutcome {
@@ -40,7 +43,7 @@ export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   if (slice < 0n) throw argumentError(RangeError, 'slice', 'must not be negative');
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
   const rounds = checkRounds('rounds', opts.rounds);
-  const st = new IndexStream(bits, seed, index, backend, rounds);
+  const st = new IndexStream(bits, seed, index, backend, rounds, parseStream('stream', opts.stream));
   const len = BigInt(sliceLengthFor(bits, backend));
   const v0 = slice * len;
   const v1 = v0 + len < st.length ? v0 + len : st.length;

@@ -93,6 +93,7 @@ export class ChunkPlan {
     length = BigInt(chunkLength(bits)),
   ) {
     this.length = length;
+    // Every version has the same candidates: the count does not depend on it.
     const total = stream(bits, seed, 0n, 1).count;
     this.chunksPerIndex = (total + this.length - 1n) / this.length;
     this.nextIndex = startIndex;
