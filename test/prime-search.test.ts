@@ -29,8 +29,9 @@ describe('seeded safe-prime search', () => {
       expect(isSafeByNodeCrypto(r.prime)).toBe(true);
       expect(r.prime.toString(2)).toHaveLength(bits);
       expect(r.seed).toBe(2026n);
+      expect(r.stream).toBe(2);
       // The least safe prime at or after the start point: nothing between them.
-      const st = stream(bits, 2026n, r.index, 1);
+      const st = stream(bits, 2026n, r.index, r.stream);
       const start = st.lo + 12n * st.first;
       if (r.prime >= start) {
         for (let c = start; c < r.prime; c += 12n) expect(isSafeByNodeCrypto(c)).toBe(false);
@@ -74,9 +75,17 @@ describe('seeded safe-prime search', () => {
     while (!isSafeByNodeCrypto(minSafe)) minSafe++;
     let index = 0n;
     while (startPoint(bits, 5n, index) <= maxSafe) index++;
+    const start2 = (i: bigint): bigint => {
+      const st = stream(bits, 5n, i, 2);
+      return st.lo + 12n * st.first;
+    };
+    let index2 = 0n;
+    while (start2(index2) <= maxSafe) index2++;
     for (const backend of backends) {
-      const [r] = await collect({ bits, count: 1, seed: 5n, startIndex: index, backend });
+      const [r] = await collect({ bits, count: 1, seed: 5n, startIndex: index, backend, stream: 1 });
       expect(r!.prime).toBe(minSafe);
+      const [r2] = await collect({ bits, count: 1, seed: 5n, startIndex: index2, backend, stream: 2 });
+      expect(r2!.prime).toBe(minSafe);
     }
   });
 

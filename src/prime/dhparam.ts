@@ -26,11 +26,14 @@ export interface DhParams {
   elapsedMs: number;
 }
 
-export async function generateDhParams(options: SafePrimeSearchOptions): Promise<DhParams> {
+export async function generateDhParams(options: Omit<SafePrimeSearchOptions, 'stream'>): Promise<DhParams> {
   const opts = checkOptions('options', options) as SafePrimeSearchOptions;
   // The search takes smaller sizes; DH parameters do not.
   checkInteger('bits', opts.bits, DH_MIN_BITS, DH_MAX_BITS);
-  const r = await findSafePrime23Mod24(opts);
+  // Stream 1 always: the same bits and seed keep giving the parameters they
+  // gave before stream 2 existed, and one index gains nothing from version 2's
+  // progression of start points.
+  const r = await findSafePrime23Mod24({ ...opts, stream: 1 });
   return {
     p: r.prime,
     g: 2n,
