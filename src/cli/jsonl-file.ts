@@ -17,6 +17,8 @@ export interface SearchLine {
   seed: string;
   index: number;
   elapsedMs: number;
+  /** The stream version (src/prime/stream.ts); absent in lines of version 1. */
+  stream?: number;
 }
 
 export interface ExistingLines<T> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
-import { verifyLines, type Located } from './verify-lines.ts';
+import { verifyLines, type Located, lineStream } from './verify-lines.ts';
 
 interface MergeOpts {
   out?: string;
@@ -31,6 +31,8 @@ export function registerMerge(program: Command): void {
 
 async function merge(files: string[], opts: MergeOpts): Promise<void> {
   const byKey = new Map<string, Sourced>();
+  // A search (bits, seed) is one stream version: lines of two would key different primes by the same index.
+  const streams = new Map<string, Sourced>();
   let read = 0;
   for (const file of files) {
     if (!existsSync(file)) throw new RangeError(`${file}: no such file`);
@@ -39,6 +41,11 @@ async function merge(files: string[], opts: MergeOpts): Promise<void> {
     existing.lines.forEach((line, i) => {
       read++;
       const where = `${file} line ${existing.lineNos[i]}`;
+      const run = streams.get(`${line.bits}/${line.seed}`);
+      if (run && lineStream(run.line) !== lineStream(line)) {
+        throw new RangeError(`${where} is of stream ${lineStream(line)}, but ${run.where} of the same search is of stream ${lineStream(run.line)}: streams are never mixed`);
+      }
+      if (!run) streams.set(`${line.bits}/${line.seed}`, { line, where });
       const key = `${line.bits}/${line.seed}/${line.index}`;
       const seen = byKey.get(key);
       if (seen && seen.line.prime !== line.prime) {

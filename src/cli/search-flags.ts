@@ -4,7 +4,9 @@
  */
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { MAX_CHUNK_LENGTH, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import { parseStream } from '../prime/search-options.ts';
 import { parseSeed } from '../prime/seed.ts';
+import type { StreamVersion } from '../prime/stream.ts';
 import { parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
 import { checkCount, checkInteger, checkOneOf, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
@@ -31,6 +33,7 @@ export interface SearchOpts {
   queueName: string;
   chunkLength?: string;
   registerRate?: string;
+  stream?: string;
 }
 
 export interface SearchFlags {
@@ -40,6 +43,8 @@ export interface SearchFlags {
   backend: BackendChoice;
   /** --seed when given (resume may take it from the --out file instead). */
   seed: bigint | undefined;
+  /** --stream when given (resume takes the --out file's otherwise). */
+  stream: StreamVersion | undefined;
   shard: Shard | null;
   target: QueueTarget | null;
   registerRate: { max: number; ms: number } | null;
@@ -57,6 +62,7 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
   const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
   const seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
+  const stream = opts.stream === undefined ? undefined : parseStream('--stream', parseIntArg('--stream', opts.stream));
   const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
   if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
   if (shard && opts.queue) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
@@ -69,7 +75,7 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   const base = shard?.k ?? 0;
   const stride = shard?.n ?? 1;
   const wanted = shard ? shardSize(shard, count) : count;
-  return { bits, count, threads, backend, seed, shard, target, registerRate, chunkLength, base, stride, wanted };
+  return { bits, count, threads, backend, seed, stream, shard, target, registerRate, chunkLength, base, stride, wanted };
 }
 
 /** `n/seconds`, e.g. 10/60. */

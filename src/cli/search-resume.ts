@@ -4,7 +4,8 @@
  */
 import { JsonlOut, readExisting, type ExistingRun } from './jsonl-file.ts';
 import type { SearchFlags } from './search-flags.ts';
-import { checkLineFields, verifyLines } from './verify-lines.ts';
+import type { StreamVersion } from '../prime/stream.ts';
+import { checkLineFields, lineStream, verifyLines } from './verify-lines.ts';
 
 export interface Resumed {
   /** The --out file, locked; null without --out. */
@@ -13,6 +14,8 @@ export interface Resumed {
   existing: ExistingRun;
   /** The file's seed, else --seed (undefined when neither gives one). */
   seed: bigint | undefined;
+  /** The file's stream version, else --stream (undefined when neither gives one). */
+  stream: StreamVersion | undefined;
 }
 
 /**
@@ -20,9 +23,10 @@ export interface Resumed {
  * seed, the indexes this process (or shard) runs, every prime of its bit
  * length and safe. Refuses (RangeError) a file that does not.
  */
-export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'bits' | 'seed' | 'base' | 'stride' | 'shard'>): Promise<Resumed> {
+export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'bits' | 'seed' | 'stream' | 'base' | 'stride' | 'shard'>): Promise<Resumed> {
   const { bits, base, stride, shard } = f;
   let seed = f.seed;
+  let stream = f.stream;
   // The file is locked first: another run appending to it (or registering its
   // primes) must not be read half-way, nor raced.
   const outFile = out !== undefined ? JsonlOut.open(out, readExisting) : null;
@@ -40,6 +44,13 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
     if (first.bits !== bits) throw new RangeError(`--out file holds ${first.bits}-bit primes, not ${bits}-bit; use another file`);
     if (seed !== undefined && seed !== fileSeed) throw new RangeError(`--out file was written with seed ${fileSeed}, not ${seed}; use another file`);
     seed = fileSeed;
+    // One file, one stream: its first line's version is the run's.
+    const fileStream = lineStream(first);
+    if (stream !== undefined && stream !== fileStream) throw new RangeError(`--out file was written with stream ${fileStream}, not ${stream}; use another file`);
+    stream = fileStream;
+    existing.lines.forEach((l, i) => {
+      if (lineStream(l) !== fileStream) throw new RangeError(`${where(i)} is of stream ${lineStream(l)}, but line ${existing.lineNos[0]} is of stream ${fileStream}: a file holds one stream${refuse}`);
+    });
     existing.lines.forEach((l, i) => {
       if (l.bits !== bits || l.seed !== first.seed || l.index !== base + i * stride) {
         throw new RangeError(
@@ -53,5 +64,5 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
       refuse,
     );
   }
-  return { outFile, existing, seed };
+  return { outFile, existing, seed, stream };
 }

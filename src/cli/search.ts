@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { randomSeed } from '../prime/seed.ts';
 import { searchSafePrimes } from '../prime/search.ts';
+import { LATEST_STREAM } from '../prime/stream.ts';
 import { InterruptedError } from '../errors.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
@@ -34,6 +35,7 @@ export function registerSearch(program: Command): void {
     .description('find safe primes of a bit length; results keyed by (bits, seed, index), resumable with --out')
     .requiredOption('--bits <B>', `bit length (${MIN_SEARCH_BITS}-${MAX_SEARCH_BITS})`)
     .requiredOption('--count <C>', 'how many primes (with --out: in the file, counting earlier runs)')
+    .option('--stream <v>', 'stream version 1 or 2: how indexes map to primes (default: taken from --out, else 2)')
     .option('--seed <S>', 'search seed, decimal or 0x (default: taken from --out, else random and reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
     .option('--backend <name>', 'auto, native or js', 'auto')
@@ -55,7 +57,10 @@ export function registerSearch(program: Command): void {
     .action(async (opts: SearchOpts) => {
       const flags = parseSearchFlags(opts);
       const { bits, count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted } = flags;
-      const { outFile, existing, seed: resumedSeed } = await resumeOut(opts.out, flags);
+      const { outFile, existing, seed: resumedSeed, stream: resumedStream } = await resumeOut(opts.out, flags);
+      // Queue jobs do not record a stream version yet, so a queue runs stream 1.
+      const stream = resumedStream ?? (target ? 1 : LATEST_STREAM);
+      if (target && stream !== 1) throw new RangeError('--queue searches run stream 1 until queue jobs record the version: use --stream 1');
       if (shard && resumedSeed === undefined) throw new RangeError('--shard needs --seed: every shard must search the same run');
       const seed = resumedSeed ?? randomSeed();
       const startIndex = base + existing.lines.length * stride;
@@ -86,7 +91,7 @@ export function registerSearch(program: Command): void {
       const controller = { signal: interruptSignal };
       const progress = new SearchProgress({ target, queue: opts.queue, queueName: opts.queueName, wanted, earlier: existing.lines.length });
       const emit = async (r: Found, registrations: RegistrationQueue | null = null): Promise<void> => {
-        const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs) };
+        const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs), ...(stream === 1 ? {} : { stream }) };
         if (out) out.append(line);
         else process.stdout.write(`${JSON.stringify(opts.hex ? { ...line, prime: `0x${r.prime.toString(16)}` } : line)}\n`);
         progress.found++;
@@ -103,6 +108,7 @@ export function registerSearch(program: Command): void {
             bits,
             count: remaining,
             seed,
+            stream,
             startIndex,
             stride,
             backend,

@@ -5,6 +5,7 @@
  * A safe-prime check is cheap next to the search that found the prime.
  */
 import { isSafePrime } from '../prime/check.ts';
+import type { StreamVersion } from '../prime/stream.ts';
 import type { SearchLine } from './jsonl-file.ts';
 import { StatusLine } from './status.ts';
 import { interruptSignal } from './interrupt.ts';
@@ -25,9 +26,15 @@ export function checkLineFields({ line, where }: Located): void {
   if (!DECIMAL.test(line.seed)) bad(`"seed":${JSON.stringify(line.seed)} is not a decimal seed`);
   if (!Number.isSafeInteger(line.bits) || line.bits < 2) bad(`"bits":${JSON.stringify(line.bits)} is not a bit length`);
   if (!Number.isSafeInteger(line.index) || line.index < 0) bad(`"index":${JSON.stringify(line.index)} is not an index`);
+  if (line.stream !== undefined && line.stream !== 1 && line.stream !== 2) bad(`"stream":${JSON.stringify(line.stream)} is not a stream version (1 or 2)`);
   if (!DECIMAL.test(line.prime)) bad(`"prime":${JSON.stringify(line.prime)} is not a decimal number`);
   const length = BigInt(line.prime).toString(2).length;
   if (length !== line.bits) bad(`"prime":"${line.prime}" has ${length} bits, not ${line.bits}`);
+}
+
+/** A line's stream version: lines of version 1 carry none. */
+export function lineStream(line: SearchLine): StreamVersion {
+  return line.stream === 2 ? 2 : 1;
 }
 
 /** Checks at once (each is one pool task). */
