@@ -3,6 +3,7 @@
  * Redis and primes come back in index order. BullMQ (an optional peer) is
  * loaded only here, and only then.
  */
+import type { StreamVersion } from '../prime/stream.ts';
 import type { SettledIndex } from '../queue/chunk-plan.ts';
 import type { QueueTarget } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
@@ -14,6 +15,7 @@ export interface QueueSearch {
   target: QueueTarget;
   bits: number;
   seed: bigint;
+  stream: StreamVersion;
   startIndex: number;
   stride: number;
   remaining: number;
@@ -28,7 +30,7 @@ export interface QueueSearch {
 
 /** Runs the search on the queue until every prime is in and registered, or the signal aborts. */
 export async function searchOnQueue(o: QueueSearch): Promise<void> {
-  const { target, bits, seed, startIndex, stride, remaining, chunkLength, registerRate, registering, progress } = o;
+  const { target, bits, seed, stream, startIndex, stride, remaining, chunkLength, registerRate, registering, progress } = o;
   let registrations: RegistrationQueue | null = null;
   try {
     // Primes are registered through a queue of their own: one registration at a time across every process on it.
@@ -45,6 +47,7 @@ export async function searchOnQueue(o: QueueSearch): Promise<void> {
       target,
       bits,
       seed,
+      stream,
       startIndex: BigInt(startIndex),
       stride: BigInt(stride),
       count: BigInt(remaining),

@@ -58,9 +58,7 @@ export function registerSearch(program: Command): void {
       const flags = parseSearchFlags(opts);
       const { bits, count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted } = flags;
       const { outFile, existing, seed: resumedSeed, stream: resumedStream } = await resumeOut(opts.out, flags);
-      // Queue jobs do not record a stream version yet, so a queue runs stream 1.
-      const stream = resumedStream ?? (target ? 1 : LATEST_STREAM);
-      if (target && stream !== 1) throw new RangeError('--queue searches run stream 1 until queue jobs record the version: use --stream 1');
+      const stream = resumedStream ?? LATEST_STREAM;
       if (shard && resumedSeed === undefined) throw new RangeError('--shard needs --seed: every shard must search the same run');
       const seed = resumedSeed ?? randomSeed();
       const startIndex = base + existing.lines.length * stride;
@@ -102,7 +100,7 @@ export function registerSearch(program: Command): void {
       };
       try {
         if (target) {
-          await searchOnQueue({ target, bits, seed, startIndex, stride, remaining, chunkLength, registerRate, registering, signal: controller.signal, progress, emit });
+          await searchOnQueue({ target, bits, seed, stream, startIndex, stride, remaining, chunkLength, registerRate, registering, signal: controller.signal, progress, emit });
         } else {
           for await (const r of searchSafePrimes({
             bits,

@@ -10,7 +10,7 @@
  * chunk has found a prime and every chunk below it has come back empty.
  */
 import { NoSafePrimeError } from '../errors.ts';
-import { stream } from '../prime/stream.ts';
+import { stream, type StreamVersion } from '../prime/stream.ts';
 import { chunkLength } from '../prime/tuning.ts';
 
 /** A chunk job's data: strings, since job data cannot carry bigints. */
@@ -20,6 +20,8 @@ export interface ChunkData {
   index: string;
   from: string;
   to: string;
+  /** The stream version (src/prime/stream.ts); absent in jobs of version 1. */
+  stream?: number;
   /**
    * Set by a coordinator that saw a lower chunk of the index find a prime:
    * the worker skips it. A cancelled job keeps its id, so a second
@@ -57,8 +59,9 @@ export interface SettledIndex {
 }
 
 /** The job id of a chunk: readable, never integer-like, no ':' (both refused by the queue). */
-export function chunkId(bits: number, seed: bigint, index: bigint, from: bigint, length: bigint): string {
-  return `b${bits}-s${seed.toString(16)}-i${index}-o${from}-n${length}`;
+export function chunkId(bits: number, seed: bigint, index: bigint, from: bigint, length: bigint, stream: StreamVersion = 1): string {
+  // Version 1's ids are unchanged, so its jobs already queued are still found.
+  return `b${bits}-s${seed.toString(16)}-i${index}-o${from}-n${length}${stream === 1 ? '' : `-v${stream}`}`;
 }
 
 interface IndexState {
@@ -91,6 +94,8 @@ export class ChunkPlan {
     count: bigint,
     /** Candidates per chunk (default by bit length); part of every job id, so runs that differ never share jobs. */
     length = BigInt(chunkLength(bits)),
+    /** The stream version; part of every job id and job, so versions never share jobs. */
+    readonly version: StreamVersion = 1,
   ) {
     this.length = length;
     // Every version has the same candidates: the count does not depend on it.
@@ -151,10 +156,17 @@ export class ChunkPlan {
     const st = this.states.get(index)!;
     const from = st.next * this.length;
     const c: Chunk = {
-      id: chunkId(this.bits, this.seed, index, from, this.length),
+      id: chunkId(this.bits, this.seed, index, from, this.length, this.version),
       index,
       chunk: st.next,
-      data: { bits: this.bits, seed: this.seed.toString(), index: index.toString(), from: from.toString(), to: (from + this.length).toString() },
+      data: {
+        bits: this.bits,
+        seed: this.seed.toString(),
+        index: index.toString(),
+        from: from.toString(),
+        to: (from + this.length).toString(),
+        ...(this.version === 1 ? {} : { stream: this.version }),
+      },
     };
     st.next++;
     this.inflight.set(c.id, c);

@@ -45,11 +45,13 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
   const processor = async (job: Job<ChunkData, ChunkOutcome>, token?: string): Promise<ChunkOutcome> => {
     const d = job.data;
     if (d.cancelled) return { offset: null, prime: null, sieved: 0, tested: 0, ms: 0, worker: me.id, cancelled: true };
+    // A job of a stream version this build does not know would search the wrong candidates.
+    if (d.stream !== undefined && d.stream !== 1 && d.stream !== 2) throw new Error(`job ${job.id} is of stream version ${JSON.stringify(d.stream)}, which this powprime does not know: upgrade it`);
     const ac = new AbortController();
     active.add(ac);
     const t0 = performance.now();
     try {
-      const r = await searchSafePrimeRange({ bits: d.bits, seed: d.seed, index: d.index, from: d.from, to: d.to, threads: perJob, backend, signal: ac.signal });
+      const r = await searchSafePrimeRange({ bits: d.bits, seed: d.seed, index: d.index, from: d.from, to: d.to, stream: d.stream === 2 ? 2 : 1, threads: perJob, backend, signal: ac.signal });
       const outcome: ChunkOutcome = {
         offset: r.offset?.toString() ?? null,
         prime: r.prime?.toString() ?? null,
