@@ -18,7 +18,7 @@ _powprime_options() {
     "") echo "-q --quiet --progress -V --version -h --help" ;;
     "solve") echo "--threads --backend --max-attempts --json -h --help" ;;
     "check") echo "--hex --status --safe --json -h --help" ;;
-    "search") echo "--bits --count --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
+    "search") echo "--bits --count --stream --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
     "dhparam") echo "--out --outform --seed --threads --backend --json -h --help" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms --json -h --help" ;;
     "queue") echo "-h --help" ;;
@@ -59,7 +59,7 @@ _powprime_valued() {
   case "$1" in
     "") echo "--progress" ;;
     "solve") echo "--threads --backend --max-attempts" ;;
-    "search") echo "--bits --count --seed --threads --backend --out --shard --shard-count --queue --queue-name --chunk-length --base-url --state-dir --keystore --max-wait --register-rate" ;;
+    "search") echo "--bits --count --stream --seed --threads --backend --out --shard --shard-count --queue --queue-name --chunk-length --base-url --state-dir --keystore --max-wait --register-rate" ;;
     "dhparam") echo "--out --outform --seed --threads --backend" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms" ;;
     "queue status") echo "--queue --queue-name" ;;

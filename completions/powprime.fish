@@ -40,6 +40,7 @@ complete -c powprime -n '__powprime_at check' -s h -l help -d 'display help for 
 complete -c powprime -n '__powprime_at check' -F
 complete -c powprime -n '__powprime_at search' -l bits -r -F -d 'bit length (16-16384)'
 complete -c powprime -n '__powprime_at search' -l count -r -F -d 'how many primes (with --out: in the file, counting earlier runs)'
+complete -c powprime -n '__powprime_at search' -l stream -r -F -d 'stream version 1 or 2: how indexes map to primes (default: taken from --out, else 2)'
 complete -c powprime -n '__powprime_at search' -l seed -r -F -d 'search seed, decimal or 0x (default: taken from --out, else random and reported)'
 complete -c powprime -n '__powprime_at search' -l threads -r -F -d 'worker threads (default: one per core)'
 complete -c powprime -n '__powprime_at search' -l backend -r -F -d 'auto, native or js'
