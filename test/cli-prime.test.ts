@@ -88,10 +88,51 @@ describe('powprime search', () => {
       .map((l) => JSON.parse(l));
     expect(out.map((o) => o.index)).toEqual([0, 1, 2]);
     for (const o of out) {
-      expect(Object.keys(o).sort()).toEqual(['bits', 'elapsedMs', 'index', 'prime', 'seed']);
+      expect(Object.keys(o).sort()).toEqual(['bits', 'elapsedMs', 'index', 'prime', 'seed', 'stream']);
+      expect(o.stream).toBe(2);
       expect(o.seed).toBe('9');
       expect(checkPrimeSync(BigInt(o.prime)) && checkPrimeSync(BigInt(o.prime) >> 1n)).toBe(true);
     }
+  });
+
+  it('--out keeps one stream version: a version-1 file resumes as version 1, mixing is refused', () => {
+    const dir = tmp();
+    const lines = (f: string): Record<string, unknown>[] =>
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    // Version 1, as every file written before version 2 holds it: no "stream" field.
+    const v1 = path.join(dir, 'v1.jsonl');
+    expect(cli('search', '--bits', '128', '--count', '2', '--seed', '9', '--stream', '1', '--out', v1).status).toBe(0);
+    expect(lines(v1).every((l) => !('stream' in l))).toBe(true);
+    expect(cli('search', '--bits', '128', '--count', '4', '--out', v1).status).toBe(0);
+    const resumed = lines(v1);
+    expect(resumed.map((l) => l.index)).toEqual([0, 1, 2, 3]);
+    expect(resumed.every((l) => !('stream' in l))).toBe(true);
+    // The same indexes from a fresh version-1 run: the resumed lines continued version 1.
+    const fresh = cli('search', '--bits', '128', '--count', '4', '--seed', '9', '--stream', '1')
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(resumed.map((l) => l.prime)).toEqual(fresh.map((l) => l.prime));
+    // Version 2 (the default) finds other primes for the same indexes.
+    const v2 = path.join(dir, 'v2.jsonl');
+    expect(cli('search', '--bits', '128', '--count', '2', '--seed', '9', '--out', v2).status).toBe(0);
+    expect(lines(v2).map((l) => l.stream)).toEqual([2, 2]);
+    expect(lines(v2)[0]!.prime).not.toBe(resumed[0]!.prime);
+    const disagree = cli('search', '--bits', '128', '--count', '3', '--stream', '1', '--out', v2);
+    expect(disagree.status).toBe(2);
+    expect(disagree.stderr.trim()).toBe(`powprime: --out file was written with stream 2, not 1; use another file`);
+    const mixed = path.join(dir, 'mixed.jsonl');
+    writeFileSync(mixed, `${readFileSync(v2, 'utf8').split('\n')[0]}\n${readFileSync(v1, 'utf8').split('\n')[1]}\n`);
+    const r = cli('search', '--bits', '128', '--count', '3', '--out', mixed);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/line 2 is of stream 1, but line 1 is of stream 2/);
+    const m = cli('merge', v1, v2);
+    expect(m.status).toBe(2);
+    expect(m.stderr).toMatch(/streams are never mixed/);
+    expect(cli('search', '--bits', '128', '--count', '1', '--stream', '3').stderr.trim()).toBe('powprime: --stream must be 1 or 2 (got 3)');
   });
 
   it('--hex prints each prime in hex on stdout: the same primes', () => {

@@ -236,14 +236,27 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     const name = queueName();
     // A poisoned queue: the job the coordinator will ask for already exists with data no worker can run.
     const q = new Queue(name, { connection: { url: redisUrl } });
-    const id = chunkId(512, 707n, 0n, 0n, 1024n);
-    await q.add('chunk', { bits: 'x', seed: '707', index: '0', from: '0', to: '1024' }, { jobId: id });
+    const id = chunkId(512, 707n, 0n, 0n, 1024n, 2);
+    await q.add('chunk', { bits: 'x', seed: '707', index: '0', from: '0', to: '1024', stream: 2 }, { jobId: id });
     await q.close();
     worker(redisUrl, name);
     const r = await coordinator(redisUrl, name, 512, 707n, 3, '--chunk-length', '1024').exited;
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`chunk ${id} failed`);
     expect(r.stderr).toMatch(/bad chunk job: bits must be/);
+  });
+
+  it('a job of a stream version the worker does not know fails with that said, not a crash', async () => {
+    const name = queueName();
+    const q = new Queue(name, { connection: { url: redisUrl } });
+    const id = chunkId(512, 708n, 0n, 0n, 1024n, 2);
+    await q.add('chunk', { bits: 512, seed: '708', index: '0', from: '0', to: '1024', stream: 7 }, { jobId: id });
+    await q.close();
+    worker(redisUrl, name);
+    const r = await coordinator(redisUrl, name, 512, 708n, 3, '--chunk-length', '1024').exited;
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`chunk ${id} failed`);
+    expect(r.stderr).toMatch(/stream version 7, which this powprime does not know/);
   });
 });
 
