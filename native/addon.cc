@@ -318,9 +318,10 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
 class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
-    Napi::Function f = DefineClass(env, "SafePrimeSieve",
-                                   {InstanceMethod("search", &SieveWrap::Search), InstanceMethod("close", &SieveWrap::Close),
-                                    InstanceAccessor("derived", &SieveWrap::Derived, nullptr)});
+    Napi::Function f =
+        DefineClass(env, "SafePrimeSieve",
+                    {InstanceMethod("search", &SieveWrap::Search), InstanceMethod("close", &SieveWrap::Close),
+                     InstanceAccessor("derived", &SieveWrap::Derived, nullptr)});
     // Kept per environment (each worker thread has its own class) to tell a
     // `previous` sieve from any other object.
     env.SetInstanceData(new Napi::FunctionReference(Napi::Persistent(f)));

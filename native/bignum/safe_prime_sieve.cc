@@ -52,8 +52,7 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
     : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24) {
   const uint64_t delta = start_offset(previous.start_, start, limbs);
   const bool fits = delta && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
-                    previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ &&
-                    previous.deep_t0_.size() == n_deep_;
+                    previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ && previous.deep_t0_.size() == n_deep_;
   std::vector<uint32_t> roots = std::move(previous.deep_t0_);
   // The previous sieve is consumed whether or not its roots serve.
   previous.deep_t0_ = {};
