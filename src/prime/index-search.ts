@@ -19,7 +19,6 @@ export interface IndexTask {
   index: bigint;
   backend: Backend;
   rounds: number;
-  /** The stream version that maps the index to its candidates. */
   stream: StreamVersion;
   /** Only p ≡ 23 (mod 24) counts (DH parameters with g = 2). */
   only23Mod24: boolean;
@@ -139,13 +138,11 @@ export class IndexStream {
 let kept: IndexStream | null = null;
 
 /**
- * The run-0 native sieve of the index this thread finished last. Stream v2
+ * The run-0 native sieve of the index this thread finished last: stream v2
  * starts consecutive indexes 12·M·Δ apart, so the next index's run-0 sieve
- * derives its deep roots from this one's (one reduction a deep prime instead
- * of a multi-word residue). Like `kept`, at most one a thread: closed by the
- * next task when that does not fit, or by the addon's finalizer when the idle
- * thread ends. Memory: 4 bytes a deep prime (58.5 MB at a 2^28 limit; see
- * safe_prime_sieve.h).
+ * derives its deep roots from it (a reduction a deep prime, not a residue).
+ * Like `kept`, at most one a thread, closed by a next task that does not fit
+ * or by the addon's finalizer; 4 bytes a deep prime (safe_prime_sieve.h).
  */
 let keptSieve: { sieve: NativeSieve; bits: number; rounds: number; only23Mod24: boolean } | null = null;
 
