@@ -20,6 +20,7 @@
 #include "bignum/montgomery.h"
 #include "bignum/primality.h"
 #include "bignum/safe_prime_sieve.h"
+#include "bignum/sieve_roots.h"
 #include "bignum/sliding_window.h"
 #include "bignum/small_primes.h"
 #include "cpu_features.h"
@@ -279,6 +280,51 @@ Napi::Value FermatBase2(const Napi::CallbackInfo& info) {
   Napi::Array result = Napi::Array::New(env, count);
   for (uint32_t k = 0; k < count; k++) result.Set(k, Napi::Boolean::New(env, out[k]));
   return result;
+}
+
+// sieveRoots(start: bigint, primes: Uint32Array, delta?: number): {t0, t1} —
+// the combined sieve's roots of start ≡ 11 (mod 12) for each prime (5 ≤ r <
+// 2^32): r | start + 12·t0 and r | (start + 12·t1 − 1)/2. With delta, the
+// roots of start − 12·delta shifted by delta (the derived path), which must
+// come out the same. For tests, which hold both against BigInt residues.
+Napi::Value SieveRoots(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::vector<u64> start = get_big(info, 0, "start");
+  if (bignum::mod_small(start.data(), int(start.size()), 12) != 11) range_error(env, "start must be 11 modulo 12");
+  if (info.Length() < 2 || !info[1].IsTypedArray() ||
+      info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array)
+    type_error(env, "primes must be a Uint32Array");
+  const Napi::Uint32Array primes = info[1].As<Napi::Uint32Array>();
+  const size_t n = primes.ElementLength();
+  for (size_t k = 0; k < n; k++)
+    if (primes[k] < 5 || primes[k] % 2 == 0 || primes[k] % 3 == 0)
+      range_error(env, "primes must be odd, at least 5 and not multiples of 3");
+  uint64_t delta = 0;
+  if (info.Length() > 2 && !info[2].IsUndefined()) {
+    const double d = info[2].IsNumber() ? info[2].As<Napi::Number>().DoubleValue() : -1;
+    if (!(d >= 1 && d < double(bignum::kMaxShift)) || d != double(uint64_t(d)))
+      range_error(env, "delta must be an integer from 1 below 2^52");
+    delta = uint64_t(d);
+  }
+  Napi::Uint32Array t0 = Napi::Uint32Array::New(env, n), t1 = Napi::Uint32Array::New(env, n);
+  std::vector<u64> from = start;
+  if (delta) {
+    // start − 12·delta (below 2^56, one word), which must stay positive.
+    u64 borrow = 12 * delta;
+    for (size_t i = 0; i < from.size() && borrow; i++) {
+      const u64 a = from[i];
+      from[i] = a - borrow;
+      borrow = a < borrow ? 1 : 0;
+    }
+    if (borrow || bignum::bit_length(from.data(), int(from.size())) == 0)
+      range_error(env, "delta must leave start − 12·delta positive");
+  }
+  bignum::sieve_roots(from.data(), int(from.size()), primes.Data(), n, t0.Data(), t1.Data());
+  if (delta) bignum::shift_roots(primes.Data(), n, delta, t0.Data(), t1.Data());
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("t0", t0);
+  out.Set("t1", t1);
+  return out;
 }
 
 // Native bytes held by live objects of this addon, over every thread of the
@@ -556,6 +602,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lockOpen", Napi::Function::New(env, LockOpen));
   exports.Set("lockClose", Napi::Function::New(env, LockClose));
   exports.Set("tables", Napi::Function::New(env, Tables));
+  exports.Set("sieveRoots", Napi::Function::New(env, SieveRoots));
   exports.Set("setBignumKernel", Napi::Function::New(env, SetBignumKernel));
   exports.Set("isProbablePrime", Napi::Function::New(env, IsProbablePrime));
   exports.Set("isSafePrime", Napi::Function::New(env, IsSafePrime));

@@ -19,6 +19,8 @@ export const nativeSuites = [
   'test/prime-vectors.test.ts',
   'test/search-stop.test.ts',
   'test/sieve-differential.test.ts',
+  'test/sieve-roots.test.ts',
+  'test/sieve-derived.test.ts',
   'test/fermat-batch.test.ts',
 ];
 

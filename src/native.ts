@@ -80,6 +80,8 @@ export interface NativeBinding {
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
   fermatBase2(n: bigint[]): boolean[];
+  /** The combined sieve's roots of `start` for each prime (< 2^32); with `delta`, derived from start − 12·delta's (for tests). */
+  sieveRoots(start: bigint, primes: Uint32Array, delta?: number): { t0: Uint32Array; t1: Uint32Array };
   /** `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below. */
   SafePrimeSieve: new (
     start: bigint,

@@ -60,7 +60,7 @@ function slices(s: { search(j0: number, j1: number): { found: number | null; tes
 }
 
 describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
-  for (const delta of [3, 1000003, 2 ** 40 + 7, 2 ** 53 - 1]) {
+  for (const delta of [3, 1000003, 2 ** 40 + 7, 2 ** 52 - 1]) {
     it(`δ = ${delta}: same j and tested counts as from scratch and as the TS twin`, () => {
       const start = BASE + 12n * BigInt(delta);
       const prev = new n!.SafePrimeSieve(BASE, LIMIT);
@@ -99,11 +99,38 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
     prev.close();
   });
 
+  it('a sieve that never searched passes its roots on, the two shifts added', () => {
+    const prev = new n!.SafePrimeSieve(BASE, LIMIT);
+    prev.search(0, 16);
+    const step = 12n * BigInt(4 * BITS * BITS);
+    const idle = new n!.SafePrimeSieve(BASE + step, LIMIT, undefined, false, prev);
+    const next = new n!.SafePrimeSieve(BASE + 3n * step, LIMIT, undefined, false, idle);
+    expect(next.derived).toBe(true);
+    const scratch = new n!.SafePrimeSieve(BASE + 3n * step, LIMIT);
+    expect(slices(next, 1024)).toEqual(slices(scratch, 1024));
+    next.close();
+    scratch.close();
+  });
+
+  it('a derived sieve stopped in its first strike remakes its roots from scratch', () => {
+    const prev = new n!.SafePrimeSieve(BASE, LIMIT);
+    prev.search(0, 16);
+    const start = BASE + 12n * 1000003n;
+    const s = new n!.SafePrimeSieve(start, LIMIT, undefined, false, prev);
+    const stop = new BigUint64Array(new SharedArrayBuffer(8));
+    stop[0] = 1n;
+    expect(s.search(0, 1024, stop).stopped).toBe(true);
+    const scratch = new n!.SafePrimeSieve(start, LIMIT);
+    expect(slices(s, 1024)).toEqual(slices(scratch, 1024));
+    s.close();
+    scratch.close();
+  });
+
   it('computes from scratch (and still consumes previous) when the start is not 12·δ above', () => {
     for (const [start, limit, only23] of [
       [BASE - 12n, LIMIT, false], // below
       [BASE, LIMIT, false], // δ = 0
-      [BASE + 12n * 2n ** 53n, LIMIT, false], // δ too large
+      [BASE + 12n * 2n ** 52n, LIMIT, false], // δ too large (kMaxShift)
       [BASE + 12n, 1 << 21, false], // another deep limit
       [BASE + 12n, LIMIT, true], // another class filter
       [(BASE << 64n) - ((BASE << 64n) % 12n) + 11n, LIMIT, false], // another limb count

@@ -8,8 +8,6 @@
 
 namespace powprime::bignum {
 
-static_assert(kSieveLimit <= kRootsPrimesBelow, "the SIMD roots are exact only below kRootsPrimesBelow");
-
 SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24)
     : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), only_23_mod_24_(only_23_mod_24) {
   // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
@@ -28,7 +26,7 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   }
 }
 
-// δ with start = previous + 12·δ, 0 < δ < 2^53, or 0 when there is none.
+// δ with start = previous + 12·δ, 0 < δ < kMaxShift, or 0 when there is none.
 static uint64_t start_offset(const std::vector<u64>& previous, const u64* start, int limbs) {
   if (int(previous.size()) != limbs) return 0;
   std::vector<u64> diff(static_cast<size_t>(limbs));
@@ -43,7 +41,7 @@ static uint64_t start_offset(const std::vector<u64>& previous, const u64* start,
   for (int i = 1; i < limbs; i++)
     if (diff[size_t(i)]) return 0;
   const u64 d = diff[0];
-  if (d == 0 || d % 12 != 0 || d / 12 >= (uint64_t(1) << 53)) return 0;
+  if (d == 0 || d % 12 != 0 || d / 12 >= kMaxShift) return 0;
   return d / 12;
 }
 
@@ -51,7 +49,10 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
                                SafePrimeSieve&& previous)
     : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24) {
   const uint64_t delta = start_offset(previous.start_, start, limbs);
-  const bool fits = delta && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
+  // The previous sieve's roots may still wait for a shift of their own (it
+  // never searched its window); the two shifts add up.
+  const uint64_t shift = delta + previous.pending_shift_;
+  const bool fits = delta && shift < kMaxShift && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
                     previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ && previous.deep_t0_.size() == n_deep_;
   std::vector<uint32_t> roots = std::move(previous.deep_t0_);
   // The previous sieve is consumed whether or not its roots serve.
@@ -60,26 +61,11 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   previous.t0_ = {};
   previous.t1_ = {};
   if (!fits) return;
-  // p'_j = p_{j+δ}: each root moves down by δ modulo r. δ < 2^53 is exact in
-  // a double, so the quotient δ/r is off by at most one and one correction
-  // each way gives δ mod r without a 64-bit division a prime.
-  const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
-  const double dd = double(delta);
-  for (size_t k = 0; k < n_deep_; k++) {
-    const uint32_t r = deep[k];
-    uint64_t m;
-    if (delta < r) {
-      m = delta;
-    } else {
-      int64_t rem = int64_t(delta) - int64_t(dd / double(r)) * int64_t(r);
-      if (rem < 0) rem += r;
-      if (rem >= int64_t(r)) rem -= r;
-      m = uint64_t(rem);
-    }
-    const uint32_t t = roots[k];
-    roots[k] = t >= m ? uint32_t(t - m) : uint32_t(t + r - m);
-  }
+  // p'_j = p_{j+δ}: each root moves down by δ modulo r. The shift is done
+  // by the first search, in the same pass that strikes (strike_deep), so the
+  // roots are read and written once an index.
   deep_t0_ = std::move(roots);
+  pending_shift_ = shift;
   derived_ = true;
 }
 
@@ -92,31 +78,48 @@ bool SafePrimeSieve::strike_deep(StopFlag stop) {
   const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
   const size_t n = n_deep_;
   const bool have_roots = deep_t0_.size() == n;
-  std::vector<uint32_t> roots;
-  if (!have_roots) roots.resize(n);
-  const uint32_t* t0 = have_roots ? deep_t0_.data() : roots.data();
+  if (!have_roots) deep_t0_.assign(n, 0);
   deep_.assign((deep_window_ + 63) / 64, 0);
-  // In blocks, so a stop is seen at 8192 bits and 2^28, where the whole takes seconds.
+  uint64_t* bitmap = deep_.data();
+  const uint64_t window = deep_window_;
+  // Primes up to the window strike it several times each; the rest (nearly
+  // all of them) at most once a root, so for those the roots inside the
+  // window are gathered without a branch and struck afterwards.
+  const size_t few = size_t(std::upper_bound(deep.begin(), deep.begin() + ptrdiff_t(n), window) - deep.begin());
+  // In blocks, so a stop is seen at 8192 bits and deep limits, where the
+  // whole takes seconds, and a block's roots are still in cache when struck.
   constexpr size_t kChunk = 1 << 14;
-  std::vector<uint32_t> t1_scratch(kChunk);
+  std::vector<uint32_t> t1(kChunk), hits(2 * kChunk);
   for (size_t b = 0; b < n; b += kChunk) {
-    // The half-made bitmap (and roots) are dropped: the next search remakes them.
     if (stop.raised()) {
+      // The half-made bitmap and half-shifted roots are dropped: the next search remakes them from scratch.
       deep_.clear();
+      deep_t0_ = {};
+      pending_shift_ = 0;
       return false;
     }
     const size_t m = std::min(kChunk, n - b);
-    if (!have_roots) sieve_roots(start_.data(), limbs_, deep.data() + b, m, roots.data() + b, t1_scratch.data());
-    for (size_t k = 0; k < m; k++) {
-      const uint32_t r = deep[b + k];
-      const uint64_t a = t0[b + k];
-      uint64_t c = a + inverse_of_12(r);
-      if (c >= r) c -= r;
-      for (uint64_t j = a; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
-      for (uint64_t j = c; j < deep_window_; j += r) deep_[j / 64] |= uint64_t(1) << (j % 64);
+    const uint32_t* r = deep.data() + b;
+    uint32_t* t0 = deep_t0_.data() + b;
+    if (have_roots)
+      shift_roots(r, m, pending_shift_, t0, t1.data());
+    else
+      sieve_roots(start_.data(), limbs_, r, m, t0, t1.data());
+    const size_t k_few = b < few ? std::min(m, few - b) : 0;
+    for (size_t k = 0; k < k_few; k++) {
+      for (uint64_t j = t0[k]; j < window; j += r[k]) bitmap[j / 64] |= uint64_t(1) << (j % 64);
+      for (uint64_t j = t1[k]; j < window; j += r[k]) bitmap[j / 64] |= uint64_t(1) << (j % 64);
     }
+    size_t h = 0;
+    for (size_t k = k_few; k < m; k++) {
+      hits[h] = t0[k];
+      h += t0[k] < window;
+      hits[h] = t1[k];
+      h += t1[k] < window;
+    }
+    for (size_t i = 0; i < h; i++) bitmap[hits[i] / 64] |= uint64_t(1) << (hits[i] % 64);
   }
-  if (!have_roots) deep_t0_ = std::move(roots);
+  pending_shift_ = 0;
   return true;
 }
 

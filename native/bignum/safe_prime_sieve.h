@@ -23,9 +23,10 @@
 // Memory bound, per sieve (so per pool thread, which keeps at most one for the
 // next index): 8 bytes a dense prime (52 KB), the slice's marks, the window's
 // bits (at most 4 MB, at 8192 bits up), and 4 bytes a deep prime once the
-// first search reached the window: 15.8 MB at a 2^26 limit, 30.4 MB at 2^27,
-// 58.5 MB at 2^28 (14,630,843 primes). The deep prime table (4 bytes a prime,
-// the same sizes again) is shared by every sieve of the process.
+// first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
+// primes), 218 MB at 2^30. The deep prime table (4 bytes a prime, the same
+// sizes again) is shared by every sieve of the process; src/prime/tuning.ts
+// (deepSieveBytes) keeps the whole within an eighth of the machine's memory.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -50,14 +51,11 @@ class SafePrimeSieve {
   // The same, deriving the deep roots from `previous` (consumed: its roots
   // move here, the rest is freed) when it has the same limb count, deep limit
   // and only_23_mod_24, holds its deep roots, and its start is 12·δ below this
-  // one with 0 < δ < 2^53; otherwise they are computed from scratch. Which j a
+  // one with 0 < δ < kMaxShift; otherwise they are computed from scratch. Which j a
   // search finds, and what it tests, is the same either way.
   SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
                  SafePrimeSieve&& previous);
 
-  // 12⁻¹ mod r for a prime r ≥ 5: (k·r + 1)/12 with k = (−r) mod 12, since
-  // every unit u modulo 12 has u² ≡ 1, so k·r ≡ −r² ≡ −1 (mod 12).
-  static uint32_t inverse_of_12(uint32_t r) { return uint32_t((uint64_t((12 - r % 12) % 12) * r + 1) / 12); }
   // True when the deep roots were derived from a previous sieve rather than computed.
   bool derived() const { return derived_; }
 
@@ -98,8 +96,11 @@ class SafePrimeSieve {
   uint64_t deep_window_;
   std::vector<uint64_t> deep_;
   // t0 per deep prime (deep_sieve_primes order, n_deep_ of them); empty until
-  // the first strike computes them or a constructor derives them.
+  // the first strike computes them or a constructor derives them. Derived
+  // ones are those of the start 12·pending_shift_ below until the first
+  // strike shifts them.
   std::vector<uint32_t> deep_t0_;
+  uint64_t pending_shift_ = 0;
   size_t n_deep_;
   bool only_23_mod_24_;
   bool derived_ = false;

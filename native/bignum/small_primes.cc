@@ -1,5 +1,8 @@
 #include "small_primes.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace powprime::bignum {
 namespace {
 
@@ -14,16 +17,31 @@ std::vector<uint32_t> odd_primes_below(uint32_t limit, uint32_t from) {
   return out;
 }
 
-// The same from an odd-only bit table, for limits where a byte a number would cost too much.
-std::vector<uint32_t> odd_primes_between(uint32_t from, uint32_t limit) {
-  std::vector<uint64_t> composite((limit / 2 + 63) / 64, 0);  // bit i: 2i + 1
-  auto marked = [&](uint64_t i) { return (composite[i / 64] >> (i % 64)) & 1; };
+// The same from `from` to `limit` (≤ 2^32), a segment at a time: the
+// striking primes (up to √limit < 2^16) sweep a window of odd numbers that
+// stays in L2, where one table for the whole range (64 MB at 2^30) would
+// miss the cache at nearly every strike.
+std::vector<uint32_t> odd_primes_between(uint32_t from, uint64_t limit) {
+  const std::vector<uint32_t> base = odd_primes_below(1u << 16, 3);
+  constexpr uint64_t kSegment = uint64_t(1) << 18;  // odd numbers a segment, a byte each
+  std::vector<uint8_t> composite(kSegment);
   std::vector<uint32_t> out;
-  for (uint64_t i = 1; 2 * i + 1 < limit; i++) {
-    if (marked(i)) continue;
-    const uint64_t p = 2 * i + 1;
-    if (p >= from) out.push_back(uint32_t(p));
-    for (uint64_t j = p * p / 2; 2 * j + 1 < limit; j += p) composite[j / 64] |= uint64_t(1) << (j % 64);
+  out.reserve(size_t(double(limit) / (std::log(double(limit)) - 1.1)));
+  // Odd n = 2i + 1 is index i; n < limit ⇔ i < limit / 2.
+  const uint64_t end = limit / 2;
+  for (uint64_t lo = from / 2; lo < end; lo += kSegment) {
+    const uint64_t hi = std::min(lo + kSegment, end);
+    std::fill(composite.begin(), composite.end(), 0);
+    for (const uint32_t p : base) {
+      const uint64_t pp = uint64_t(p) * p;
+      if (pp >= 2 * hi + 1) break;
+      // The first odd multiple of p from max(p², 2·lo + 1), as an index.
+      uint64_t m = std::max(pp, (2 * lo + 1 + p - 1) / p * p);
+      if (m % 2 == 0) m += p;
+      for (uint64_t i = m / 2 - lo; i < hi - lo; i += p) composite[i] = 1;
+    }
+    for (uint64_t i = 0; i < hi - lo; i++)
+      if (!composite[i]) out.push_back(uint32_t(2 * (lo + i) + 1));
   }
   return out;
 }
@@ -47,6 +65,10 @@ const std::vector<uint32_t>& deep_sieve_primes(uint32_t limit) {
   }
   if (limit <= (1u << 25)) {
     static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 25);
+    return p;
+  }
+  if (limit <= (1u << 28)) {
+    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 28);
     return p;
   }
   static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, kSieveLimit);

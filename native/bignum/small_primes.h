@@ -17,12 +17,12 @@ const std::vector<uint32_t>& trial_primes();
 constexpr uint32_t kDenseSieveLimit = 1u << 16;
 const std::vector<uint32_t>& sieve_primes();
 // Deep: from kDenseSieveLimit up to at least `limit` (≤ kSieveLimit), struck
-// in a window at the start only. Three tables, to 2^22, 2^25 and 2^28, each
-// built on first use, so a shallow sieve never pays for the deepest (58 MB,
-// about a second to build). kSieveLimit is the deepest sieve sieveLimit() in
-// src/prime/tuning.ts asks for (SIEVE_LIMIT_MAX there); the roots' doubles
-// are exact below it (kRootsPrimesBelow).
-constexpr uint32_t kSieveLimit = 1u << 28;
+// in a window at the start only. Tables to 2^22, 2^25, 2^28 and kSieveLimit,
+// each built on first use, so a shallow sieve never pays for a deeper one
+// (4 bytes a prime: 58.5 MB to 2^28, 218 MB to 2^30). kSieveLimit is the
+// deepest sieve sieveLimit() in src/prime/tuning.ts asks for
+// (SIEVE_LIMIT_MAX there); sieve_roots is exact below 2^32.
+constexpr uint32_t kSieveLimit = 1u << 30;
 const std::vector<uint32_t>& deep_sieve_primes(uint32_t limit);
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
 const std::vector<uint64_t>& sieve_reciprocals();
