@@ -81,7 +81,7 @@ export class SafePrimeSieveJs {
     for (; k < primes.length; k++) {
       const r = primes[k]!;
       const res = BigInt(r) - (this.start % BigInt(r));
-      // Products reach 2^56 here (r < 2^28): BigInt, not doubles.
+      // Products pass 2^53 here (r·r for deep r): BigInt, not doubles.
       const t0 = Number((res * BigInt(inv12[k]!)) % BigInt(r));
       const t1 = Number(((res + 1n) * BigInt(inv12[k]!)) % BigInt(r));
       for (let j = t0; j < this.window; j += r) deep[j] = 1;

@@ -3,10 +3,38 @@
  * answer is the least safe prime at or after the start point); they only
  * trade sieve work against primality tests and bound the work per chunk.
  */
+import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
 
 /** The deepest sieve: the native core's sieve primes go up to here (kSieveLimit). */
-export const SIEVE_LIMIT_MAX = 2 ** 28;
+export const SIEVE_LIMIT_MAX = 2 ** 30;
+
+/** What the sieve's memory bound is measured against: the machine's memory and the threads that may each hold a sieve. */
+export interface SieveMachine {
+  totalBytes: number;
+  threads: number;
+}
+
+function thisMachine(): SieveMachine {
+  return { totalBytes: totalmem(), threads: availableParallelism() };
+}
+
+/** Deep sieve primes (from 2^16) below B: π(B) − π(2^16). */
+function deepPrimes(limit: number): number {
+  if (limit <= 2 ** 16) return 0;
+  return Math.ceil(limit / (Math.log(limit) - 1.1)) - 6542;
+}
+
+/**
+ * Bytes of deep roots and tables a depth costs a process at most: 4 bytes a
+ * deep prime in the shared prime table, and in the sieve of each pool thread
+ * plus one more (a thread whose index wraps around holds two). Past 2^28 the
+ * prime table is built to SIEVE_LIMIT_MAX whatever the depth (small_primes.h).
+ */
+export function deepSieveBytes(limit: number, threads: number): number {
+  const table = limit > 2 ** 28 ? deepPrimes(SIEVE_LIMIT_MAX) : deepPrimes(limit);
+  return 4 * (table + (threads + 1) * deepPrimes(limit));
+}
 
 /** The deepest sieve the TS backend uses by default: its residues are BigInt divisions. */
 const SIEVE_LIMIT_JS = 1 << 23;
@@ -14,36 +42,41 @@ const SIEVE_LIMIT_JS = 1 << 23;
 /**
  * The sieve's depth B. Which prime an index finds does not depend on it, only
  * how many candidates reach a Fermat test: about lnP²/(12·C2) · ∏_{5≤r<B}(1 − 2/r),
- * which falls as 1/ln²B. What it costs is a residue of the start point per
- * prime below B, once an index (sieve_roots.h: bits/24 SIMD steps a prime).
+ * which falls as 1/ln²B. What it costs is the roots of each prime below B
+ * for the index's start: from scratch a residue of the start (sieve_roots.h:
+ * bits/24 SIMD steps a prime), on stream v2 the previous index's roots
+ * shifted (a few SIMD operations a prime, whatever the size), plus the
+ * process's prime table, built once (0.3 s to 2^28, 1.3 s to 2^30).
  *
- * Cost model, measured at 2048 bits on one thread (Intel Xeon family 6 model
- * 167, KVM, AVX-512 IFMA; seed 1, 32 primes; bench/safe-prime-profile.ts
- * 2048 32 1 <depth> v2e, stream v2's spacing with each index's deep roots
- * derived from the previous index's; Fermat test 0.30 ms):
+ * Cost model, measured on one thread (Intel Xeon family 6 model 167, KVM,
+ * AVX-512 IFMA; bench/safe-prime-profile.ts BITS COUNT 1 DEPTH, stream v2, each
+ * index's roots derived from the previous index's), core time a prime:
  *
- *   B      tests a prime   residue setup an index    core time a prime
- *          v2e (v1)        derived  (from scratch)   v2e      (v1, from scratch)
- *   2^26   2209 (2309)     29 ms    (76 ms)          757 ms   (826 ms)
- *   2^27   2052 (2141)     47 ms    (136 ms)         727 ms   (829 ms)
- *   2^28   1909 (1988)     77 ms    (240–261 ms)     706 ms   (948 ms)
+ *   bits  B     tests a prime  setup an index: derived (scratch)  core time a prime
+ *   2048  2^28  1481           34 ms (246 ms)                     540 ms (32 primes)
+ *   2048  2^29  1378           58 ms (476 ms)                     552 ms
+ *   3072  2^28  2657           41 ms (275 ms)                     2703 ms (8 primes)
+ *   3072  2^30  2316           133 ms (1235 ms)                   2590 ms
  *
- * Derived, a step from 2^27 to 2^28 costs about 30 ms of setup and saves
- * about 140 tests (42 ms): the optimum is at or past the cap, so 2^28 (the
- * roots are exact only below 2^28, sieve_roots.h). Computed from scratch
- * every index (stream v1), 2^28 would cost 15 % more than 2^26: this depth
- * is for v2's derived residues. Past 2048 bits the tests' worth grows as
- * bits^3.6 and the setup at most as bits, so the cap holds from 2048 bits
- * up (4096 bits at 2^28, seeds 1–4, one prime each, from scratch: 1273,
- * 4223, 4270 and 180 tests, mean 2487 = 0.25 × the 2^23 sieve's 9995
- * expected and 0.37 × the 6744 expected at 2^28; four primes are few);
- * below, B = 2^28·(bits/2048)^3.6 keeps the earlier scaling (2^24.4 at 1024 bits).
+ * At 2048 bits a Fermat test costs 0.30 ms: a step from 2^28 to 2^29 saves
+ * about 100 tests (30 ms) and costs 24 ms more shifting, about even, and
+ * the deeper table's build (1.3 s a process) besides, so 2^28. The tests' worth grows as bits^3.6 and
+ * the shift's cost not at all, so the depth grows as B = 2^28·(bits/2048)^3.6
+ * (2^30 from about 3000 bits, where 3072 bits gains 4 % over 8 primes even
+ * with the first index's roots from scratch); at 4096 bits, seeds 1–8 (one
+ * prime each, roots from scratch) took 4865 tests a prime at 2^28 and 4242 at
+ * 2^30 (0.42 × the 2^23 sieve's 9995 expected; 5875 expected at 2^30). The
+ * cap 2^30 bounds memory and the first index's setup (roots are exact to
+ * 2^32). Below 2048 bits the same formula (2^24.4 at 1024 bits).
  * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
-export function sieveLimit(bits: number, backend: Backend = 'native'): number {
+export function sieveLimit(bits: number, backend: Backend = 'native', machine: SieveMachine = thisMachine()): number {
   const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
   const forced = backend === 'native' ? forcedSieveLimit() : null;
-  const depth = Math.min(forced ?? Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), max);
+  let depth = Math.min(forced ?? Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), max);
+  // Past 2^28 the roots cost hundreds of MB a thread: never more than an
+  // eighth of the machine's memory for them (a forced depth is obeyed).
+  while (forced === null && depth > 2 ** 28 && deepSieveBytes(depth, machine.threads) > machine.totalBytes / 8) depth = Math.max(depth / 2, 2 ** 28);
   return Math.min(depth, 2 ** (bits - 3));
 }
 

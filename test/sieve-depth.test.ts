@@ -1,0 +1,43 @@
+// The sieve's depth by size, and its memory bound: past 2^28 the deep roots
+// cost 4 bytes a prime in every pool thread's sieve, so the depth falls back
+// rather than take more than an eighth of the machine's memory.
+import { describe, expect, it } from 'vitest';
+import { deepSieveBytes, SIEVE_LIMIT_MAX, sieveLimit } from '../src/prime/tuning.ts';
+
+const BIG = { totalBytes: 2 ** 40, threads: 2 };
+
+describe('sieveLimit', () => {
+  it('deepens with the size up to the cap, and the TS backend stays shallow', () => {
+    expect(sieveLimit(2048, 'native', BIG)).toBe(2 ** 28);
+    expect(sieveLimit(4096, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
+    expect(sieveLimit(8192, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
+    expect(sieveLimit(1024, 'native', BIG)).toBeLessThan(2 ** 26);
+    expect(sieveLimit(4096, 'js', BIG)).toBe(2 ** 23);
+    // Never as deep as q's least value 3·2^(bits−3), so no sieve prime is p or q.
+    expect(sieveLimit(12, 'native', BIG)).toBe(2 ** 9);
+  });
+
+  it('stays within an eighth of the memory, however many threads', () => {
+    for (const [totalBytes, threads] of [
+      [2 ** 34, 2],
+      [2 ** 34, 64],
+      [2 ** 36, 64],
+      [2 ** 32, 8],
+    ] as const) {
+      const d = sieveLimit(4096, 'native', { totalBytes, threads });
+      expect(d).toBeGreaterThanOrEqual(2 ** 28);
+      if (d > 2 ** 28) expect(deepSieveBytes(d, threads)).toBeLessThanOrEqual(totalBytes / 8);
+    }
+    // 16 GiB and 2 threads: the whole depth (about 0.9 GB of roots and table).
+    expect(sieveLimit(4096, 'native', { totalBytes: 2 ** 34, threads: 2 })).toBe(2 ** 30);
+    // 16 GiB and 64 threads: 65 sieves of 2^30's roots would be 14 GB, so 2^28.
+    expect(sieveLimit(4096, 'native', { totalBytes: 2 ** 34, threads: 64 })).toBe(2 ** 28);
+  });
+
+  it('counts 4 bytes a deep prime (π(2^30) − π(2^16) = 54,393,486) in the table and in threads + 1 sieves', () => {
+    const perSieve = deepSieveBytes(2 ** 30, 0) / 2;
+    expect(perSieve / 4).toBeGreaterThan(54_393_486);
+    expect(perSieve / 4).toBeLessThan(54_393_486 * 1.005);
+    expect(deepSieveBytes(2 ** 30, 3)).toBeCloseTo(5 * perSieve, -3);
+  });
+});
