@@ -2,14 +2,12 @@
  * Where a safe prime's core time goes, on one thread, beside OpenSSL's
  * 2048-bit Miller–Rabin round measured in the same run:
  *
- *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1] [depth] [stream=v1]
+ *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1] [depth] [stream=2]
  *
  * depth (a number, or 2^k written as 26 for k ≤ 32) forces the native sieve's
  * depth through POWPRIME_SIEVE_LIMIT (tuning.ts), for the cost model there.
- * stream=v2 searches stream v2 (src/prime/stream.ts), each index's sieve
- * derived from the one before, by calling the native sieve directly on this
- * thread: the work a pool thread does on v2, measurable before v2 is the
- * stream searchSafePrimes runs. Only run 0 (no wrap-around) is searched.
+ * stream (1 or 2, src/prime/stream.ts) is searchSafePrimes' option: on 2 each
+ * index's deep roots are derived from the previous index's on the thread.
  *
  * Prints Fermat tests a prime (measured and the sieve's expectation), core
  * time a prime and its ratio to the MR round, and a split of that time: the
@@ -21,12 +19,12 @@
  * search's own bookkeeping.
  */
 import { checkPrimeSync, randomBytes } from 'node:crypto';
-import { native, type NativeSieve } from '../src/native.ts';
+import { native } from '../src/native.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { fromBytes } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { stream, candidateAt } from '../src/prime/stream.ts';
-import { sieveLimit, sliceLength } from '../src/prime/tuning.ts';
+import { sieveLimit } from '../src/prime/tuning.ts';
 import { expectedTestsPerPrime } from './prime.ts';
 
 /** RFC 3526 group 14: the 2048-bit MODP prime (a safe prime). */
@@ -71,31 +69,12 @@ const mrRound = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64
 
 // Start the pool's thread (and load its modules) before the clock starts.
 for await (const _ of searchSafePrimes({ bits: 64, count: 1, seed, threads: 1, backend: 'native' }));
-const streamArg = process.argv[6] ?? 'v1';
-if (streamArg !== 'v1' && streamArg !== 'v2') throw new Error('stream must be v1 or v2');
+const streamArg = Number(process.argv[6] ?? 2);
+if (streamArg !== 1 && streamArg !== 2) throw new Error('stream must be 1 or 2');
 const t0 = process.cpuUsage();
 let tested = 0;
 let found = 0;
-if (streamArg === 'v1') {
-  for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', onProgress: (p) => (tested = p.tested) })) found++;
-} else {
-  const len = sliceLength(bits, 'native');
-  let prev: NativeSieve | undefined;
-  for (let i = 0n; i < BigInt(count); i++) {
-    // Stream v2 driven by hand (searchSafePrimes runs v1 until the version is
-    // threaded through): index i's sieve derived from index i − 1's.
-    const st = stream(bits, seed, i, 2);
-    const s = new n.SafePrimeSieve(candidateAt(st, st.first), sieveLimit(bits), undefined, false, prev);
-    for (let j0 = 0; ; j0 += len) {
-      const r = s.search(j0, j0 + len);
-      tested += r.tested;
-      if (r.found !== null) break;
-    }
-    found++;
-    prev = s;
-  }
-  prev?.close();
-}
+for await (const _ of searchSafePrimes({ bits, count, seed, threads: 1, backend: 'native', stream: streamArg, onProgress: (p) => (tested = p.tested) })) found++;
 const searchMs = coreMs(t0);
 const mrRoundAfter = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;
 const mr = (mrRound + mrRoundAfter) / 2;
@@ -125,7 +104,7 @@ const fullTestMs = msOf(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, f
 
 const perPrime = searchMs / found;
 const split = {
-  setup: streamArg === 'v1' ? setupMs : derivedSetupMs,
+  setup: streamArg === 1 ? setupMs : derivedSetupMs,
   fermat: (fermatMs * tested) / found,
   fullTestOnQ: fullTestMs,
 };
