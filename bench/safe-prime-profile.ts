@@ -64,6 +64,8 @@ const count = Number(process.argv[3] ?? 32);
 const seed = BigInt(process.argv[4] ?? 1);
 const n = native();
 if (!n) throw new Error('the native addon is not loaded');
+// The depth searchSafePrimes picks for `count` indexes on one thread (tuning.ts).
+const limit = sieveLimit(bits, 'native', { indexesAhead: count });
 
 const mrRound = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;
 
@@ -87,15 +89,15 @@ const fermatMs = msOf(() => n.fermatBase2(batch), 3) / batch.length;
 const st = stream(bits, seed, 0n, 1);
 const start = candidateAt(st, st.first);
 // Building the sieve (dense roots) and a first one-candidate slice (the deep tier's window).
-const setupMs = msOf(() => new n.SafePrimeSieve(start, sieveLimit(bits)).search(0, 1), 3);
+const setupMs = msOf(() => new n.SafePrimeSieve(start, limit).search(0, 1), 3);
 // The same from a previous index's sieve 12·M below (M = 4·bits², stream v2's
 // spacing): the deep roots shifted instead of computed.
 const spacing = 12n * 4n * BigInt(bits * bits);
 const derivedMs = msOf(() => {
-  const prev = new n.SafePrimeSieve(start - spacing, sieveLimit(bits));
+  const prev = new n.SafePrimeSieve(start - spacing, limit);
   prev.search(0, 1);
   const t = process.cpuUsage();
-  new n.SafePrimeSieve(start, sieveLimit(bits), undefined, false, prev).search(0, 1);
+  new n.SafePrimeSieve(start, limit, undefined, false, prev).search(0, 1);
   derivedOnly.push(coreMs(t));
 }, 3);
 void derivedMs;
@@ -110,8 +112,8 @@ const split = {
 };
 const rest = perPrime - split.setup - split.fermat - split.fullTestOnQ;
 const pct = (x: number): string => `${((100 * x) / perPrime).toFixed(1)} %`;
-console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${sieveLimit(bits)}, stream ${streamArg}`);
-console.log(`  Fermat tests a prime: ${(tested / found).toFixed(0)} (expected for this sieve ${expectedTestsPerPrime(bits).toFixed(0)})`);
+console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${limit}, stream ${streamArg}`);
+console.log(`  Fermat tests a prime: ${(tested / found).toFixed(0)} (expected for this sieve ${expectedTestsPerPrime(bits, limit).toFixed(0)})`);
 console.log(`  core time a prime:    ${perPrime.toFixed(1)} ms = ${(perPrime / mr).toFixed(0)} × OpenSSL's 2048-bit MR round (${mr.toFixed(3)} ms)`);
 console.log(
   `  split a prime: residue setup ${split.setup.toFixed(1)} ms (${pct(split.setup)}), Fermat batches ${split.fermat.toFixed(1)} ms (${pct(split.fermat)}, ${fermatMs.toFixed(3)} ms a test),`,

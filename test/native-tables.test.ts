@@ -34,7 +34,7 @@ describe.runIf(n !== null)('TS tables equal their native originals', () => {
     // 168 primes below 1000, without 2.
     expect(TRIAL_PRIMES.length).toBe(167);
     expect(SIEVE_LIMIT_MAX).toBe(t!.sieveLimit);
-    expect(sieveLimit(100_000, 'native', { totalBytes: 2 ** 40, threads: 2 })).toBe(t!.sieveLimit);
+    expect(sieveLimit(100_000, 'native', { machine: { totalBytes: 2 ** 40, threads: 2 } })).toBe(t!.sieveLimit);
   });
 
   it('proof-of-work fast-word tables', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { deepSieveBytes, SIEVE_LIMIT_MAX, sieveLimit } from '../src/prime/tuning.ts';
 
-const BIG = { totalBytes: 2 ** 40, threads: 2 };
+const BIG = { machine: { totalBytes: 2 ** 40, threads: 2 } };
 
 describe('sieveLimit', () => {
   it('deepens with the size up to the cap, and the TS backend stays shallow', () => {
@@ -17,6 +17,20 @@ describe('sieveLimit', () => {
     expect(sieveLimit(12, 'native', BIG)).toBe(2 ** 9);
   });
 
+  it('goes past 2^28 only for a run of indexes long enough to repay it', () => {
+    const at = (bits: number, indexesAhead: number): number => sieveLimit(bits, 'native', { ...BIG, indexesAhead });
+    // About 7 indexes a thread at 3072 bits, 2 at 4096, any at 8192.
+    expect(at(3072, 1)).toBe(2 ** 28);
+    expect(at(3072, 6)).toBe(2 ** 28);
+    expect(at(3072, 8)).toBe(2 ** 30);
+    expect(at(4096, 1)).toBe(2 ** 28);
+    expect(at(4096, 2)).toBe(2 ** 30);
+    expect(at(8192, 0.5)).toBe(2 ** 30);
+    expect(at(4096, Number.POSITIVE_INFINITY)).toBe(2 ** 30);
+    // At 2048 bits and below the depth is within 2^28 whatever the run.
+    expect(at(2048, 1)).toBe(at(2048, 1000));
+  });
+
   it('stays within an eighth of the memory, however many threads', () => {
     for (const [totalBytes, threads] of [
       [2 ** 34, 2],
@@ -24,14 +38,14 @@ describe('sieveLimit', () => {
       [2 ** 36, 64],
       [2 ** 32, 8],
     ] as const) {
-      const d = sieveLimit(4096, 'native', { totalBytes, threads });
+      const d = sieveLimit(4096, 'native', { machine: { totalBytes, threads } });
       expect(d).toBeGreaterThanOrEqual(2 ** 28);
       if (d > 2 ** 28) expect(deepSieveBytes(d, threads)).toBeLessThanOrEqual(totalBytes / 8);
     }
     // 16 GiB and 2 threads: the whole depth (about 0.9 GB of roots and table).
-    expect(sieveLimit(4096, 'native', { totalBytes: 2 ** 34, threads: 2 })).toBe(2 ** 30);
+    expect(sieveLimit(4096, 'native', { machine: { totalBytes: 2 ** 34, threads: 2 } })).toBe(2 ** 30);
     // 16 GiB and 64 threads: 65 sieves of 2^30's roots would be 14 GB, so 2^28.
-    expect(sieveLimit(4096, 'native', { totalBytes: 2 ** 34, threads: 64 })).toBe(2 ** 28);
+    expect(sieveLimit(4096, 'native', { machine: { totalBytes: 2 ** 34, threads: 64 } })).toBe(2 ** 28);
   });
 
   it('counts 4 bytes a deep prime (π(2^30) − π(2^16) = 54,393,486) in the table and in threads + 1 sieves', () => {

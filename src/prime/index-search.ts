@@ -25,12 +25,10 @@ export interface IndexTask {
   /** The shared positions are stream offsets from here (0: the whole index). */
   from: bigint;
   shared: SharedSearch;
-  /**
-   * More ranges of this index are likely to follow on this thread (a queue
-   * worker's chunks): its sieves are kept for the thread's next task instead
-   * of being rebuilt (up to a tenth of a second at 4096 bits; see `kept`).
-   */
+  /** More ranges of this index are likely to follow on this thread (a queue worker's chunks): keep its sieves (see `kept`). */
   linger: boolean;
+  /** Indexes of this size the thread expects to search in a row: how deep its sieve pays to go (tuning.ts, sieveLimit). */
+  indexesAhead: number;
 }
 
 interface Sieve {
@@ -40,11 +38,11 @@ interface Sieve {
 }
 
 /** `previous` (native only) is consumed: its deep roots are shifted when its start lies 12·δ below (safe_prime_sieve.h). */
-function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean, previous?: NativeSieve): Sieve {
+function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean, indexesAhead: number, previous?: NativeSieve): Sieve {
   if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, only23Mod24);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
-  return new n.SafePrimeSieve(start, sieveLimit(bits, backend), rounds < 0 ? undefined : rounds, only23Mod24, previous);
+  return new n.SafePrimeSieve(start, sieveLimit(bits, backend, { indexesAhead }), rounds < 0 ? undefined : rounds, only23Mod24, previous);
 }
 
 /**
@@ -71,6 +69,7 @@ export class IndexStream {
     readonly rounds: number,
     readonly version: StreamVersion,
     readonly only23Mod24 = false,
+    readonly indexesAhead = Number.POSITIVE_INFINITY,
   ) {
     this.st = stream(bits, seed, index, version);
     this.upper = this.st.count - this.st.first;
@@ -108,7 +107,7 @@ export class IndexStream {
     const start = run === 0 ? candidateAt(this.st, this.st.first) : this.st.lo;
     const previous = run === 0 ? (this.previous ?? undefined) : undefined;
     if (run === 0) this.previous = null;
-    return (this.sieves[run] = makeSieve(this.backend, start, this.bits, this.rounds, this.only23Mod24, previous));
+    return (this.sieves[run] = makeSieve(this.backend, start, this.bits, this.rounds, this.only23Mod24, this.indexesAhead, previous));
   }
 
   /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. A set `stop` flag ends it early (result meaningless). */
@@ -154,7 +153,8 @@ function sameStream(is: IndexStream, task: IndexTask): boolean {
     is.backend === task.backend &&
     is.rounds === task.rounds &&
     is.version === task.stream &&
-    is.only23Mod24 === task.only23Mod24
+    is.only23Mod24 === task.only23Mod24 &&
+    is.indexesAhead === task.indexesAhead
   );
 }
 
@@ -174,7 +174,7 @@ function streamFor(task: IndexTask): IndexStream {
   if (!reuse && kept) retire(kept);
   kept = null;
   if (reuse) return reuse;
-  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24);
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead);
   const k = keptSieve;
   keptSieve = null;
   if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.only23Mod24 === task.only23Mod24) is.previous = k.sieve;

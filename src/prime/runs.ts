@@ -39,8 +39,8 @@ export class RangeRun {
   private readonly task: IndexTask;
   private readonly threads: Promise<void>[] = [];
 
-  /** linger: more ranges of this index are likely to follow (see IndexTask.linger). */
-  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false) {
+  /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead: see IndexTask. */
+  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY) {
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.only23Mod24);
     const end = to === undefined || to > st.length ? st.length : to;
     const length = end > from ? end - from : 0n;
@@ -57,6 +57,7 @@ export class RangeRun {
       from,
       shared: this.shared,
       linger,
+      indexesAhead,
     };
     this.task = task;
     this.add(runOnThreads(WORKER, task, threads, this.shared));
@@ -101,8 +102,8 @@ export class RangeRun {
 export class IndexRun extends RangeRun {
   readonly result: Promise<SafePrimeResult>;
 
-  constructor(p: Parsed, index: bigint, threads: number) {
-    super(p, index, threads);
+  constructor(p: Parsed, index: bigint, threads: number, indexesAhead: number) {
+    super(p, index, threads, 0n, undefined, false, indexesAhead);
     this.result = this.done.then((r) => {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
       return { prime: r.prime, bits: p.bits, seed: p.seed, index, stream: p.stream, elapsedMs: Math.round(performance.now() - this.started) };

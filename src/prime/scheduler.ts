@@ -53,12 +53,15 @@ export async function* runSearch(p: Parsed, opts: { count: number | bigint; star
   const perIndex = count >= BigInt(p.threads) ? 1 : p.threads;
   const running = perIndex === 1 ? Math.min(p.threads, poolSize()) : 1;
   const readAhead = BigInt(4 * running) * stride;
+  // Indexes a thread expects to search one after another: its sieve's depth
+  // depends on it (a deep sieve repays its first index over a run).
+  const ahead = Number(count) / p.threads;
   let busy = 0;
   // Set when the caller leaves (break, error, abort): a run that settles then must not start another.
   let closed = false;
   const launch = (yielded: bigint): void => {
     while (!closed && busy < running && next < end && next < yielded + readAhead) {
-      const run = new IndexRun(p, next, perIndex);
+      const run = new IndexRun(p, next, perIndex, ahead);
       active.set(next, run);
       busy++;
       next += stride;

@@ -60,24 +60,48 @@ const SIEVE_LIMIT_JS = 1 << 23;
  *
  * At 2048 bits a Fermat test costs 0.30 ms: a step from 2^28 to 2^29 saves
  * about 100 tests (30 ms) and costs 24 ms more shifting, about even, and
- * the deeper table's build (1.3 s a process) besides, so 2^28. The tests' worth grows as bits^3.6 and
- * the shift's cost not at all, so the depth grows as B = 2^28·(bits/2048)^3.6
+ * the deeper table's build (1.3 s a process) besides, so 2^28. The tests'
+ * worth grows as bits^3.6 and the shift's cost not at all, so the depth
+ * grows as B = 2^28·(bits/2048)^3.6
  * (2^30 from about 3000 bits, where 3072 bits gains 4 % over 8 primes even
  * with the first index's roots from scratch); at 4096 bits, seeds 1–8 (one
  * prime each, roots from scratch) took 4865 tests a prime at 2^28 and 4242 at
  * 2^30 (0.42 × the 2^23 sieve's 9995 expected; 5875 expected at 2^30). The
  * cap 2^30 bounds memory and the first index's setup (roots are exact to
- * 2^32). Below 2048 bits the same formula (2^24.4 at 1024 bits).
+ * 2^32), and past 2^28 only runs long enough to repay that setup go deeper
+ * (deepRepays). Below 2048 bits the same formula (2^24.4 at 1024 bits).
  * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
-export function sieveLimit(bits: number, backend: Backend = 'native', machine: SieveMachine = thisMachine()): number {
+export function sieveLimit(bits: number, backend: Backend = 'native', opts: { indexesAhead?: number; machine?: SieveMachine } = {}): number {
   const max = backend === 'native' ? SIEVE_LIMIT_MAX : SIEVE_LIMIT_JS;
   const forced = backend === 'native' ? forcedSieveLimit() : null;
   let depth = Math.min(forced ?? Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), max);
-  // Past 2^28 the roots cost hundreds of MB a thread: never more than an
-  // eighth of the machine's memory for them (a forced depth is obeyed).
-  while (forced === null && depth > 2 ** 28 && deepSieveBytes(depth, machine.threads) > machine.totalBytes / 8) depth = Math.max(depth / 2, 2 ** 28);
+  if (forced === null && depth > 2 ** 28) {
+    const machine = opts.machine ?? thisMachine();
+    if (!deepRepays(bits, opts.indexesAhead ?? Number.POSITIVE_INFINITY)) depth = 2 ** 28;
+    // Past 2^28 the roots cost hundreds of MB a thread: never more than an
+    // eighth of the machine's memory for them (a forced depth is obeyed).
+    while (depth > 2 ** 28 && deepSieveBytes(depth, machine.threads) > machine.totalBytes / 8) depth = Math.max(depth / 2, 2 ** 28);
+  }
   return Math.min(depth, 2 ** (bits - 3));
+}
+
+/**
+ * Whether sieving past 2^28 (to 2^30) repays what it costs once: building
+ * the deeper prime table (1.3 s a process) and the first index's roots of
+ * the primes from 2^28 to 2^30 from scratch (about 0.96 s at 3072 bits,
+ * growing as bits), against what each further index of the thread's run
+ * gains: 13 % of the tests at 2^28 (1686·(bits/2048)² of them, 0.30 ms each
+ * at 2048 bits, growing as bits^2.6) less 0.1 s of deeper shifting. So a
+ * thread must expect about 7 indexes in a row at 3072 bits, 2 at 4096 and
+ * any at 8192 (the table above). `indexesAhead`: the indexes of this size
+ * the thread is expected to search one after another (Infinity for a queue
+ * worker or anything else that runs for hours).
+ */
+function deepRepays(bits: number, indexesAhead: number): boolean {
+  const gainMs = 0.13 * 1686 * (bits / 2048) ** 2 * 0.3 * (bits / 2048) ** 2.6 - 100;
+  const onceMs = 1300 + (960 * bits) / 3072;
+  return indexesAhead * gainMs > onceMs;
 }
 
 /**
