@@ -19,11 +19,6 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   sieve_roots(start, limbs, ps.data(), nprimes_, t0_.data(), t1_.data());
   deep_limit_ = sieve_limit > kDenseSieveLimit ? std::min(sieve_limit, kSieveLimit) : 0;
   deep_window_ = deep_window(bit_length(start, limbs));
-  n_deep_ = 0;
-  if (deep_limit_) {
-    const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
-    n_deep_ = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
-  }
 }
 
 // δ with start = previous + 12·δ, 0 < δ < kMaxShift, or 0 when there is none.
@@ -53,7 +48,7 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   // never searched its window); the two shifts add up.
   const uint64_t shift = delta + previous.pending_shift_;
   const bool fits = delta && shift < kMaxShift && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
-                    previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ && previous.deep_t0_.size() == n_deep_;
+                    previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ && !previous.deep_t0_.empty();
   std::vector<uint32_t> roots = std::move(previous.deep_t0_);
   // The previous sieve is consumed whether or not its roots serve.
   previous.deep_t0_ = {};
@@ -75,8 +70,13 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
 }
 
 bool SafePrimeSieve::strike_deep(StopFlag stop) {
-  const std::vector<uint32_t>& deep = deep_sieve_primes(deep_limit_);
-  const size_t n = n_deep_;
+  // The table is built by the first search that needs it (over a second to
+  // 2^30), and a stop raised meanwhile is seen there too.
+  const std::vector<uint32_t>* table = deep_sieve_primes(deep_limit_, stop);
+  if (!table) return false;
+  const std::vector<uint32_t>& deep = *table;
+  // Roots (held, or derived from a sieve of the same limit) are one per prime below it.
+  const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
   const bool have_roots = deep_t0_.size() == n;
   if (!have_roots) deep_t0_.assign(n, 0);
   deep_.assign((deep_window_ + 63) / 64, 0);

@@ -95,13 +95,12 @@ class SafePrimeSieve {
   uint32_t deep_limit_;
   uint64_t deep_window_;
   std::vector<uint64_t> deep_;
-  // t0 per deep prime (deep_sieve_primes order, n_deep_ of them); empty until
+  // t0 per deep prime below deep_limit_ (deep_sieve_primes order); empty until
   // the first strike computes them or a constructor derives them. Derived
   // ones are those of the start 12·pending_shift_ below until the first
   // strike shifts them.
   std::vector<uint32_t> deep_t0_;
   uint64_t pending_shift_ = 0;
-  size_t n_deep_;
   bool only_23_mod_24_;
   bool derived_ = false;
   // False (and deep_ left empty) when `stop` was raised part-way.

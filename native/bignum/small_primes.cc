@@ -1,7 +1,9 @@
 #include "small_primes.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <mutex>
 
 namespace powprime::bignum {
 namespace {
@@ -17,34 +19,55 @@ std::vector<uint32_t> odd_primes_below(uint32_t limit, uint32_t from) {
   return out;
 }
 
-// The same from `from` to `limit` (≤ 2^32), a segment at a time: the
-// striking primes (up to √limit < 2^16) sweep a window of odd numbers that
-// stays in L2, where one table for the whole range (64 MB at 2^30) would
-// miss the cache at nearly every strike.
-std::vector<uint32_t> odd_primes_between(uint32_t from, uint64_t limit) {
-  const std::vector<uint32_t> base = odd_primes_below(1u << 16, 3);
-  constexpr uint64_t kSegment = uint64_t(1) << 18;  // odd numbers a segment, a byte each
-  std::vector<uint8_t> composite(kSegment);
-  std::vector<uint32_t> out;
-  out.reserve(size_t(double(limit) / (std::log(double(limit)) - 1.1)));
-  // Odd n = 2i + 1 is index i; n < limit ⇔ i < limit / 2.
-  const uint64_t end = limit / 2;
-  for (uint64_t lo = from / 2; lo < end; lo += kSegment) {
-    const uint64_t hi = std::min(lo + kSegment, end);
-    std::fill(composite.begin(), composite.end(), 0);
+// Odd primes from kDenseSieveLimit below `limit` (≤ 2^32), a segment at a
+// time: the striking primes (up to √limit < 2^16) sweep a window of odd
+// numbers that stays in L2, where one table for the whole range (64 MB at
+// 2^30) would miss the cache at nearly every strike. Between segments a
+// build sees a stop (the table to 2^30 takes over a second) and leaves the
+// rest to the next caller; callers wait for each other on the mutex.
+class DeepTable {
+ public:
+  explicit DeepTable(uint64_t limit) : end_(limit / 2), lo_(kDenseSieveLimit / 2) {}
+
+  const std::vector<uint32_t>* get(StopFlag stop) {
+    if (done_.load(std::memory_order_acquire)) return &primes_;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (primes_.empty()) primes_.reserve(size_t(2 * end_ / (std::log(2.0 * double(end_)) - 1.1)));
+    while (lo_ < end_) {
+      if (stop.raised()) return nullptr;
+      segment();
+    }
+    done_.store(true, std::memory_order_release);
+    return &primes_;
+  }
+
+ private:
+  static constexpr uint64_t kSegment = uint64_t(1) << 18;  // odd numbers a segment, a byte each
+
+  // Odd n = 2i + 1 is index i; the segment holds i in [lo_, lo_ + kSegment), n < limit ⇔ i < end_.
+  void segment() {
+    static const std::vector<uint32_t> base = odd_primes_below(1u << 16, 3);
+    const uint64_t hi = std::min(lo_ + kSegment, end_);
+    std::vector<uint8_t> composite(size_t(hi - lo_), 0);
     for (const uint32_t p : base) {
       const uint64_t pp = uint64_t(p) * p;
       if (pp >= 2 * hi + 1) break;
-      // The first odd multiple of p from max(p², 2·lo + 1), as an index.
-      uint64_t m = std::max(pp, (2 * lo + 1 + p - 1) / p * p);
+      // The first odd multiple of p from max(p², 2·lo_ + 1), as an index.
+      uint64_t m = std::max(pp, (2 * lo_ + 1 + p - 1) / p * p);
       if (m % 2 == 0) m += p;
-      for (uint64_t i = m / 2 - lo; i < hi - lo; i += p) composite[i] = 1;
+      for (uint64_t i = m / 2 - lo_; i < hi - lo_; i += p) composite[i] = 1;
     }
-    for (uint64_t i = 0; i < hi - lo; i++)
-      if (!composite[i]) out.push_back(uint32_t(2 * (lo + i) + 1));
+    for (uint64_t i = 0; i < hi - lo_; i++)
+      if (!composite[i]) primes_.push_back(uint32_t(2 * (lo_ + i) + 1));
+    lo_ = hi;
   }
-  return out;
-}
+
+  const uint64_t end_;
+  uint64_t lo_;
+  std::vector<uint32_t> primes_;
+  std::mutex mutex_;
+  std::atomic<bool> done_{false};
+};
 
 }  // namespace
 
@@ -58,21 +81,10 @@ const std::vector<uint32_t>& sieve_primes() {
   return p;
 }
 
-const std::vector<uint32_t>& deep_sieve_primes(uint32_t limit) {
-  if (limit <= (1u << 22)) {
-    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 22);
-    return p;
-  }
-  if (limit <= (1u << 25)) {
-    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 25);
-    return p;
-  }
-  if (limit <= (1u << 28)) {
-    static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, 1u << 28);
-    return p;
-  }
-  static const std::vector<uint32_t> p = odd_primes_between(kDenseSieveLimit, kSieveLimit);
-  return p;
+const std::vector<uint32_t>* deep_sieve_primes(uint32_t limit, StopFlag stop) {
+  static DeepTable t22(1u << 22), t25(1u << 25), t28(1u << 28), deepest(kSieveLimit);
+  DeepTable& t = limit <= (1u << 22) ? t22 : limit <= (1u << 25) ? t25 : limit <= (1u << 28) ? t28 : deepest;
+  return t.get(stop);
 }
 
 const std::vector<uint64_t>& sieve_reciprocals() {
