@@ -5,7 +5,7 @@
  *   node --import tsx bench/safe-prime-profile.ts [bits=2048] [count=32] [seed=1] [depth] [stream=2]
  *
  * depth (a number, or 2^k written as 26 for k ≤ 32) forces the native sieve's
- * depth through POWPRIME_SIEVE_LIMIT (tuning.ts), for the cost model there.
+ * depth through POWPRIME_SIEVE_LIMIT (sieve-depth.ts), for the cost model there.
  * stream (1 or 2, src/prime/stream.ts) is searchSafePrimes' option: on 2 each
  * index's deep roots are derived from the previous index's on the thread.
  *
@@ -24,7 +24,7 @@ import { closePool } from '../src/pool/pool.ts';
 import { fromBytes } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { stream, candidateAt } from '../src/prime/stream.ts';
-import { sieveLimit } from '../src/prime/tuning.ts';
+import { sieveLimit } from '../src/prime/sieve-depth.ts';
 import { expectedTestsPerPrime } from './prime.ts';
 
 /** RFC 3526 group 14: the 2048-bit MODP prime (a safe prime). */
@@ -64,7 +64,7 @@ const count = Number(process.argv[3] ?? 32);
 const seed = BigInt(process.argv[4] ?? 1);
 const n = native();
 if (!n) throw new Error('the native addon is not loaded');
-// The depth searchSafePrimes picks for `count` indexes on one thread (tuning.ts).
+// The depth searchSafePrimes picks for `count` indexes on one thread (sieve-depth.ts).
 const limit = sieveLimit(bits, 'native', { indexesAhead: count });
 
 const mrRound = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;

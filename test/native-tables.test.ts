@@ -6,7 +6,8 @@ import { DENSE_SIEVE_LIMIT } from '../src/prime/sieve.ts';
 import { FOUR, THREE } from '../src/pow/kernel.ts';
 import { defaultRounds } from '../src/prime/primality.ts';
 import { TRIAL_PRIMES } from '../src/prime/small-primes.ts';
-import { SIEVE_LIMIT_MAX, sieveLimit, windowBits } from '../src/prime/tuning.ts';
+import { SIEVE_LIMIT_MAX, sieveLimit } from '../src/prime/sieve-depth.ts';
+import { windowBits } from '../src/prime/tuning.ts';
 
 // Every table that exists both in the native core and in the TS backend, read
 // from the addon and held equal to its TS twin, so neither can drift alone.

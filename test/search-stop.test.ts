@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { native } from '../src/native.ts';
 import { SafePrimeSieveJs } from '../src/prime/sieve.ts';
-import { sieveLimit } from '../src/prime/tuning.ts';
+import { sieveLimit } from '../src/prime/sieve-depth.ts';
 import { describeBackends } from './helpers/backends.ts';
 
 const BITS = 1024;

@@ -2,7 +2,7 @@
 // cost 4 bytes a prime in every pool thread's sieve, so the depth falls back
 // rather than take more than an eighth of the machine's memory.
 import { describe, expect, it } from 'vitest';
-import { deepSieveBytes, SIEVE_LIMIT_MAX, sieveLimit } from '../src/prime/tuning.ts';
+import { deepSieveBytes, SIEVE_LIMIT_MAX, sieveLimit } from '../src/prime/sieve-depth.ts';
 
 const BIG = { machine: { totalBytes: 2 ** 40, threads: 2 } };
 
@@ -19,14 +19,18 @@ describe('sieveLimit', () => {
 
   it('goes past 2^28 only for a run of indexes long enough to repay it', () => {
     const at = (bits: number, indexesAhead: number): number => sieveLimit(bits, 'native', { ...BIG, indexesAhead });
-    // About 7 indexes a thread at 3072 bits, 2 at 4096, any at 8192.
+    // 3072 bits: 2^30 from about 8 indexes a thread; 4096: 2^30 from 2, 2^31
+    // from about 7; 8192: 2^31 for one. An endless run takes the cap.
     expect(at(3072, 1)).toBe(2 ** 28);
     expect(at(3072, 6)).toBe(2 ** 28);
     expect(at(3072, 8)).toBe(2 ** 30);
     expect(at(4096, 1)).toBe(2 ** 28);
     expect(at(4096, 2)).toBe(2 ** 30);
-    expect(at(8192, 0.5)).toBe(2 ** 30);
-    expect(at(4096, Number.POSITIVE_INFINITY)).toBe(2 ** 30);
+    expect(at(4096, 16)).toBe(2 ** 31);
+    expect(at(8192, 1)).toBe(2 ** 31);
+    expect(at(4096, Number.POSITIVE_INFINITY)).toBe(SIEVE_LIMIT_MAX);
+    // Never 2^29: it would read the 2^30 table and save too little for it.
+    for (const bits of [2560, 3072, 4096]) for (const k of [1, 2, 4, 8, 32, 1e6]) expect(at(bits, k)).not.toBe(2 ** 29);
     // At 2048 bits and below the depth is within 2^28 whatever the run.
     expect(at(2048, 1)).toBe(at(2048, 1000));
   });
@@ -42,8 +46,10 @@ describe('sieveLimit', () => {
       expect(d).toBeGreaterThanOrEqual(2 ** 28);
       if (d > 2 ** 28) expect(deepSieveBytes(d, threads)).toBeLessThanOrEqual(totalBytes / 8);
     }
-    // 16 GiB and 2 threads: the whole depth (about 0.9 GB of roots and table).
-    expect(sieveLimit(4096, 'native', { machine: { totalBytes: 2 ** 34, threads: 2 } })).toBe(2 ** 30);
+    // 16 GiB and 2 threads: the whole depth (about 1.7 GB of roots and table).
+    expect(sieveLimit(4096, 'native', { machine: { totalBytes: 2 ** 34, threads: 2 } })).toBe(2 ** 31);
+    // 8 GiB and 2 threads: 2^31 would pass the bound, 2^30 (0.9 GB) does not.
+    expect(sieveLimit(4096, 'native', { machine: { totalBytes: 2 ** 33, threads: 2 } })).toBe(2 ** 30);
     // 16 GiB and 64 threads: 65 sieves of 2^30's roots would be 14 GB, so 2^28.
     expect(sieveLimit(4096, 'native', { machine: { totalBytes: 2 ** 34, threads: 64 } })).toBe(2 ** 28);
   });

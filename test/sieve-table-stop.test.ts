@@ -1,9 +1,8 @@
-// The deepest sieve's prime table (to 2^30, over a second to build) is built
+// A deep sieve's prime table (to 2^30, over a second to build) is built
 // by the first search that needs it, which sees a stop raised meanwhile; the
 // search after a stop completes with the answer a shallower sieve gives.
 import { describe, expect, it } from 'vitest';
 import { native } from '../src/native.ts';
-import { SIEVE_LIMIT_MAX } from '../src/prime/tuning.ts';
 import { skipNativeNotice } from './helpers/backends.ts';
 
 skipNativeNotice('the deep prime table and a stop');
@@ -15,11 +14,11 @@ const START = (() => {
   return x - (x % 12n) + 11n;
 })();
 
-describe.runIf(n !== null)('SafePrimeSieve to the deepest limit', () => {
+describe.runIf(n !== null)('SafePrimeSieve to 2^30', () => {
   it('returns stopped when the stop is raised before its first search, then finds what a 2^28 sieve finds', () => {
     const stop = new BigUint64Array(new SharedArrayBuffer(8));
     stop[0] = 1n;
-    const deep = new n!.SafePrimeSieve(START, SIEVE_LIMIT_MAX);
+    const deep = new n!.SafePrimeSieve(START, 2 ** 30);
     expect(deep.search(0, 8192, stop)).toMatchObject({ stopped: true, found: null });
     const shallow = new n!.SafePrimeSieve(START, 2 ** 28);
     let j0 = 0;

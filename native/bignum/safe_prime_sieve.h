@@ -24,8 +24,8 @@
 // next index): 8 bytes a dense prime (52 KB), the slice's marks, the window's
 // bits (at most 4 MB, at 8192 bits up), and 4 bytes a deep prime once the
 // first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
-// primes), 218 MB at 2^30. The deep prime table (4 bytes a prime, the same
-// sizes again) is shared by every sieve of the process; src/prime/tuning.ts
+// primes), 218 MB at 2^30, 420 MB at 2^31. The deep prime table (4 bytes a prime, the same
+// sizes again) is shared by every sieve of the process; src/prime/sieve-depth.ts
 // (deepSieveBytes) keeps the whole within an eighth of the machine's memory.
 #pragma once
 #include <cstdint>

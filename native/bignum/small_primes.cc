@@ -82,8 +82,12 @@ const std::vector<uint32_t>& sieve_primes() {
 }
 
 const std::vector<uint32_t>* deep_sieve_primes(uint32_t limit, StopFlag stop) {
-  static DeepTable t22(1u << 22), t25(1u << 25), t28(1u << 28), deepest(kSieveLimit);
-  DeepTable& t = limit <= (1u << 22) ? t22 : limit <= (1u << 25) ? t25 : limit <= (1u << 28) ? t28 : deepest;
+  static DeepTable t22(1u << 22), t25(1u << 25), t28(1u << 28), t30(1u << 30), deepest(kSieveLimit);
+  DeepTable& t = limit <= (1u << 22)   ? t22
+                 : limit <= (1u << 25) ? t25
+                 : limit <= (1u << 28) ? t28
+                 : limit <= (1u << 30) ? t30
+                                       : deepest;
   return t.get(stop);
 }
 

@@ -18,14 +18,14 @@ const std::vector<uint32_t>& trial_primes();
 constexpr uint32_t kDenseSieveLimit = 1u << 16;
 const std::vector<uint32_t>& sieve_primes();
 // Deep: from kDenseSieveLimit up to at least `limit` (≤ kSieveLimit), struck
-// in a window at the start only. Tables to 2^22, 2^25, 2^28 and kSieveLimit,
+// in a window at the start only. Tables to 2^22, 2^25, 2^28, 2^30 and kSieveLimit,
 // each built on first use, so a shallow sieve never pays for a deeper one
-// (4 bytes a prime: 58.5 MB to 2^28, 218 MB to 2^30; 0.3 and 1.3 s to
-// build). Null when `stop` was raised before the table was whole: a build
+// (4 bytes a prime: 58.5 MB to 2^28, 218 MB to 2^30, 420 MB to 2^31; 0.3,
+// 1.3 and 2.6 s to build). Null when `stop` was raised before the table was whole: a build
 // sees it between segments, and the next call carries on. kSieveLimit is the
-// deepest sieve sieveLimit() in src/prime/tuning.ts asks for
+// deepest sieve sieveLimit() in src/prime/sieve-depth.ts asks for
 // (SIEVE_LIMIT_MAX there); sieve_roots is exact below 2^32.
-constexpr uint32_t kSieveLimit = 1u << 30;
+constexpr uint32_t kSieveLimit = 1u << 31;
 const std::vector<uint32_t>* deep_sieve_primes(uint32_t limit, StopFlag stop);
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
 const std::vector<uint64_t>& sieve_reciprocals();

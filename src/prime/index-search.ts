@@ -10,7 +10,8 @@ import { claimLoop } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
-import { sieveLimit, sliceLength } from './tuning.ts';
+import { sieveLimit } from './sieve-depth.ts';
+import { sliceLength } from './tuning.ts';
 
 export interface IndexTask {
   kind: 'safe-prime';
@@ -27,7 +28,7 @@ export interface IndexTask {
   shared: SharedSearch;
   /** More ranges of this index are likely to follow on this thread (a queue worker's chunks): keep its sieves (see `kept`). */
   linger: boolean;
-  /** Indexes of this size the thread expects to search in a row: how deep its sieve pays to go (tuning.ts, sieveLimit). */
+  /** Indexes of this size the thread expects to search in a row: how deep its sieve pays to go (sieve-depth.ts). */
   indexesAhead: number;
 }
 

@@ -1,0 +1,118 @@
+/**
+ * How deep the safe-prime sieve goes: the depth B whose primes strike a
+ * candidate when they divide p or q. Which prime an index finds does not
+ * depend on it, only how many candidates reach a Fermat test — about
+ * lnP²/(12·C2) · ∏_{5≤r<B}(1 − 2/r), falling as 1/ln²B — against what the
+ * depth costs: the roots of each prime below B for the index's start (from
+ * scratch a residue of the start, sieve_roots.h; on stream v2 the previous
+ * index's roots shifted, a few SIMD operations a prime whatever the size),
+ * the process's prime table, built once, and 4 bytes a prime of memory.
+ *
+ * Measured on one thread (Intel Xeon family 6 model 167, KVM, AVX-512 IFMA;
+ * bench/safe-prime-profile.ts BITS COUNT 1 DEPTH, stream v2), core time a prime:
+ *
+ *   bits  B     tests a prime  setup an index: derived (scratch)  core time a prime
+ *   2048  2^28  1481           34 ms (246 ms)                     540 ms (32 primes)
+ *   2048  2^29  1378           58 ms (476 ms)                     552 ms
+ *   3072  2^28  2657           41 ms (275 ms)                     2703 ms (8 primes)
+ *   3072  2^30  2316           133 ms (1235 ms)                   2590 ms
+ *
+ * and at 4096 bits, seeds 1–8, one prime each: 4865 tests a prime at 2^28,
+ * 4242 at 2^30. From these, the model in runCostMs: a Fermat test costs
+ * 0.30 ms·(bits/2048)^2.6; shifting costs 2.4 ns a deep prime an index, and
+ * computing from scratch (5 + 12·bits/2048) ns; the table 1.2 ns a number
+ * below its limit, once a process. Up to 2^28 (2048 bits) the depth follows
+ * B = 2^28·(bits/2048)^3.6, the same trade at sizes where the deep primes
+ * are few; past it, the depth is the power of two up to SIEVE_LIMIT_MAX that
+ * makes the thread's run cheapest, counting the one-time costs against the
+ * indexes it will search in a row, and it must save 2 % over 2^28 (the
+ * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
+ * stays at 2^28; 3072 bits goes to 2^30 for runs of about 7 indexes a thread;
+ * 4096 bits to 2^30 from 2 and to 2^31 from about 8; 8192 bits to 2^31 for one.
+ */
+import { availableParallelism, totalmem } from 'node:os';
+import type { Backend } from '../backend.ts';
+
+/** The deepest sieve: the native core's sieve primes go up to here (kSieveLimit). */
+export const SIEVE_LIMIT_MAX = 2 ** 31;
+
+/** The deepest sieve the TS backend uses by default: its residues are BigInt divisions. */
+const SIEVE_LIMIT_JS = 1 << 23;
+
+/** What the sieve's memory bound is measured against: the machine's memory and the threads that may each hold a sieve. */
+export interface SieveMachine {
+  totalBytes: number;
+  threads: number;
+}
+
+function thisMachine(): SieveMachine {
+  return { totalBytes: totalmem(), threads: availableParallelism() };
+}
+
+/** Deep sieve primes (from 2^16) below B: π(B) − π(2^16), a little over. */
+function deepPrimes(limit: number): number {
+  if (limit <= 2 ** 16) return 0;
+  return Math.ceil(limit / (Math.log(limit) - 1.1)) - 6542;
+}
+
+/** The limit of the prime table a depth reads (native/bignum/small_primes.h). */
+function tableLimit(limit: number): number {
+  for (const t of [2 ** 22, 2 ** 25, 2 ** 28, 2 ** 30]) if (limit <= t) return t;
+  return SIEVE_LIMIT_MAX;
+}
+
+/**
+ * Bytes of deep roots and tables a depth costs a process at most: 4 bytes a
+ * deep prime in the shared prime table, and in the sieve of each pool thread
+ * plus one more (a thread whose index wraps around holds two).
+ */
+export function deepSieveBytes(limit: number, threads: number): number {
+  return 4 * (deepPrimes(tableLimit(limit)) + (threads + 1) * deepPrimes(limit));
+}
+
+/** Model core milliseconds of a thread's run of `indexes` indexes of `bits` bits at depth B (see above). */
+function runCostMs(bits: number, limit: number, indexes: number): number {
+  const scale = bits / 2048;
+  const tests = 1686 * scale ** 2 * (28 / Math.log2(limit)) ** 2;
+  const perIndex = tests * 0.3 * scale ** 2.6 + 2.4e-6 * deepPrimes(limit);
+  const once = 1.2e-6 * tableLimit(limit) + (5 + 12 * scale) * 1e-6 * deepPrimes(limit);
+  return once + indexes * perIndex;
+}
+
+/**
+ * The depth for a search of `bits` bits. `indexesAhead`: the indexes of this
+ * size the thread is expected to search one after another (Infinity, the
+ * default, for a queue worker or anything else that runs for hours).
+ * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
+ */
+export function sieveLimit(bits: number, backend: Backend = 'native', opts: { indexesAhead?: number; machine?: SieveMachine } = {}): number {
+  if (backend === 'js') return Math.min(SIEVE_LIMIT_JS, Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), 2 ** (bits - 3));
+  const forced = forcedSieveLimit();
+  if (forced !== null) return Math.min(forced, SIEVE_LIMIT_MAX, 2 ** (bits - 3));
+  const scaled = Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12);
+  if (scaled <= 2 ** 28) return Math.min(scaled, 2 ** (bits - 3));
+  const machine = opts.machine ?? thisMachine();
+  const indexes = Math.max(opts.indexesAhead ?? Number.POSITIVE_INFINITY, 1e-9);
+  // For an endless run, the cost an index (the one-time part amortised away).
+  const cost = (b: number): number => (Number.isFinite(indexes) ? runCostMs(bits, b, indexes) : runCostMs(bits, b, 1) - runCostMs(bits, b, 0));
+  let best = 2 ** 28;
+  for (let b = 2 ** 29; b <= SIEVE_LIMIT_MAX; b *= 2) {
+    // Past 2^28 the roots cost hundreds of MB a thread: never more than an eighth of the machine's memory.
+    if (deepSieveBytes(b, machine.threads) > machine.totalBytes / 8) break;
+    if (cost(b) < 0.98 * cost(2 ** 28) && cost(b) < cost(best)) best = b;
+  }
+  return best;
+}
+
+/**
+ * POWPRIME_SIEVE_LIMIT=B (5 ≤ B, capped at SIEVE_LIMIT_MAX) forces the native
+ * sieve's depth, so bench/safe-prime-profile.ts can measure the cost model at
+ * several depths through the real search (pool threads inherit the
+ * environment). Safe to leave set: no result depends on the depth.
+ */
+function forcedSieveLimit(): number | null {
+  const v = process.env.POWPRIME_SIEVE_LIMIT;
+  if (v === undefined || v === '') return null;
+  const b = Number(v);
+  return Number.isSafeInteger(b) && b >= 5 ? b : null;
+}
