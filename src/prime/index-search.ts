@@ -1,7 +1,6 @@
 /**
- * The search for prime number `index`: its candidate stream cut into slices,
- * each sieved and tested by the native or TS sieve, and the pool threads'
- * share of it (slices claimed lowest first by pool/claim-loop.ts).
+ * The search for prime number `index`: its candidate stream cut into slices, each sieved and
+ * tested by the native or TS sieve, and the pool threads' share of it (pool/claim-loop.ts).
  */
 import type { Backend } from '../backend.ts';
 import { BackendUnavailableError, InternalError } from '../errors.ts';
