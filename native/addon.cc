@@ -282,6 +282,22 @@ Napi::Value FermatBase2(const Napi::CallbackInfo& info) {
   return result;
 }
 
+// deepPrimes(limit: number): Uint32Array — the deep sieve's prime table that
+// a sieve to `limit` reads (every prime from kDenseSieveLimit below the
+// table's own limit, the next of 2^22, 2^25, 2^28, 2^30, 2^31 at or above
+// `limit`), built on first use as a search would. For tests, which count it
+// and hold it against an independent sieve.
+Napi::Value DeepPrimes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const double limit = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
+  if (!(limit >= 1 && limit <= double(bignum::kSieveLimit)) || limit != double(uint64_t(limit)))
+    range_error(env, "limit must be an integer from 1 to 2^31");
+  const bignum::DeepArray* table = bignum::deep_sieve_primes(uint32_t(limit), bignum::StopFlag());
+  Napi::Uint32Array out = Napi::Uint32Array::New(env, table->size());
+  std::copy(table->begin(), table->end(), out.Data());
+  return out;
+}
+
 // sieveRoots(start: bigint, primes: Uint32Array, delta?: number): {t0, t1} —
 // the combined sieve's roots of start ≡ 11 (mod 12) for each prime (5 ≤ r <
 // 2^32): r | start + 12·t0 and r | (start + 12·t1 − 1)/2. With delta, the
@@ -361,6 +377,26 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
 // .close(): frees the sieve's tables now (idempotent); a later search throws.
 // The tables are megabytes (8 bytes per sieve prime), so the owner closes a
 // sieve when its work ends; collection of an unclosed one is only a safety net.
+// The optional deep plan argument {spacing, slots} (safe_prime_sieve.h):
+// spacing an integer below 2^52 (0: none), slots from 1 to 256 (a block holds
+// slots deep windows, up to 4 MB each).
+bignum::DeepPlan get_plan(const Napi::CallbackInfo& info, size_t i) {
+  bignum::DeepPlan plan;
+  if (info.Length() <= i || info[i].IsUndefined()) return plan;
+  if (!info[i].IsObject()) type_error(info.Env(), "plan must be an object {spacing, slots}");
+  const Napi::Object o = info[i].As<Napi::Object>();
+  const Napi::Value sp = o.Get("spacing"), sl = o.Get("slots");
+  const double spacing = sp.IsNumber() ? sp.As<Napi::Number>().DoubleValue() : -1;
+  const double slots = sl.IsNumber() ? sl.As<Napi::Number>().DoubleValue() : -1;
+  if (!(spacing >= 0 && spacing < double(bignum::kMaxShift)) || spacing != double(uint64_t(spacing)))
+    range_error(info.Env(), "plan.spacing must be an integer from 0 below 2^52");
+  if (!(slots >= 1 && slots <= 256) || slots != double(uint32_t(slots)))
+    range_error(info.Env(), "plan.slots must be an integer from 1 to 256");
+  plan.spacing = uint64_t(spacing);
+  plan.slots = uint32_t(slots);
+  return plan;
+}
+
 class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -387,6 +423,7 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
       only_23_mod_24 = info[3].As<Napi::Boolean>().Value();
     }
     const int rounds = get_rounds(info, 2);
+    const bignum::DeepPlan plan = get_plan(info, 5);
     if (info.Length() > 4 && !info[4].IsUndefined()) {
       Napi::FunctionReference* cls = info.Env().GetInstanceData<Napi::FunctionReference>();
       if (!info[4].IsObject() || !cls || !info[4].As<Napi::Object>().InstanceOf(cls->Value()))
@@ -394,10 +431,11 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
       SieveWrap* prev = Napi::ObjectWrap<SieveWrap>::Unwrap(info[4].As<Napi::Object>());
       if (!prev->sieve_) type_error(info.Env(), "previous must be an open SafePrimeSieve");
       sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24,
-                                                        std::move(*prev->sieve_));
+                                                        plan, std::move(*prev->sieve_));
       prev->release(info.Env());
     } else {
-      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24);
+      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24,
+                                                        plan);
     }
     held_ = int64_t(sieve_->memory_bytes());
     account(info.Env(), held_, 1);
@@ -603,6 +641,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lockClose", Napi::Function::New(env, LockClose));
   exports.Set("tables", Napi::Function::New(env, Tables));
   exports.Set("sieveRoots", Napi::Function::New(env, SieveRoots));
+  exports.Set("deepPrimes", Napi::Function::New(env, DeepPrimes));
   exports.Set("setBignumKernel", Napi::Function::New(env, SetBignumKernel));
   exports.Set("isProbablePrime", Napi::Function::New(env, IsProbablePrime));
   exports.Set("isSafePrime", Napi::Function::New(env, IsSafePrime));

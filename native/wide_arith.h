@@ -108,6 +108,17 @@ inline int ctz32(uint32_t x) {
 #endif
 }
 
+// Trailing zero bits of a non-zero x.
+inline int ctz64(uint64_t x) {
+#if POWPRIME_HAS_INT128
+  return __builtin_ctzll(x);
+#else
+  unsigned long i;
+  _BitScanForward64(&i, x);
+  return int(i);
+#endif
+}
+
 // A 192-bit accumulator for product scanning (the portable Montgomery
 // kernel's columns): word products added in, one column added in twice,
 // and shifted down a word at a time. Sums stay below 2^192 by construction there.

@@ -14,6 +14,12 @@ import { existsSync } from 'node:fs';
 import { elfInterpreter } from './elf-interpreter.ts';
 import { packageRoot, packageVersion } from './package-root.ts';
 
+/** How a chain of native sieves' starts follow each other (see SafePrimeSieve). */
+export interface DeepPlan {
+  spacing: number;
+  slots: number;
+}
+
 export interface NativeBackendInfo {
   /** The kernel the PoW search uses, with its lane count: "avx512 x32-48", "sha-ni x2", "avx2 x8", "scalar". */
   sha256: string;
@@ -82,13 +88,20 @@ export interface NativeBinding {
   fermatBase2(n: bigint[]): boolean[];
   /** The combined sieve's roots of `start` for each prime (< 2^32); with `delta`, derived from start − 12·delta's (for tests). */
   sieveRoots(start: bigint, primes: Uint32Array, delta?: number): { t0: Uint32Array; t1: Uint32Array };
-  /** `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below. */
+  /** The deep sieve's prime table a sieve to `limit` reads (for tests). */
+  deepPrimes(limit: number): Uint32Array;
+  /**
+   * `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below.
+   * `plan`: starts follow each other 12·spacing apart, and about `slots` of them will be searched from this one
+   * (native/bignum/far_sieve.h): the deep primes from `spacing` up are then struck for that many starts at once.
+   */
   SafePrimeSieve: new (
     start: bigint,
     sieveLimit: number,
     rounds?: number,
     only23Mod24?: boolean,
     previous?: NativeSieve,
+    plan?: DeepPlan,
   ) => NativeSieve;
   /** What native objects are alive now (each is also reported to its thread's JS engine as external memory). */
   nativeMemory(): NativeMemory;

@@ -103,6 +103,7 @@ const NATIVE_EXPORTS = [
   'pow2Mod',
   'fermatBase2',
   'sieveRoots',
+  'deepPrimes',
   'SafePrimeSieve',
   'nativeMemory',
   'backendInfo',

@@ -8,7 +8,7 @@ const BIG = { machine: { totalBytes: 2 ** 40, threads: 2 } };
 
 describe('sieveLimit', () => {
   it('deepens with the size up to the cap, and the TS backend stays shallow', () => {
-    expect(sieveLimit(2048, 'native', BIG)).toBe(2 ** 28);
+    expect(sieveLimit(2048, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
     expect(sieveLimit(4096, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
     expect(sieveLimit(8192, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
     expect(sieveLimit(1024, 'native', BIG)).toBeLessThan(2 ** 26);
@@ -19,20 +19,26 @@ describe('sieveLimit', () => {
 
   it('goes past 2^28 only for a run of indexes long enough to repay it', () => {
     const at = (bits: number, indexesAhead: number): number => sieveLimit(bits, 'native', { ...BIG, indexesAhead });
-    // 3072 bits: 2^30 from about 8 indexes a thread; 4096: 2^30 from 2, 2^31
-    // from about 7; 8192: 2^31 for one. An endless run takes the cap.
+    // 2048 bits: 2^30 from about 32 indexes a thread, the cap for an endless
+    // run; 3072: 2^30 from about 8, 2^31 from 16; 4096: 2^30 from 2, 2^31
+    // from 4; 8192: 2^31 for one.
+    expect(at(2048, 1)).toBe(2 ** 28);
+    expect(at(2048, 16)).toBe(2 ** 28);
+    expect(at(2048, 32)).toBe(2 ** 30);
+    expect(at(2048, Number.POSITIVE_INFINITY)).toBe(SIEVE_LIMIT_MAX);
     expect(at(3072, 1)).toBe(2 ** 28);
-    expect(at(3072, 6)).toBe(2 ** 28);
+    expect(at(3072, 4)).toBe(2 ** 28);
     expect(at(3072, 8)).toBe(2 ** 30);
+    expect(at(3072, 16)).toBe(2 ** 31);
     expect(at(4096, 1)).toBe(2 ** 28);
     expect(at(4096, 2)).toBe(2 ** 30);
-    expect(at(4096, 16)).toBe(2 ** 31);
+    expect(at(4096, 4)).toBe(2 ** 31);
     expect(at(8192, 1)).toBe(2 ** 31);
     expect(at(4096, Number.POSITIVE_INFINITY)).toBe(SIEVE_LIMIT_MAX);
     // Never 2^29: it would read the 2^30 table and save too little for it.
-    for (const bits of [2560, 3072, 4096]) for (const k of [1, 2, 4, 8, 32, 1e6]) expect(at(bits, k)).not.toBe(2 ** 29);
-    // At 2048 bits and below the depth is within 2^28 whatever the run.
-    expect(at(2048, 1)).toBe(at(2048, 1000));
+    for (const bits of [2048, 2560, 3072, 4096]) for (const k of [1, 2, 4, 8, 32, 1e6]) expect(at(bits, k)).not.toBe(2 ** 29);
+    // Below 2048 bits the depth is within 2^28 whatever the run.
+    expect(at(1536, 1)).toBe(at(1536, 1e6));
   });
 
   it('stays within an eighth of the memory, however many threads', () => {
@@ -55,9 +61,9 @@ describe('sieveLimit', () => {
   });
 
   it('counts 4 bytes a deep prime (π(2^30) − π(2^16) = 54,393,486) in the table and in threads + 1 sieves', () => {
-    const perSieve = deepSieveBytes(2 ** 30, 0) / 2;
+    const perSieve = (deepSieveBytes(2 ** 30, 0) - 2 ** 24) / 2;
     expect(perSieve / 4).toBeGreaterThan(54_393_486);
     expect(perSieve / 4).toBeLessThan(54_393_486 * 1.005);
-    expect(deepSieveBytes(2 ** 30, 3)).toBeCloseTo(5 * perSieve, -3);
+    expect(deepSieveBytes(2 ** 30, 3)).toBeCloseTo(5 * perSieve + 4 * 2 ** 24, -3);
   });
 });

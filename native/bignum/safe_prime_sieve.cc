@@ -8,8 +8,9 @@
 
 namespace powprime::bignum {
 
-SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24)
-    : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), only_23_mod_24_(only_23_mod_24) {
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
+                               DeepPlan plan)
+    : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), plan_(plan), only_23_mod_24_(only_23_mod_24) {
   // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
   struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
   const std::vector<uint32_t>& ps = sieve_primes();
@@ -19,6 +20,10 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   sieve_roots(start, limbs, ps.data(), nprimes_, t0_.data(), t1_.data());
   deep_limit_ = sieve_limit > kDenseSieveLimit ? std::min(sieve_limit, kSieveLimit) : 0;
   deep_window_ = deep_window(bit_length(start, limbs));
+  // Far primes only from above the window (each then hits a window once a root at most).
+  const bool far = deep_limit_ && plan_.spacing > deep_window_ && plan_.spacing < deep_limit_;
+  near_limit_ = far ? uint32_t(plan_.spacing) : deep_limit_;
+  if (far) far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_);
 }
 
 // δ with start = previous + 12·δ, 0 < δ < kMaxShift, or 0 when there is none.
@@ -41,15 +46,32 @@ static uint64_t start_offset(const std::vector<u64>& previous, const u64* start,
 }
 
 SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
-                               SafePrimeSieve&& previous)
-    : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24) {
+                               DeepPlan plan, SafePrimeSieve&& previous)
+    : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24, plan) {
+  std::shared_ptr<FarBlock> block = std::move(previous.far_);
+  if (far_ && block && previous.plan_ == plan_ && block->same_plan(deep_limit_, plan_.spacing, deep_window_, limbs)) {
+    uint64_t delta = 0;
+    const int64_t k = block->slot_of(start, limbs, &delta);
+    if (k >= 0) {
+      far_ = std::move(block);
+      far_slot_ = uint32_t(k);
+    } else if (delta) {
+      far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_, *block,
+                                        delta);
+    } else {
+      // A start below the previous block (a thread helping an earlier
+      // index): its own window only, not a block's worth it would not use.
+      far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, 1, deep_window_);
+    }
+  }
   const uint64_t delta = start_offset(previous.start_, start, limbs);
   // The previous sieve's roots may still wait for a shift of their own (it
   // never searched its window); the two shifts add up.
   const uint64_t shift = delta + previous.pending_shift_;
   const bool fits = delta && shift < kMaxShift && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
-                    previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ && !previous.deep_t0_.empty();
-  std::vector<uint32_t> roots = std::move(previous.deep_t0_);
+                    previous.near_limit_ == near_limit_ && previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ &&
+                    !previous.deep_t0_.empty();
+  DeepArray roots = std::move(previous.deep_t0_);
   // The previous sieve is consumed whether or not its roots serve.
   previous.deep_t0_ = {};
   previous.deep_ = {};
@@ -72,11 +94,11 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
 bool SafePrimeSieve::strike_deep(StopFlag stop) {
   // The table is built by the first search that needs it (over a second to
   // 2^30), and a stop raised meanwhile is seen there too.
-  const std::vector<uint32_t>* table = deep_sieve_primes(deep_limit_, stop);
+  const DeepArray* table = deep_sieve_primes(deep_limit_, stop);
   if (!table) return false;
-  const std::vector<uint32_t>& deep = *table;
-  // Roots (held, or derived from a sieve of the same limit) are one per prime below it.
-  const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), deep_limit_) - deep.begin());
+  const DeepArray& deep = *table;
+  // Roots (held, or derived from a sieve of the same limits) are one per near prime.
+  const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), near_limit_) - deep.begin());
   const bool have_roots = deep_t0_.size() == n;
   if (!have_roots) deep_t0_.assign(n, 0);
   deep_.assign((deep_window_ + 63) / 64, 0);
@@ -120,12 +142,21 @@ bool SafePrimeSieve::strike_deep(StopFlag stop) {
     for (size_t i = 0; i < h; i++) bitmap[hits[i] / 64] |= uint64_t(1) << (hits[i] % 64);
   }
   pending_shift_ = 0;
+  if (far_) {
+    const uint64_t* far = far_->window(far_slot_, stop);
+    if (!far) {
+      deep_.clear();
+      return false;
+    }
+    for (size_t i = 0; i < deep_.size(); i++) bitmap[i] |= far[i];
+  }
   return true;
 }
 
 size_t SafePrimeSieve::memory_bytes() const {
   return sizeof(*this) + start_.capacity() * sizeof(u64) + (t0_.capacity() + t1_.capacity()) * sizeof(uint32_t) +
-         deep_.capacity() * sizeof(uint64_t) + deep_t0_.capacity() * sizeof(uint32_t);
+         deep_.capacity() * sizeof(uint64_t) + deep_t0_.capacity() * sizeof(uint32_t) +
+         (far_ ? far_->memory_bytes() : 0);
 }
 
 int SafePrimeSieve::candidate(uint64_t j, bool want_p, u64* out) const {

@@ -20,22 +20,38 @@
 // below (stream v2 starts consecutive indexes 12·M·Δ apart) shifts those roots
 // by δ, one reduction a prime, instead of a multi-word residue a prime.
 //
+// With a DeepPlan, the deep primes from the plan's spacing up are struck by
+// a far block shared by a chain of sieves (far_sieve.h) instead.
+//
 // Memory bound, per sieve (so per pool thread, which keeps at most one for the
 // next index): 8 bytes a dense prime (52 KB), the slice's marks, the window's
-// bits (at most 4 MB, at 8192 bits up), and 4 bytes a deep prime once the
-// first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
+// bits (at most 4 MB, at 8192 bits up), its far block's windows (the plan's
+// slots, src/prime/sieve-depth.ts keeps them within 16 MiB), and 4 bytes a
+// deep prime once the first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
 // primes), 218 MB at 2^30, 420 MB at 2^31. The deep prime table (4 bytes a prime, the same
 // sizes again) is shared by every sieve of the process; src/prime/sieve-depth.ts
 // (deepSieveBytes) keeps the whole within an eighth of the machine's memory.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "far_sieve.h"
 #include "fermat_vertical.h"
 #include "limbs.h"
 #include "stop_flag.h"
 
 namespace powprime::bignum {
+
+// How the caller's starts follow each other, for the deep tier's far primes
+// (far_sieve.h): consecutive starts 12·spacing apart (stream v2: spacing =
+// 4·bits²), about `slots` of them searched by this thread's chain of sieves
+// from this one on. spacing 0: no progression (every deep prime is near).
+struct DeepPlan {
+  uint64_t spacing = 0;
+  uint32_t slots = 1;
+  bool operator==(const DeepPlan& o) const { return spacing == o.spacing && slots == o.slots; }
+};
 
 struct SieveStats {
   uint64_t sieved = 0;  // candidates looked at
@@ -47,13 +63,17 @@ class SafePrimeSieve {
   // start ≡ 11 (mod 12); sieve primes r < sieve_limit are used, and the caller
   // keeps sieve_limit below q's smallest possible value so no r equals q or p.
   // only_23_mod_24 strikes the candidates ≡ 11 (mod 24) too.
-  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24 = false);
+  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24 = false,
+                 DeepPlan plan = {});
   // The same, deriving the deep roots from `previous` (consumed: its roots
   // move here, the rest is freed) when it has the same limb count, deep limit
   // and only_23_mod_24, holds its deep roots, and its start is 12·δ below this
   // one with 0 < δ < kMaxShift; otherwise they are computed from scratch. Which j a
   // search finds, and what it tests, is the same either way.
-  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
+  // With a plan, the far primes' windows come from previous's block when
+  // this start is one of its slots, else from a block starting here (its
+  // roots shifted from previous's block when this start lies above it).
+  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24, DeepPlan plan,
                  SafePrimeSieve&& previous);
 
   // True when the deep roots were derived from a previous sieve rather than computed.
@@ -99,8 +119,14 @@ class SafePrimeSieve {
   // the first strike computes them or a constructor derives them. Derived
   // ones are those of the start 12·pending_shift_ below until the first
   // strike shifts them.
-  std::vector<uint32_t> deep_t0_;
+  DeepArray deep_t0_;
   uint64_t pending_shift_ = 0;
+  // Deep primes from near_limit_ up (the plan's spacing) are struck by far_'s
+  // window of slot far_slot_ instead; without a plan near_limit_ is deep_limit_.
+  DeepPlan plan_;
+  uint32_t near_limit_ = 0;
+  std::shared_ptr<FarBlock> far_;
+  uint32_t far_slot_ = 0;
   bool only_23_mod_24_;
   bool derived_ = false;
   // False (and deep_ left empty) when `stop` was raised part-way.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "huge_pages.h"
 #include "stop_flag.h"
 #include "wide_arith.h"
 
@@ -26,7 +27,9 @@ const std::vector<uint32_t>& sieve_primes();
 // deepest sieve sieveLimit() in src/prime/sieve-depth.ts asks for
 // (SIEVE_LIMIT_MAX there); sieve_roots is exact below 2^32.
 constexpr uint32_t kSieveLimit = 1u << 31;
-const std::vector<uint32_t>* deep_sieve_primes(uint32_t limit, StopFlag stop);
+// The big arrays of the deep tier: tables and roots (huge_pages.h).
+using DeepArray = std::vector<uint32_t, HugePageAllocator<uint32_t>>;
+const DeepArray* deep_sieve_primes(uint32_t limit, StopFlag stop);
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
 const std::vector<uint64_t>& sieve_reciprocals();
 

@@ -1,7 +1,4 @@
-/**
- * The search for prime number `index`: its candidate stream cut into slices, each sieved and
- * tested by the native or TS sieve, and the pool threads' share of it (pool/claim-loop.ts).
- */
+/** The search for prime number `index`: its stream cut into slices, sieved and tested natively or in TS, shared by pool threads (pool/claim-loop.ts). */
 import type { Backend } from '../backend.ts';
 import { BackendUnavailableError, InternalError } from '../errors.ts';
 import { native, nativeLoadError, type NativeSieve } from '../native.ts';
@@ -9,7 +6,7 @@ import { claimLoop } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
-import { sieveLimit } from './sieve-depth.ts';
+import { deepPlan, sieveLimit } from './sieve-depth.ts';
 import { sliceLength } from './tuning.ts';
 
 export interface IndexTask {
@@ -29,6 +26,8 @@ export interface IndexTask {
   linger: boolean;
   /** Indexes of this size the thread expects to search in a row: how deep its sieve pays to go (sieve-depth.ts). */
   indexesAhead: number;
+  /** Slots of the native sieve's far blocks: the starts the search's threads will visit from here (sieve-depth.ts farSlots). */
+  farSlots: number;
 }
 
 interface Sieve {
@@ -37,21 +36,19 @@ interface Sieve {
   close(): void;
 }
 
-/** `previous` (native only) is consumed: its deep roots are shifted when its start lies 12·δ below (safe_prime_sieve.h). */
-function makeSieve(backend: Backend, start: bigint, bits: number, rounds: number, only23Mod24: boolean, indexesAhead: number, previous?: NativeSieve): Sieve {
+/** `previous` (native only) is consumed: its deep roots are shifted when its start lies 12·δ below (safe_prime_sieve.h), its far block shared or followed (far_sieve.h). */
+function makeSieve(is: IndexStream, start: bigint, previous?: NativeSieve): Sieve {
+  const { backend, bits, rounds, only23Mod24, indexesAhead, farSlots } = is;
   if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, only23Mod24);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
-  return new n.SafePrimeSieve(start, sieveLimit(bits, backend, { indexesAhead }), rounds < 0 ? undefined : rounds, only23Mod24, previous);
+  return new n.SafePrimeSieve(start, sieveLimit(bits, backend, { indexesAhead }), rounds < 0 ? undefined : rounds, only23Mod24, previous, deepPlan(bits, is.version, farSlots));
 }
 
 /**
- * The index's stream as two contiguous runs: from the first candidate up to
- * 2^bits, then (after the wrap) from lo. Sieves are built on first use and
- * kept, since building one costs a residue per sieve prime, until close():
- * a native sieve holds megabytes outside the JS heap (8 bytes per sieve
- * prime), so whoever searches with a stream closes it when done, never
- * leaving that to the collector.
+ * The index's stream as two contiguous runs: from the first candidate up to 2^bits, then (after
+ * the wrap) from lo. Sieves are built on first use and kept until close(): a native sieve holds
+ * megabytes outside the JS heap, so whoever searches a stream closes it, never the collector.
  */
 export class IndexStream {
   readonly st: Stream;
@@ -70,6 +67,7 @@ export class IndexStream {
     readonly version: StreamVersion,
     readonly only23Mod24 = false,
     readonly indexesAhead = Number.POSITIVE_INFINITY,
+    readonly farSlots = 1,
   ) {
     this.st = stream(bits, seed, index, version);
     this.upper = this.st.count - this.st.first;
@@ -107,7 +105,7 @@ export class IndexStream {
     const start = run === 0 ? candidateAt(this.st, this.st.first) : this.st.lo;
     const previous = run === 0 ? (this.previous ?? undefined) : undefined;
     if (run === 0) this.previous = null;
-    return (this.sieves[run] = makeSieve(this.backend, start, this.bits, this.rounds, this.only23Mod24, this.indexesAhead, previous));
+    return (this.sieves[run] = makeSieve(this, start, previous));
   }
 
   /** Lowest visit offset in [v0, v1) holding a safe prime, or null; with the work done. A set `stop` flag ends it early (result meaningless). */
@@ -154,7 +152,8 @@ function sameStream(is: IndexStream, task: IndexTask): boolean {
     is.rounds === task.rounds &&
     is.version === task.stream &&
     is.only23Mod24 === task.only23Mod24 &&
-    is.indexesAhead === task.indexesAhead
+    is.indexesAhead === task.indexesAhead &&
+    is.farSlots === task.farSlots
   );
 }
 
@@ -174,7 +173,7 @@ function streamFor(task: IndexTask): IndexStream {
   if (!reuse && kept) retire(kept);
   kept = null;
   if (reuse) return reuse;
-  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead);
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead, task.farSlots);
   const k = keptSieve;
   keptSieve = null;
   if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.only23Mod24 === task.only23Mod24) is.previous = k.sieve;

@@ -2,10 +2,12 @@
  * One index's candidate stream (or a range of it) searched by pool threads
  * sharing its slices: the unit the scheduler and the range search start.
  */
+import { availableParallelism } from 'node:os';
 import { NoSafePrimeError, SearchStoppedError } from '../errors.ts';
 import { runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
+import { farSlots } from './sieve-depth.ts';
 import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
 
@@ -58,6 +60,7 @@ export class RangeRun {
       shared: this.shared,
       linger,
       indexesAhead,
+      farSlots: farSlots(p.bits, indexesAhead, Math.min(p.threads, availableParallelism())),
     };
     this.task = task;
     this.add(runOnThreads(WORKER, task, threads, this.shared));

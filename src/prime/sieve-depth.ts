@@ -18,17 +18,29 @@
  *   3072  2^30  2316           133 ms (1235 ms)                   2590 ms
  *
  * and at 4096 bits, seeds 1–8, one prime each: 4865 tests a prime at 2^28,
- * 4242 at 2^30. From these, the model in runCostMs: a Fermat test costs
- * 0.30 ms·(bits/2048)^2.6; shifting costs 2.4 ns a deep prime an index, and
- * computing from scratch (5 + 12·bits/2048) ns; the table 1.2 ns a number
- * below its limit, once a process. Up to 2^28 (2048 bits) the depth follows
+ * 4242 at 2^30. Since then the deep primes from stream v2's spacing M = 4·bits²
+ * up are walked a block of indexes at a time (native/bignum/far_sieve.h); on
+ * Zen 5 (AMD EPYC family 26, the same profile, 2048 bits, 32 primes):
+ *
+ *   B     tests a prime  core time a prime
+ *   2^28  1481           545 ms
+ *   2^30  1286           464 ms
+ *
+ * with a far root's step at 0.85 ns (FAR_STEP_NS). The model in runCostMs:
+ * a Fermat test costs 0.30 ms·(bits/2048)^2.6; a deep prime below M costs a
+ * shift, 2.4 ns an index; a far block of S slots costs FAR_STEP_NS a step
+ * over 2·(far primes + S·M·ln(ln B / ln M)) steps, shared by the S/threads
+ * indexes a thread searches in it; computing roots from scratch costs
+ * (3 + 5·bits/2048) ns a deep prime and the table 1.2 ns a number below its
+ * limit, once a process. Below 2048 bits the depth follows
  * B = 2^28·(bits/2048)^3.6, the same trade at sizes where the deep primes
- * are few; past it, the depth is the power of two up to SIEVE_LIMIT_MAX that
+ * are few; from it, the depth is the power of two from 2^28 to SIEVE_LIMIT_MAX that
  * makes the thread's run cheapest, counting the one-time costs against the
  * indexes it will search in a row, and it must save 2 % over 2^28 (the
  * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
- * stays at 2^28; 3072 bits goes to 2^30 for runs of about 7 indexes a thread;
- * 4096 bits to 2^30 from 2 and to 2^31 from about 8; 8192 bits to 2^31 for one.
+ * goes to 2^30 for runs of about 32 indexes a thread and 2^31 for endless
+ * ones; 3072 bits to 2^30 from about 8 and 2^31 from 16; 4096 bits to 2^30
+ * from 2 and 2^31 from 4; 8192 bits to 2^31 for one.
  */
 import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
@@ -64,19 +76,55 @@ function tableLimit(limit: number): number {
 /**
  * Bytes of deep roots and tables a depth costs a process at most: 4 bytes a
  * deep prime in the shared prime table, and in the sieve of each pool thread
- * plus one more (a thread whose index wraps around holds two).
+ * plus one more (a thread whose index wraps around holds two), each with up
+ * to 16 MiB of far windows (farSlots).
  */
 export function deepSieveBytes(limit: number, threads: number): number {
-  return 4 * (deepPrimes(tableLimit(limit)) + (threads + 1) * deepPrimes(limit));
+  return 4 * (deepPrimes(tableLimit(limit)) + (threads + 1) * deepPrimes(limit)) + (threads + 1) * 2 ** 24;
 }
 
+/** Stream v2's spacing between consecutive starts, in candidates (stream.ts spacing()). */
+function spacingOf(bits: number): number {
+  return 4 * bits * bits;
+}
+
+/** The deep window, in candidates (safe_prime_sieve.h deep_window, sieve.ts deepWindow). */
+function windowOf(bits: number): number {
+  return Math.min(Math.max((bits * bits) / 2, 2 ** 16), 2 ** 25);
+}
+
+/**
+ * Slots of a far block (native/bignum/far_sieve.h): the starts of the
+ * indexes all threads search from this one, as a thread sees every
+ * `threads`-th of them, up to 64 and to 16 MiB of windows a thread.
+ */
+export function farSlots(bits: number, indexesAhead: number, threads: number): number {
+  const cap = Math.min(64, Math.floor(2 ** 27 / windowOf(bits)));
+  return Math.max(1, Math.min(cap, Math.ceil(indexesAhead * threads)));
+}
+
+/** What a chain of native sieves is told about its starts: stream v2's progression and the far block's slots (none on v1). */
+export function deepPlan(bits: number, version: 1 | 2, slots: number): { spacing: number; slots: number } | undefined {
+  return version === 2 ? { spacing: spacingOf(bits), slots } : undefined;
+}
+
+/** Core nanoseconds of one step of a far root over a block (far_sieve.cc), measured as above. */
+const FAR_STEP_NS = 0.85;
+
 /** Model core milliseconds of a thread's run of `indexes` indexes of `bits` bits at depth B (see above). */
-function runCostMs(bits: number, limit: number, indexes: number): number {
+function runCostMs(bits: number, limit: number, indexes: number, threads: number): number {
   const scale = bits / 2048;
   const tests = 1686 * scale ** 2 * (28 / Math.log2(limit)) ** 2;
-  const perIndex = tests * 0.3 * scale ** 2.6 + 2.4e-6 * deepPrimes(limit);
-  const once = 1.2e-6 * tableLimit(limit) + (5 + 12 * scale) * 1e-6 * deepPrimes(limit);
-  return once + indexes * perIndex;
+  // Deep primes below the spacing are shifted every index; those above it are walked once a block (far_sieve.h).
+  const m = spacingOf(bits);
+  const near = deepPrimes(Math.min(limit, m));
+  const far = limit > m ? deepPrimes(limit) - near : 0;
+  const slots = farSlots(bits, Number.isFinite(indexes) ? indexes : Number.POSITIVE_INFINITY, threads);
+  const used = Math.max(1, slots / threads);
+  const steps = far ? 2 * (far + slots * m * Math.log(Math.log(limit) / Math.log(m))) : 0;
+  const perIndex = tests * 0.3 * scale ** 2.6 + 2.4e-6 * near + (FAR_STEP_NS * 1e-6 * steps) / used;
+  const once = 1.2e-6 * tableLimit(limit) + (3 + 5 * scale) * 1e-6 * deepPrimes(limit);
+  return once + (Number.isFinite(indexes) ? indexes : 1) * perIndex;
 }
 
 /**
@@ -90,11 +138,12 @@ export function sieveLimit(bits: number, backend: Backend = 'native', opts: { in
   const forced = forcedSieveLimit();
   if (forced !== null) return Math.min(forced, SIEVE_LIMIT_MAX, 2 ** (bits - 3));
   const scaled = Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12);
-  if (scaled <= 2 ** 28) return Math.min(scaled, 2 ** (bits - 3));
+  if (scaled < 2 ** 28) return Math.min(scaled, 2 ** (bits - 3));
   const machine = opts.machine ?? thisMachine();
   const indexes = Math.max(opts.indexesAhead ?? Number.POSITIVE_INFINITY, 1e-9);
   // For an endless run, the cost an index (the one-time part amortised away).
-  const cost = (b: number): number => (Number.isFinite(indexes) ? runCostMs(bits, b, indexes) : runCostMs(bits, b, 1) - runCostMs(bits, b, 0));
+  const cost = (b: number): number =>
+    Number.isFinite(indexes) ? runCostMs(bits, b, indexes, machine.threads) : runCostMs(bits, b, Infinity, machine.threads) - runCostMs(bits, b, 0, machine.threads);
   let best = 2 ** 28;
   for (let b = 2 ** 29; b <= SIEVE_LIMIT_MAX; b *= 2) {
     // Past 2^28 the roots cost hundreds of MB a thread: never more than an eighth of the machine's memory.

@@ -1,0 +1,50 @@
+// The deep sieve's prime tables (native/bignum/small_primes.cc: a segmented
+// sieve with a copied pattern for 3 to 13, striking primes carried from one
+// segment to the next, survivors read a word at a time) held against a plain
+// sieve of Eratosthenes written here, and against the published counts of
+// primes below 2^25 and 2^28 (OEIS A007053).
+import { describe, expect, it } from 'vitest';
+import { native } from '../src/native.ts';
+import { skipNativeNotice } from './helpers/backends.ts';
+
+skipNativeNotice('the deep prime tables');
+const n = native();
+
+/** π(2^k), OEIS A007053. */
+const PI = { 16: 6542, 22: 295_947, 25: 2_063_689, 28: 14_630_843 } as const;
+
+/** Odd primes in [2^16, limit), by a byte-per-number sieve. */
+function oddPrimes(limit: number): Uint32Array {
+  const composite = new Uint8Array(limit);
+  for (let i = 3; i * i < limit; i += 2) if (!composite[i]) for (let j = i * i; j < limit; j += 2 * i) composite[j] = 1;
+  const out: number[] = [];
+  for (let i = 2 ** 16 + 1; i < limit; i += 2) if (!composite[i]) out.push(i);
+  return Uint32Array.from(out);
+}
+
+describe.runIf(n !== null)('deep prime tables', () => {
+  it('to 2^22 and 2^25: every prime from 2^16, as an independent sieve finds them', () => {
+    for (const k of [22, 25] as const) {
+      const table = n!.deepPrimes(2 ** k);
+      expect(table.length).toBe(PI[k] - PI[16]);
+      // Compared as a whole only when they differ somewhere, so a failure names the first difference.
+      const want = oddPrimes(2 ** k);
+      const at = table.findIndex((p, i) => p !== want[i]);
+      expect(at === -1 ? null : { at, got: table[at], want: want[at] }).toBeNull();
+    }
+  });
+
+  it('to 2^28: increasing, odd, and as many as the published count', () => {
+    const table = n!.deepPrimes(2 ** 28);
+    expect(table.length).toBe(PI[28] - PI[16]);
+    let bad = 0;
+    for (let i = 0; i < table.length; i++) if ((table[i]! & 1) === 0 || (i > 0 && table[i]! <= table[i - 1]!)) bad++;
+    expect(bad).toBe(0);
+    expect([table[0], table.at(-1)]).toEqual([65537, 268435399]);
+  });
+
+  it('a limit between tables reads the next table up, and a bad limit is refused naming it', () => {
+    expect(n!.deepPrimes(3_000_000).length).toBe(PI[22] - PI[16]);
+    for (const bad of [0, -1, 1.5, 2 ** 31 + 1, Number.NaN]) expect(() => n!.deepPrimes(bad)).toThrow(/limit/);
+  });
+});
