@@ -108,7 +108,9 @@ FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing,
       limit_(limit),
       spacing_(spacing),
       window_(window),
-      slots_(uint32_t(std::clamp<uint64_t>(kMaxWindowBits / ((window + 63) / 64 * 64), 1, std::max<uint32_t>(slots, 1)))) {}
+      slots_(
+          uint32_t(std::clamp<uint64_t>(kMaxWindowBits / ((window + 63) / 64 * 64), 1, std::max<uint32_t>(slots, 1)))) {
+}
 
 FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
                    FarBlock& previous, uint64_t delta)

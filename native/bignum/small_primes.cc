@@ -52,6 +52,7 @@ class DeepTable {
     next_ = {};
     pattern_ = {};
     composite_ = {};
+    found_ = {};
     done_.store(true, std::memory_order_release);
     return &primes_;
   }
@@ -94,19 +95,25 @@ class DeepTable {
       next_[k] = i;
     }
     // Bytes are 0 or 1; the low bit of each byte of ~word marks a prime.
+    // Found into a buffer of the segment's size (a push_back a prime reloaded
+    // the vector's ends every time), then appended at once.
+    found_.resize(size_t(kSegment));
+    uint32_t* out = found_.data();
+    size_t count = 0;
+    const uint32_t first = uint32_t(2 * lo_ + 1);
     uint64_t i = 0;
     for (; i + 8 <= len; i += 8) {
       uint64_t word;
       std::memcpy(&word, c + i, 8);
       uint64_t primes = ~word & 0x0101010101010101ull;
       while (primes) {
-        const uint64_t at = i + uint64_t(ctz64(primes)) / 8;
-        primes_.push_back(uint32_t(2 * (lo_ + at) + 1));
+        out[count++] = first + uint32_t(2 * (i + uint64_t(ctz64(primes)) / 8));
         primes &= primes - 1;
       }
     }
     for (; i < len; i++)
-      if (!c[i]) primes_.push_back(uint32_t(2 * (lo_ + i) + 1));
+      if (!c[i]) out[count++] = first + uint32_t(2 * i);
+    primes_.insert(primes_.end(), out, out + count);
     lo_ = hi;
   }
 
@@ -117,6 +124,7 @@ class DeepTable {
   std::vector<uint32_t> base_;
   std::vector<uint64_t> next_;
   std::vector<uint8_t> pattern_, composite_;
+  std::vector<uint32_t> found_;
   bool started_ = false;
   std::mutex mutex_;
   std::atomic<bool> done_{false};

@@ -38,9 +38,10 @@
  * makes the thread's run cheapest, counting the one-time costs against the
  * indexes it will search in a row, and it must save 2 % over 2^28 (the
  * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
- * goes to 2^30 for runs of about 32 indexes a thread and 2^31 for endless
- * ones; 3072 bits to 2^30 from about 8 and 2^31 from 16; 4096 bits to 2^30
- * from 2 and 2^31 from 4; 8192 bits to 2^31 for one.
+ * goes to 2^30 for runs of about 32 indexes a thread and 2^31 from about 96
+ * (an endless run, whose blocks have one slot, stays at 2^28); 3072 bits to
+ * 2^30 from about 8 and 2^31 from 16; 4096 bits to 2^30 from 2 and 2^31
+ * from 4; 8192 bits to 2^31 for one.
  */
 import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
@@ -96,9 +97,13 @@ function windowOf(bits: number): number {
 /**
  * Slots of a far block (native/bignum/far_sieve.h): the starts of the
  * indexes all threads search from this one, as a thread sees every
- * `threads`-th of them, up to 64 and to 16 MiB of windows a thread.
+ * `threads`-th of them, up to 64 and to 16 MiB of windows a thread. A run
+ * with no end (a queue worker's chunks) does not know that the indexes it
+ * meets follow each other, so it walks one slot a block: the per-index pass
+ * it made before blocks, never a block's worth for one index.
  */
 export function farSlots(bits: number, indexesAhead: number, threads: number): number {
+  if (!Number.isFinite(indexesAhead)) return 1;
   const cap = Math.min(64, Math.floor(2 ** 27 / windowOf(bits)));
   return Math.max(1, Math.min(cap, Math.ceil(indexesAhead * threads)));
 }
@@ -119,7 +124,7 @@ function runCostMs(bits: number, limit: number, indexes: number, threads: number
   const m = spacingOf(bits);
   const near = deepPrimes(Math.min(limit, m));
   const far = limit > m ? deepPrimes(limit) - near : 0;
-  const slots = farSlots(bits, Number.isFinite(indexes) ? indexes : Number.POSITIVE_INFINITY, threads);
+  const slots = farSlots(bits, indexes, threads);
   const used = Math.max(1, slots / threads);
   const steps = far ? 2 * (far + slots * m * Math.log(Math.log(limit) / Math.log(m))) : 0;
   const perIndex = tests * 0.3 * scale ** 2.6 + 2.4e-6 * near + (FAR_STEP_NS * 1e-6 * steps) / used;
