@@ -10,20 +10,17 @@
  * index's deep roots are derived from the previous index's on the thread.
  *
  * Prints Fermat tests a prime (measured and the sieve's expectation), core
- * time a prime and its ratio to the MR round, and a split of that time: the
- * sieve's residue setup (one sieve per index, timed by building it and
- * searching one candidate, which strikes the deep tier's window),
- * the batched Fermat tests (tests × the eight-lane cost a test, timed on
- * random odd numbers of the size), the full test on q (the q that pass
- * Fermat on q and p, about one a prime), and the rest — striking and the
- * search's own bookkeeping.
+ * time a prime and its ratio to the MR round, and the part of that time the
+ * batched Fermat tests take (tests × the eight-lane cost a test, timed alone
+ * on random odd numbers of the size, in wall time: this thread is the only
+ * one working then) beside the full test on q; the rest is the sieve (its
+ * one-time table and roots, far blocks, striking) and the search's bookkeeping.
  */
 import { checkPrimeSync, randomBytes } from 'node:crypto';
 import { native } from '../src/native.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { fromBytes } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
-import { stream, candidateAt } from '../src/prime/stream.ts';
 import { sieveLimit } from '../src/prime/sieve-depth.ts';
 import { expectedTestsPerPrime } from './prime.ts';
 
@@ -81,43 +78,29 @@ const searchMs = coreMs(t0);
 const mrRoundAfter = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5) / 64;
 const mr = (mrRound + mrRoundAfter) / 2;
 
-// Unit costs, timed alone.
-const derivedOnly: number[] = [];
+// Unit costs, timed alone, in wall time (this thread is the only one working).
+function wallMs(fn: () => unknown, runs: number): number {
+  fn();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
 const odd = (): bigint => fromBytes(randomBytes(bits / 8)) | 1n | (1n << BigInt(bits - 1));
 const batch = Array.from({ length: 64 }, odd);
-const fermatMs = msOf(() => n.fermatBase2(batch), 3) / batch.length;
-const st = stream(bits, seed, 0n, 1);
-const start = candidateAt(st, st.first);
-// Building the sieve (dense roots) and a first one-candidate slice (the deep tier's window).
-const setupMs = msOf(() => new n.SafePrimeSieve(start, limit).search(0, 1), 3);
-// The same from a previous index's sieve 12·M below (M = 4·bits², stream v2's
-// spacing): the deep roots shifted instead of computed.
-const spacing = 12n * 4n * BigInt(bits * bits);
-const derivedMs = msOf(() => {
-  const prev = new n.SafePrimeSieve(start - spacing, limit);
-  prev.search(0, 1);
-  const t = process.cpuUsage();
-  new n.SafePrimeSieve(start, limit, undefined, false, prev).search(0, 1);
-  derivedOnly.push(coreMs(t));
-}, 3);
-void derivedMs;
-const derivedSetupMs = median(derivedOnly);
-const fullTestMs = msOf(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, false), 3) * (bits / 2048) ** 3;
+const fermatMs = wallMs(() => n.fermatBase2(batch), 5) / batch.length;
+const fullTestMs = wallMs(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, false), 3) * (bits / 2048) ** 3;
 
 const perPrime = searchMs / found;
-const split = {
-  setup: streamArg === 1 ? setupMs : derivedSetupMs,
-  fermat: (fermatMs * tested) / found,
-  fullTestOnQ: fullTestMs,
-};
-const rest = perPrime - split.setup - split.fermat - split.fullTestOnQ;
+const fermat = (fermatMs * tested) / found;
+const rest = perPrime - fermat - fullTestMs;
 const pct = (x: number): string => `${((100 * x) / perPrime).toFixed(1)} %`;
 console.log(`safe primes: ${bits} bits, seed ${seed}, ${found} primes, 1 thread, sieve to ${limit}, stream ${streamArg}`);
 console.log(`  Fermat tests a prime: ${(tested / found).toFixed(0)} (expected for this sieve ${expectedTestsPerPrime(bits, limit).toFixed(0)})`);
 console.log(`  core time a prime:    ${perPrime.toFixed(1)} ms = ${(perPrime / mr).toFixed(0)} × OpenSSL's 2048-bit MR round (${mr.toFixed(3)} ms)`);
-console.log(
-  `  split a prime: residue setup ${split.setup.toFixed(1)} ms (${pct(split.setup)}), Fermat batches ${split.fermat.toFixed(1)} ms (${pct(split.fermat)}, ${fermatMs.toFixed(3)} ms a test),`,
-);
-console.log(`                 full test on q ${split.fullTestOnQ.toFixed(1)} ms (${pct(split.fullTestOnQ)}), striking and the rest ${rest.toFixed(1)} ms (${pct(rest)})`);
-console.log(`  residue setup an index: ${setupMs.toFixed(1)} ms from scratch, ${derivedSetupMs.toFixed(1)} ms derived from the previous index's sieve`);
+console.log(`  split a prime: Fermat tests on q ${fermat.toFixed(1)} ms (${pct(fermat)}, ${fermatMs.toFixed(3)} ms a test), full test on q ${fullTestMs.toFixed(1)} ms (${pct(fullTestMs)}),`);
+console.log(`                 the rest (tests on p, the sieve, bookkeeping) ${rest.toFixed(1)} ms (${pct(rest)})`);
 await closePool();
