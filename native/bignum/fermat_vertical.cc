@@ -114,6 +114,27 @@ POWPRIME_IFMA inline V reduce_column(V c, const V* n, V m0, V m1, int r, int k, 
   return c;
 }
 
+// Rows i and i+1 of the cross products into t. Columns the rows above never
+// reached start from zero instead of from t (for rows 0 and 1, all of them;
+// below, the last two), so t needs no clearing first: that clearing was 2 %
+// of a 2048-bit squaring.
+template <bool kFirst>
+POWPRIME_IFMA inline void cross_rows(V* t, const V* a, int i, int L) {
+  const V zero = _mm512_setzero_si512();
+  const V x0 = a[i], x1 = a[i + 1];
+  const int full_from = 2 * i + 4, full_to = i + L - 1;  // columns with all four products
+  const int fresh = kFirst ? 0 : i + L;
+  int k = 2 * i + 1;
+  for (; k < full_from && k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? zero : t[k], a, x0, x1, i, k, L);
+  for (; k <= full_to; k++) {
+    V c = _mm512_madd52lo_epu64(kFirst ? zero : t[k], x0, a[k - i]);
+    c = _mm512_madd52hi_epu64(c, x0, a[k - i - 1]);
+    c = _mm512_madd52lo_epu64(c, x1, a[k - i - 1]);
+    t[k] = _mm512_madd52hi_epu64(c, x1, a[k - i - 2]);
+  }
+  for (; k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? zero : t[k], a, x0, x1, i, k, L);
+}
+
 // out = a²·R^−1 (mod n) under the same bounds as amm8, with a quarter fewer
 // multiplications: the square first (each cross product a_i·a_j once, the
 // sum doubled, then the diagonal), then the reduction. Both go two rows at a
@@ -123,20 +144,12 @@ POWPRIME_IFMA inline V reduce_column(V c, const V* n, V m0, V m1, int r, int k, 
 POWPRIME_IFMA void sqr8(V* out, const V* a, const V* n, V k0, int L) {
   alignas(64) V t[2 * kMaxDigits + 2];
   const V zero = _mm512_setzero_si512();
-  for (int j = 0; j < 2 * L + 2; j++) t[j] = zero;
-  for (int i = 0; i + 1 < L; i += 2) {
-    const V x0 = a[i], x1 = a[i + 1];
-    const int full_from = 2 * i + 4, full_to = i + L - 1;  // columns with all four products
-    int k = 2 * i + 1;
-    for (; k < full_from && k <= i + L + 1; k++) t[k] = cross_column(t[k], a, x0, x1, i, k, L);
-    for (; k <= full_to; k++) {
-      V c = _mm512_madd52lo_epu64(t[k], x0, a[k - i]);
-      c = _mm512_madd52hi_epu64(c, x0, a[k - i - 1]);
-      c = _mm512_madd52lo_epu64(c, x1, a[k - i - 1]);
-      t[k] = _mm512_madd52hi_epu64(c, x1, a[k - i - 2]);
-    }
-    for (; k <= i + L + 1; k++) t[k] = cross_column(t[k], a, x0, x1, i, k, L);
-  }
+  // The row pairs write columns 1 to 2L − 1 (2L − 2 when L is odd) before the
+  // diagonal reads them; column 0 and the top one are the diagonal's alone.
+  t[0] = zero;
+  t[2 * L - 1] = zero;
+  cross_rows<true>(t, a, 0, L);
+  for (int i = 2; i + 1 < L; i += 2) cross_rows<false>(t, a, i, L);
   // Double, then add the squares a_i² on the diagonal.
   for (int k = 0; k < L; k++) {
     t[2 * k] = _mm512_madd52lo_epu64(_mm512_slli_epi64(t[2 * k], 1), a[k], a[k]);
