@@ -72,7 +72,10 @@ it.skipIf(missing.length > 0)(`the MSVC branch computes what the GCC branch does
     '-o',
     exe,
   ]);
-  const out = run('wine', [exe], { ...process.env, WINEDEBUG: '-all', WINEPREFIX: path.join(root, '.cache', 'wine-prefix') });
+  // Wine makes its prefix on first use, but not the folder above it.
+  const prefix = path.join(root, '.cache', 'wine-prefix');
+  mkdirSync(path.dirname(prefix), { recursive: true });
+  const out = run('wine', [exe], { ...process.env, WINEDEBUG: '-all', WINEPREFIX: prefix });
   const [msvc, gcc] = out.trim().split(/\s+/);
   expect(gcc).toMatch(/^[0-9a-f]{16}$/);
   expect(msvc).toBe(gcc);
