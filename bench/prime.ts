@@ -100,7 +100,7 @@ async function opensslDhparamSeconds(bits: number): Promise<number | string> {
 /**
  * Bytes a thread's sieve holds at most, in MiB: the deep tier's window bitmap
  * (safe_prime_sieve.h), two 4-byte roots a dense prime (below 2^16) and a
- * slice's marks; the process-wide deep prime table is extra (58.5 MB to 2^28, 218 MB to 2^30).
+ * slice's marks; the process-wide deep prime table is extra (16 MB to 2^28, 64 MB to 2^30).
  */
 function sieveMemoryMiB(bits: number, limit: number): string {
   const windowBits = Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);

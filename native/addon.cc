@@ -19,6 +19,7 @@
 #include "bignum/dispatch.h"
 #include "bignum/montgomery.h"
 #include "bignum/primality.h"
+#include "bignum/prime_table.h"
 #include "bignum/safe_prime_sieve.h"
 #include "bignum/sieve_roots.h"
 #include "bignum/sliding_window.h"
@@ -282,19 +283,33 @@ Napi::Value FermatBase2(const Napi::CallbackInfo& info) {
   return result;
 }
 
-// deepPrimes(limit: number): Uint32Array — the deep sieve's prime table that
-// a sieve to `limit` reads (every prime from kDenseSieveLimit below the
+// deepPrimes(limit: number, lo?: number, hi?: number): Uint32Array — the
+// primes in [lo, hi) (default: all of them) of the deep sieve's prime table
+// that a sieve to `limit` reads (every prime from kDenseSieveLimit below the
 // table's own limit, the next of 2^22, 2^25, 2^28, 2^30, 2^31 at or above
-// `limit`), built on first use as a search would. For tests, which count it
-// and hold it against an independent sieve.
+// `limit`), built on first use as a search would. For tests, which count
+// them and hold them against an independent sieve; a range checks the
+// table's counts and its reader's edges, which the sieves rely on.
 Napi::Value DeepPrimes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const double limit = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
   if (!(limit >= 1 && limit <= double(bignum::kSieveLimit)) || limit != double(uint64_t(limit)))
     range_error(env, "limit must be an integer from 1 to 2^31");
-  const bignum::DeepArray* table = bignum::deep_sieve_primes(uint32_t(limit), bignum::StopFlag());
-  Napi::Uint32Array out = Napi::Uint32Array::New(env, table->size());
-  std::copy(table->begin(), table->end(), out.Data());
+  // A range past the table's own limit is cut to it.
+  const uint32_t lo = info.Length() > 1 && !info[1].IsUndefined() ? get_u32(info, 1, "lo", 0, bignum::kSieveLimit) : 0;
+  const uint32_t hi = info.Length() > 2 && !info[2].IsUndefined() ? get_u32(info, 2, "hi", lo, bignum::kSieveLimit)
+                                                                  : bignum::kSieveLimit;
+  const bignum::PrimeTable* table = bignum::deep_sieve_primes(uint32_t(limit), bignum::StopFlag());
+  const uint64_t to = std::min<uint64_t>(hi, table->limit());
+  const uint64_t from = std::min<uint64_t>(lo, to);
+  const size_t n = table->count_below(to) - table->count_below(from);
+  Napi::Uint32Array out = Napi::Uint32Array::New(env, n);
+  bignum::PrimeCursor primes(*table, from, to);
+  std::vector<uint32_t> chunk(size_t(1) << 12);
+  size_t at = 0;
+  for (size_t m; (m = primes.next(chunk.data(), chunk.size())) > 0 && at + m <= n; at += m)
+    std::copy(chunk.begin(), chunk.begin() + ptrdiff_t(m), out.Data() + at);
+  if (at != n) range_error(env, "the table's count and its primes disagree");  // a defect, reported not crashed on
   return out;
 }
 

@@ -1,7 +1,7 @@
 // 64-bit word arithmetic that C++ does not spell portably: 64×64 products,
 // add/subtract with carry, a 192-bit column accumulator, and bit scans. GCC
 // and clang (Linux, macOS, MinGW) have `unsigned __int128`, __builtin_clzll
-// and __builtin_ctz; MSVC has none of them and offers _umul128, __umulh,
+// __builtin_ctz and __builtin_popcountll; MSVC has none of them and offers _umul128, __umulh,
 // _addcarry_u64, _BitScanReverse64 and _BitScanForward instead. Every native
 // file takes these from here, so that this one file decides per compiler.
 // The GCC/clang forms are the expressions the kernels were written and
@@ -116,6 +116,18 @@ inline int ctz64(uint64_t x) {
   unsigned long i;
   _BitScanForward64(&i, x);
   return int(i);
+#endif
+}
+
+// Set bits of x. The SWAR form for MSVC, whose __popcnt64 needs a CPU check.
+inline int popcount64(uint64_t x) {
+#if POWPRIME_HAS_INT128
+  return __builtin_popcountll(x);
+#else
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return int((x * 0x0101010101010101ull) >> 56);
 #endif
 }
 

@@ -89,7 +89,7 @@ export interface NativeBinding {
   /** The combined sieve's roots of `start` for each prime (< 2^32); with `delta`, derived from start − 12·delta's (for tests). */
   sieveRoots(start: bigint, primes: Uint32Array, delta?: number): { t0: Uint32Array; t1: Uint32Array };
   /** The deep sieve's prime table a sieve to `limit` reads (for tests). */
-  deepPrimes(limit: number): Uint32Array;
+  deepPrimes(limit: number, lo?: number, hi?: number): Uint32Array;
   /**
    * `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below.
    * `plan`: starts follow each other 12·spacing apart, and about `slots` of them will be searched from this one

@@ -1,6 +1,7 @@
-// The deep sieve's prime tables (native/bignum/small_primes.cc: a segmented
-// sieve with a copied pattern for 3 to 13, striking primes carried from one
-// segment to the next, survivors read a word at a time) held against a plain
+// The deep sieve's prime tables (native/bignum/prime_table.cc: a segmented
+// sieve with a copied pattern for 3 to 13 and striking primes carried from
+// one segment to the next, kept as a bitmap of odd numbers with counts a
+// block, read back a chunk at a time) held against a plain
 // sieve of Eratosthenes written here, and against the published counts of
 // primes below 2^25 and 2^28 (OEIS A007053).
 import { describe, expect, it } from 'vitest';
@@ -43,8 +44,27 @@ describe.runIf(n !== null)('deep prime tables', () => {
     expect([table[0], table.at(-1)]).toEqual([65537, 268435399]);
   });
 
+  it('a range [lo, hi) of a table: the same primes as the independent sieve, at word and count-block edges', () => {
+    const all = oddPrimes(2 ** 22);
+    // Bit i of the table is 2i + 1: words hold 128 numbers and count blocks 2^19 (prime_table.h).
+    const edges = [0, 2 ** 16, 2 ** 16 + 1, 2 ** 16 + 2, 65_663, 65_664, 65_665, 2 ** 19 - 1, 2 ** 19, 2 ** 19 + 1, 2 ** 20 + 127, 3_000_017, 2 ** 22];
+    const wrong: string[] = [];
+    for (const lo of edges)
+      for (const hi of edges) {
+        if (hi < lo) continue;
+        const got = n!.deepPrimes(2 ** 22, lo, hi);
+        const want = all.filter((p) => p >= lo && p < hi);
+        if (got.length !== want.length || got.some((p, i) => p !== want[i])) wrong.push(`[${lo}, ${hi}): ${got.length} primes, want ${want.length}`);
+      }
+    expect(wrong).toEqual([]);
+    // Past the table's limit the range is cut to it.
+    expect(n!.deepPrimes(2 ** 22, 2 ** 22 - 100, 2 ** 31).length).toBe(all.filter((p) => p >= 2 ** 22 - 100).length);
+  });
+
   it('a limit between tables reads the next table up, and a bad limit is refused naming it', () => {
     expect(n!.deepPrimes(3_000_000).length).toBe(PI[22] - PI[16]);
     for (const bad of [0, -1, 1.5, 2 ** 31 + 1, Number.NaN]) expect(() => n!.deepPrimes(bad)).toThrow(/limit/);
+    expect(() => n!.deepPrimes(2 ** 22, -1)).toThrow(/lo/);
+    expect(() => n!.deepPrimes(2 ** 22, 100, 99)).toThrow(/hi/);
   });
 });

@@ -1,4 +1,4 @@
-// A deep sieve's prime table (to 2^30, over a second to build) is built
+// A deep sieve's prime table (to 2^30, half a second to build) is built
 // by the first search that needs it, which sees a stop raised meanwhile; the
 // search after a stop completes with the answer a shallower sieve gives.
 import { describe, expect, it } from 'vitest';

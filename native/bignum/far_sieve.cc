@@ -5,6 +5,7 @@
 
 #include "../cpu_features.h"
 #include "dispatch.h"
+#include "prime_table.h"
 #include "sieve_roots.h"
 #include "small_primes.h"
 
@@ -115,6 +116,7 @@ FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing,
 FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
                    FarBlock& previous, uint64_t delta)
     : FarBlock(base, limbs, limit, spacing, slots, window) {
+  keep_roots_ = true;
   const uint64_t shift = delta + previous.pending_shift_;
   if (delta && shift < kMaxShift && !previous.t0_.empty() && previous.same_plan(limit, spacing, window, limbs)) {
     t0_ = std::move(previous.t0_);
@@ -151,14 +153,12 @@ const uint64_t* FarBlock::window(uint32_t k, StopFlag stop) {
 }
 
 bool FarBlock::fill(StopFlag stop) {
-  const DeepArray* table = deep_sieve_primes(limit_, stop);
+  const PrimeTable* table = deep_sieve_primes(limit_, stop);
   if (!table) return false;
-  const auto first = std::lower_bound(table->begin(), table->end(), uint32_t(std::min<uint64_t>(spacing_, limit_)));
-  const auto last = std::lower_bound(first, table->end(), limit_);
-  const uint32_t* r = &*first;
-  const size_t n = size_t(last - first);
+  const uint64_t lo = std::min<uint64_t>(spacing_, limit_);
+  const size_t n = table->count_below(limit_) - table->count_below(lo);
   const bool have_roots = t0_.size() == n;
-  if (!have_roots) t0_.assign(n, 0);
+  if (!have_roots && keep_roots_) t0_.assign(n, 0);
   const size_t words = size_t((window_ + 63) / 64);
   bits_.assign(size_t(slots_) * words, 0);
   uint64_t* bits = bits_.data();
@@ -168,22 +168,23 @@ bool FarBlock::fill(StopFlag stop) {
   constexpr size_t kGroup = 256;
   std::vector<uint32_t> hits(kGroup * 2 * (size_t(slots_) + 1));
   constexpr size_t kChunk = 1 << 14;
-  std::vector<uint32_t> t1(kChunk);
-  for (size_t b = 0; b < n; b += kChunk) {
+  std::vector<uint32_t> r(kChunk), t1(kChunk), t0_chunk(keep_roots_ ? 0 : kChunk);
+  PrimeCursor primes(*table, lo, limit_);
+  for (size_t b = 0, m; b < n; b += m) {
     if (stop.raised()) {
       t0_ = {};
       bits_ = {};
       pending_shift_ = 0;
       return false;
     }
-    const size_t m = std::min(kChunk, n - b);
-    uint32_t* t0 = t0_.data() + b;
+    m = primes.next(r.data(), kChunk);
+    uint32_t* t0 = keep_roots_ ? t0_.data() + b : t0_chunk.data();
     if (have_roots)
-      shift_roots(r + b, m, pending_shift_, t0, t1.data());
+      shift_roots(r.data(), m, pending_shift_, t0, t1.data());
     else
-      sieve_roots(base_.data(), limbs_, r + b, m, t0, t1.data());
+      sieve_roots(base_.data(), limbs_, r.data(), m, t0, t1.data());
     for (size_t g = 0; g < m; g += kGroup) {
-      const size_t h = walk_fn(walk, r + b + g, t0 + g, t1.data() + g, std::min(kGroup, m - g), hits.data());
+      const size_t h = walk_fn(walk, r.data() + g, t0 + g, t1.data() + g, std::min(kGroup, m - g), hits.data());
       for (size_t i = 0; i < h; i++) bits[hits[i] / 64] |= uint64_t(1) << (hits[i] % 64);
     }
   }

@@ -16,8 +16,8 @@
 // (2^24·2·0.26 at 2048 bits to 2^31): the depth then costs little per
 // index, and what remains is the roots' first computation, once a run.
 //
-// Memory: 4 bytes a far prime (roots) and slots·W/8 bytes (windows), both
-// held by the block, which the sieves of its slots share (safe_prime_sieve.h).
+// Memory: 4 bytes a far prime (roots, from a chain's second block on) and
+// slots·W/8 bytes (windows), both held by the block, which the sieves of its slots share (safe_prime_sieve.h).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -68,7 +68,11 @@ class FarBlock {
   uint64_t spacing_, window_;
   uint32_t slots_;
   // t0 per far prime (deep table order), relative to base_ − 12·pending_shift_; empty: not computed.
+  // Kept only by a block that follows another: a run that stays in its first
+  // block (32 indexes on one thread) would hold 4 bytes a far prime, and pay
+  // their first touch, for nothing; a chain that goes on computes them once more.
   DeepArray t0_;
+  bool keep_roots_ = false;
   uint64_t pending_shift_ = 0;
   bool filled_ = false;
   std::vector<uint64_t> bits_;  // slots_ windows of (window_ + 63) / 64 words

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "primality.h"
+#include "prime_table.h"
 #include "sieve_roots.h"
 #include "small_primes.h"
 
@@ -94,11 +95,10 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
 bool SafePrimeSieve::strike_deep(StopFlag stop) {
   // The table is built by the first search that needs it (over a second to
   // 2^30), and a stop raised meanwhile is seen there too.
-  const DeepArray* table = deep_sieve_primes(deep_limit_, stop);
+  const PrimeTable* table = deep_sieve_primes(deep_limit_, stop);
   if (!table) return false;
-  const DeepArray& deep = *table;
   // Roots (held, or derived from a sieve of the same limits) are one per near prime.
-  const size_t n = size_t(std::lower_bound(deep.begin(), deep.end(), near_limit_) - deep.begin());
+  const size_t n = table->count_below(near_limit_);
   const bool have_roots = deep_t0_.size() == n;
   if (!have_roots) deep_t0_.assign(n, 0);
   deep_.assign((deep_window_ + 63) / 64, 0);
@@ -107,12 +107,13 @@ bool SafePrimeSieve::strike_deep(StopFlag stop) {
   // Primes up to the window strike it several times each; the rest (nearly
   // all of them) at most once a root, so for those the roots inside the
   // window are gathered without a branch and struck afterwards.
-  const size_t few = size_t(std::upper_bound(deep.begin(), deep.begin() + ptrdiff_t(n), window) - deep.begin());
+  const size_t few = table->count_below(window + 1);
   // In blocks, so a stop is seen at 8192 bits and deep limits, where the
   // whole takes seconds, and a block's roots are still in cache when struck.
   constexpr size_t kChunk = 1 << 14;
-  std::vector<uint32_t> t1(kChunk), hits(2 * kChunk);
-  for (size_t b = 0; b < n; b += kChunk) {
+  std::vector<uint32_t> r(kChunk), t1(kChunk), hits(2 * kChunk);
+  PrimeCursor primes(*table, 0, near_limit_);
+  for (size_t b = 0, m; b < n; b += m) {
     if (stop.raised()) {
       // The half-made bitmap and half-shifted roots are dropped: the next search remakes them from scratch.
       deep_.clear();
@@ -120,13 +121,12 @@ bool SafePrimeSieve::strike_deep(StopFlag stop) {
       pending_shift_ = 0;
       return false;
     }
-    const size_t m = std::min(kChunk, n - b);
-    const uint32_t* r = deep.data() + b;
+    m = primes.next(r.data(), kChunk);
     uint32_t* t0 = deep_t0_.data() + b;
     if (have_roots)
-      shift_roots(r, m, pending_shift_, t0, t1.data());
+      shift_roots(r.data(), m, pending_shift_, t0, t1.data());
     else
-      sieve_roots(start_.data(), limbs_, r, m, t0, t1.data());
+      sieve_roots(start_.data(), limbs_, r.data(), m, t0, t1.data());
     const size_t k_few = b < few ? std::min(m, few - b) : 0;
     for (size_t k = 0; k < k_few; k++) {
       for (uint64_t j = t0[k]; j < window; j += r[k]) bitmap[j / 64] |= uint64_t(1) << (j % 64);

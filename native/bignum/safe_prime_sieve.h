@@ -28,8 +28,8 @@
 // bits (at most 4 MB, at 8192 bits up), its far block's windows (the plan's
 // slots, src/prime/sieve-depth.ts keeps them within 16 MiB), and 4 bytes a
 // deep prime once the first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
-// primes), 218 MB at 2^30, 420 MB at 2^31. The deep prime table (4 bytes a prime, the same
-// sizes again) is shared by every sieve of the process; src/prime/sieve-depth.ts
+// primes), 218 MB at 2^30, 420 MB at 2^31. The deep prime table (a bit an odd number:
+// 16, 64 and 128 MB, prime_table.h) is shared by every sieve of the process; src/prime/sieve-depth.ts
 // (deepSieveBytes) keeps the whole within an eighth of the machine's memory.
 #pragma once
 #include <cstdint>

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "huge_pages.h"
-#include "stop_flag.h"
 #include "wide_arith.h"
 
 namespace powprime::bignum {
@@ -18,18 +17,13 @@ const std::vector<uint32_t>& trial_primes();
 // Dense: from 5 up to kDenseSieveLimit, struck in every slice.
 constexpr uint32_t kDenseSieveLimit = 1u << 16;
 const std::vector<uint32_t>& sieve_primes();
-// Deep: from kDenseSieveLimit up to at least `limit` (≤ kSieveLimit), struck
-// in a window at the start only. Tables to 2^22, 2^25, 2^28, 2^30 and kSieveLimit,
-// each built on first use, so a shallow sieve never pays for a deeper one
-// (4 bytes a prime: 58.5 MB to 2^28, 218 MB to 2^30, 420 MB to 2^31; 0.3,
-// 1.3 and 2.6 s to build). Null when `stop` was raised before the table was whole: a build
-// sees it between segments, and the next call carries on. kSieveLimit is the
-// deepest sieve sieveLimit() in src/prime/sieve-depth.ts asks for
-// (SIEVE_LIMIT_MAX there); sieve_roots is exact below 2^32.
+// Deep: from kDenseSieveLimit up to the sieve's limit, at most kSieveLimit,
+// struck in a window at the start only, from a table (prime_table.h).
+// kSieveLimit is the deepest sieve sieveLimit() in src/prime/sieve-depth.ts
+// asks for (SIEVE_LIMIT_MAX there); sieve_roots is exact below 2^32.
 constexpr uint32_t kSieveLimit = 1u << 31;
-// The big arrays of the deep tier: tables and roots (huge_pages.h).
+// The big arrays of the deep tier: a root per deep prime (huge_pages.h).
 using DeepArray = std::vector<uint32_t, HugePageAllocator<uint32_t>>;
-const DeepArray* deep_sieve_primes(uint32_t limit, StopFlag stop);
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.
 const std::vector<uint64_t>& sieve_reciprocals();
 

@@ -19,29 +19,35 @@
  *
  * and at 4096 bits, seeds 1–8, one prime each: 4865 tests a prime at 2^28,
  * 4242 at 2^30. Since then the deep primes from stream v2's spacing M = 4·bits²
- * up are walked a block of indexes at a time (native/bignum/far_sieve.h); on
- * Zen 5 (AMD EPYC family 26, the same profile, 2048 bits, 32 primes):
+ * up are walked a block of indexes at a time (native/bignum/far_sieve.h), the
+ * table is a bitmap built in 0.5 s to 2^30 and 0.8 s to 2^31 (it took 1.2
+ * and 2.1 s as an array of primes, native/bignum/prime_table.h), and a
+ * 2048-bit Fermat test costs 0.25 ms; on Zen 5 (AMD EPYC family 26, the
+ * same profile, 2048 bits, seed 1):
  *
- *   B     tests a prime  core time a prime
- *   2^28  1481           545 ms
- *   2^30  1286           464 ms
+ *   primes  B     tests a prime  core time a prime
+ *   16      2^28  1502           440–456 ms
+ *   16      2^30  1303           428–450 ms (one run of three 520)
+ *   32      2^30  1286           412–415 ms
+ *   32      2^31  1206           411–417 ms
  *
  * with a far root's step at 0.85 ns (FAR_STEP_NS). The model in runCostMs:
- * a Fermat test costs 0.30 ms·(bits/2048)^2.6; a deep prime below M costs a
+ * a Fermat test costs 0.30 ms·(bits/2048)^2.6 (with what goes with it: the
+ * tests on p, the slices' sieve); a deep prime below M costs a
  * shift, 2.4 ns an index; a far block of S slots costs FAR_STEP_NS a step
  * over 2·(far primes + S·M·ln(ln B / ln M)) steps, shared by the S/threads
  * indexes a thread searches in it; computing roots from scratch costs
- * (3 + 5·bits/2048) ns a deep prime and the table 1.2 ns a number below its
+ * (3 + 5·bits/2048) ns a deep prime and the table 0.45 ns a number below its
  * limit, once a process. Below 2048 bits the depth follows
  * B = 2^28·(bits/2048)^3.6, the same trade at sizes where the deep primes
  * are few; from it, the depth is the power of two from 2^28 to SIEVE_LIMIT_MAX that
  * makes the thread's run cheapest, counting the one-time costs against the
  * indexes it will search in a row, and it must save 2 % over 2^28 (the
  * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
- * goes to 2^30 for runs of about 32 indexes a thread and 2^31 from about 96
+ * goes to 2^30 for runs of about 16 indexes a thread and 2^31 from about 40
  * (an endless run, whose blocks have one slot, stays at 2^28); 3072 bits to
- * 2^30 from about 8 and 2^31 from 16; 4096 bits to 2^30 from 2 and 2^31
- * from 4; 8192 bits to 2^31 for one.
+ * 2^30 from about 3 and 2^31 from 7; 4096 bits to 2^30 for one and 2^31
+ * from 2; 8192 bits to 2^31 for one.
  */
 import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
@@ -68,20 +74,20 @@ function deepPrimes(limit: number): number {
   return Math.ceil(limit / (Math.log(limit) - 1.1)) - 6542;
 }
 
-/** The limit of the prime table a depth reads (native/bignum/small_primes.h). */
+/** The limit of the prime table a depth reads (native/bignum/prime_table.h). */
 function tableLimit(limit: number): number {
   for (const t of [2 ** 22, 2 ** 25, 2 ** 28, 2 ** 30]) if (limit <= t) return t;
   return SIEVE_LIMIT_MAX;
 }
 
 /**
- * Bytes of deep roots and tables a depth costs a process at most: 4 bytes a
- * deep prime in the shared prime table, and in the sieve of each pool thread
- * plus one more (a thread whose index wraps around holds two), each with up
- * to 16 MiB of far windows (farSlots).
+ * Bytes of deep roots and tables a depth costs a process at most: the shared
+ * prime table (a bit an odd number below its limit), and 4 bytes a deep prime
+ * in the sieve of each pool thread plus one more (a thread whose index wraps
+ * around holds two), each with up to 16 MiB of far windows (farSlots).
  */
 export function deepSieveBytes(limit: number, threads: number): number {
-  return 4 * (deepPrimes(tableLimit(limit)) + (threads + 1) * deepPrimes(limit)) + (threads + 1) * 2 ** 24;
+  return tableLimit(limit) / 16 + 4 * (threads + 1) * deepPrimes(limit) + (threads + 1) * 2 ** 24;
 }
 
 /** Stream v2's spacing between consecutive starts, in candidates (stream.ts spacing()). */
@@ -128,7 +134,7 @@ function runCostMs(bits: number, limit: number, indexes: number, threads: number
   const used = Math.max(1, slots / threads);
   const steps = far ? 2 * (far + slots * m * Math.log(Math.log(limit) / Math.log(m))) : 0;
   const perIndex = tests * 0.3 * scale ** 2.6 + 2.4e-6 * near + (FAR_STEP_NS * 1e-6 * steps) / used;
-  const once = 1.2e-6 * tableLimit(limit) + (3 + 5 * scale) * 1e-6 * deepPrimes(limit);
+  const once = 0.45e-6 * tableLimit(limit) + (3 + 5 * scale) * 1e-6 * deepPrimes(limit);
   return once + (Number.isFinite(indexes) ? indexes : 1) * perIndex;
 }
 
