@@ -40,13 +40,15 @@ function coreMs(from: NodeJS.CpuUsage): number {
   return (u.user + u.system) / 1000;
 }
 
-function msOf(fn: () => unknown, runs: number): number {
+/** Milliseconds of fn, the median of `runs` after a warm-up, on `clock`: core time by default (the machine may be shared). */
+function msOf(fn: () => unknown, runs: number, clock: 'core' | 'wall' = 'core'): number {
   fn();
   const xs: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = process.cpuUsage();
+    const c = process.cpuUsage();
+    const w = performance.now();
     fn();
-    xs.push(coreMs(t));
+    xs.push(clock === 'core' ? coreMs(c) : performance.now() - w);
   }
   return median(xs);
 }
@@ -79,20 +81,10 @@ const mrRoundAfter = msOf(() => checkPrimeSync(RFC3526_2048, { checks: 64 }), 5)
 const mr = (mrRound + mrRoundAfter) / 2;
 
 // Unit costs, timed alone, in wall time (this thread is the only one working).
-function wallMs(fn: () => unknown, runs: number): number {
-  fn();
-  const xs: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    xs.push(performance.now() - t);
-  }
-  return median(xs);
-}
 const odd = (): bigint => fromBytes(randomBytes(bits / 8)) | 1n | (1n << BigInt(bits - 1));
 const batch = Array.from({ length: 64 }, odd);
-const fermatMs = wallMs(() => n.fermatBase2(batch), 5) / batch.length;
-const fullTestMs = wallMs(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, false), 3) * (bits / 2048) ** 3;
+const fermatMs = msOf(() => n.fermatBase2(batch), 5, 'wall') / batch.length;
+const fullTestMs = msOf(() => n.isProbablePrime(RFC3526_2048 >> 1n, undefined, false), 3, 'wall') * (bits / 2048) ** 3;
 
 const perPrime = searchMs / found;
 const fermat = (fermatMs * tested) / found;

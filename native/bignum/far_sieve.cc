@@ -128,20 +128,8 @@ FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing,
 
 int64_t FarBlock::slot_of(const u64* start, int limbs, uint64_t* delta) const {
   *delta = 0;
-  if (limbs != limbs_) return -1;
-  // start − base, which must fit one word.
-  u64 borrow = 0, low = 0;
-  for (int i = 0; i < limbs; i++) {
-    const u64 a = start[i], b = base_[size_t(i)];
-    const u64 d = a - b - borrow;
-    borrow = (a < b || (a == b && borrow)) ? 1 : 0;
-    if (i == 0)
-      low = d;
-    else if (d)
-      return -1;
-  }
-  if (borrow || low % 12 != 0) return -1;
-  const uint64_t d = low / 12;
+  uint64_t d = 0;
+  if (limbs != limbs_ || !twelfths_above(start, base_.data(), limbs, &d)) return -1;
   if (d && d < kMaxShift) *delta = d;
   if (d % spacing_ != 0 || d / spacing_ >= slots_) return -1;
   return int64_t(d / spacing_);

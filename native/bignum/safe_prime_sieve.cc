@@ -29,21 +29,9 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
 
 // δ with start = previous + 12·δ, 0 < δ < kMaxShift, or 0 when there is none.
 static uint64_t start_offset(const std::vector<u64>& previous, const u64* start, int limbs) {
-  if (int(previous.size()) != limbs) return 0;
-  std::vector<u64> diff(static_cast<size_t>(limbs));
-  u64 borrow = 0;
-  for (int i = 0; i < limbs; i++) {
-    const u64 a = start[i], b = previous[size_t(i)];
-    const u64 d = a - b - borrow;
-    borrow = (a < b || (a == b && borrow)) ? 1 : 0;
-    diff[size_t(i)] = d;
-  }
-  if (borrow) return 0;
-  for (int i = 1; i < limbs; i++)
-    if (diff[size_t(i)]) return 0;
-  const u64 d = diff[0];
-  if (d == 0 || d % 12 != 0 || d / 12 >= kMaxShift) return 0;
-  return d / 12;
+  uint64_t d = 0;
+  if (int(previous.size()) != limbs || !twelfths_above(start, previous.data(), limbs, &d)) return 0;
+  return d < kMaxShift ? d : 0;
 }
 
 SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,

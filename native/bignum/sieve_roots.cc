@@ -206,4 +206,20 @@ void shift_roots(const uint32_t* primes, size_t n, uint64_t delta, uint32_t* t0,
   pick().shift(primes, n, delta, t0, t1);
 }
 
+bool twelfths_above(const u64* start, const u64* base, int limbs, uint64_t* delta) {
+  u64 borrow = 0, low = 0;
+  for (int i = 0; i < limbs; i++) {
+    const u64 a = start[i], b = base[i];
+    const u64 d = a - b - borrow;
+    borrow = (a < b || (a == b && borrow)) ? 1 : 0;
+    if (i == 0)
+      low = d;
+    else if (d)
+      return false;
+  }
+  if (borrow || low % 12 != 0) return false;
+  *delta = low / 12;
+  return true;
+}
+
 }  // namespace powprime::bignum

@@ -25,4 +25,9 @@ void sieve_roots(const u64* start, int limbs, const uint32_t* primes, size_t n, 
 constexpr uint64_t kMaxShift = uint64_t(1) << 52;
 void shift_roots(const uint32_t* primes, size_t n, uint64_t delta, uint32_t* t0, uint32_t* t1);
 
+// δ = (start − base)/12 into *delta, when start ≥ base, the difference fits
+// one word and 12 divides it; false otherwise. How a sieve or a far block
+// tells whether a start's roots follow from ones it holds.
+bool twelfths_above(const u64* start, const u64* base, int limbs, uint64_t* delta);
+
 }  // namespace powprime::bignum
