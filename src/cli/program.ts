@@ -47,7 +47,7 @@ Examples:
 
 Each command has its own help: powprime help COMMAND.
 Exit codes: 0 ok, 1 failed or found nothing, 2 bad usage or input,
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C; another signal: 128 + its number, 143 for SIGTERM).
 `;
 
 /**
