@@ -1,8 +1,9 @@
 // 64-bit word arithmetic that C++ does not spell portably: 64×64 products,
-// add/subtract with carry, a 192-bit column accumulator, and bit scans. GCC
-// and clang (Linux, macOS, MinGW) have `unsigned __int128`, __builtin_clzll
-// __builtin_ctz and __builtin_popcountll; MSVC has none of them and offers _umul128, __umulh,
-// _addcarry_u64, _BitScanReverse64 and _BitScanForward instead. Every native
+// add/subtract with carry, a 192-bit column accumulator, and bit scans and
+// counts. GCC and clang (Linux, macOS, MinGW) have `unsigned __int128`,
+// __builtin_clzll, __builtin_ctz and __builtin_popcountll; MSVC has none of
+// them and offers _umul128, __umulh, _addcarry_u64, _BitScanReverse64 and
+// _BitScanForward instead (and a popcount here by shifts and masks). Every native
 // file takes these from here, so that this one file decides per compiler.
 // The GCC/clang forms are the expressions the kernels were written and
 // measured with, so that they compile to the same code.

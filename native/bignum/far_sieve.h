@@ -17,7 +17,8 @@
 // index, and what remains is the roots' first computation, once a run.
 //
 // Memory: 4 bytes a far prime (roots, from a chain's second block on) and
-// slots·W/8 bytes (windows), both held by the block, which the sieves of its slots share (safe_prime_sieve.h).
+// slots·W/8 bytes (windows), both held by the block, which the sieves of its
+// slots share (safe_prime_sieve.h).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -81,7 +81,7 @@ uint64_t SafePrimeSieve::deep_window(int bits) {
 }
 
 bool SafePrimeSieve::strike_deep(StopFlag stop) {
-  // The table is built by the first search that needs it (over a second to
+  // The table is built by the first search that needs it (half a second to
   // 2^30), and a stop raised meanwhile is seen there too.
   const PrimeTable* table = deep_sieve_primes(deep_limit_, stop);
   if (!table) return false;
