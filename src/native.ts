@@ -21,7 +21,7 @@ export interface DeepPlan {
 }
 
 export interface NativeBackendInfo {
-  /** The kernel the PoW search uses, with its lane count: "avx512 x32-48", "sha-ni x2", "avx2 x8", "scalar". */
+  /** The kernel the PoW search uses, with its lane count: "avx512 x48", "sha-ni x2", "avx2 x8", "scalar". */
   sha256: string;
   /** The kernel used to hash whole messages. */
   hasher: string;

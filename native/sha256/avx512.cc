@@ -1,5 +1,5 @@
-// AVX-512 kernel: 32 (for one layout 48) candidates per step, two (three)
-// independent groups of 16 lanes; see groups(). Everything here is
+// AVX-512 kernel: 48 (lean: 32) candidates per step, in independent groups
+// of 16 lanes; see groups(). Everything here is
 // AVX-512F: each rotation is one vprold, each three-way XOR, Ch and Maj one
 // vpternlogd. On Zen 5 these have a latency of two cycles and issue several
 // per cycle, so one group's round-to-round dependency chain, not the
@@ -93,7 +93,24 @@ POWPRIME_AVX512 inline void round(State& s, V kw) {
   s.a = a;
 }
 
-template <int F, int G, bool Lean>
+// Groups of 16 lanes interleaved: three in the short-chain build, whose
+// round-to-round chain is the limit on cores with four vector ALUs (Zen 5),
+// so a third independent chain fills their gaps (best rate a length over
+// lengths 1–64 on Zen 5, median: 130–137 M hashes/s against 113 with two);
+// two in the lean build, for cores where the ALU ports are the limit and a
+// third group only adds register spills.
+constexpr int groups(bool lean) { return lean ? 2 : 3; }
+
+// Rounds a pass of the round loop runs: eight, so that the state's names
+// come back to where they started and no register moves are needed. All 51
+// to 61 rounds unrolled made one step 3,500 instructions, about 22 KB: more
+// than the core's decoded-op cache keeps for one loop on a busy host, and
+// then the decoders set the pace. Word 12 ran at 35–50 M hashes/s in some
+// builds and processes and 115–125 in others with the same code at another
+// address.
+constexpr int kRoundsUnrolled = 8;
+
+template <int F, bool Lean>
 POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16], const uint32_t* table,
                                      uint32_t from, uint32_t to, uint32_t mask0) {
   static constexpr std::array<bool, 64> varies = varying_words(F);
@@ -124,6 +141,13 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
   const V m0 = bc(mask0);
   const V h0add = bc(mid[0]);
 
+  constexpr int G = groups(Lean);
+  // K + W of each round as a vector: the constant words once per call, the
+  // varying ones per step (below).
+  alignas(64) V kwv[G][64];
+  for (int r = F + 1; r < 64; r++)
+    if (!varies[r])
+      for (int g = 0; g < G; g++) kwv[g][r] = bc(kw[r]);
   for (uint32_t t = from; t < to; t += 16 * G) {
     const uint32_t left = to - t;
     // Lanes past the end of the range load nothing (masked) and never report.
@@ -138,8 +162,9 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
                add(e_base, wv[g][F]), bc(s[4]), bc(s[5]), bc(s[6])};
     }
     // The varying schedule words first, kept as K + W: between the rounds
-    // they would hold registers the states need.
-    V kwv[G][64];
+    // they would hold registers the states need. Unrolled: a loop over the
+    // words from where all of them vary ran 12 % slower, each word waiting
+    // on one that went through memory two words before.
 #pragma GCC unroll 64
     for (int r = 16; r < 64; r++) {
       if (!varies[r]) continue;
@@ -153,10 +178,17 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
         kwv[g][r] = add(x, bc(K[r]));
       }
     }
-#pragma GCC unroll 64
-    for (int r = F + 1; r < 64; r++) {
-      // Round 63's new e is dead (only a feeds h0) and the compiler drops it.
-      for (int g = 0; g < G; g++) round<Lean>(st[g], varies[r] ? kwv[g][r] : bc(kw[r]));
+    // The rounds in a loop of eight (after the odd ones), not unrolled whole:
+    // see kRoundsUnrolled.
+    constexpr int kHead = (63 - F) % kRoundsUnrolled;
+#pragma GCC unroll 8
+    for (int r = F + 1; r < F + 1 + kHead; r++)
+      for (int g = 0; g < G; g++) round<Lean>(st[g], kwv[g][r]);
+#pragma GCC unroll 1
+    for (int r = F + 1 + kHead; r < 64; r += kRoundsUnrolled) {
+#pragma GCC unroll 8
+      for (int i = 0; i < kRoundsUnrolled; i++)
+        for (int g = 0; g < G; g++) round<Lean>(st[g], kwv[g][r + i]);
     }
     for (int g = 0; g < G; g++) {
       const __mmask16 hit = _mm512_mask_testn_epi32_mask(live[g], add(st[g].a, h0add), m0);
@@ -168,24 +200,15 @@ POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[1
 
 using Fixed = int64_t (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t, uint32_t, uint32_t);
 
-// Groups of 16 lanes interleaved for changing word `fast`. Three beat two
-// only for word 12 (final blocks ending at bytes 49–52, the common layout):
-// 156 against 143 M hashes/s a thread on Zen 5. For the other words three
-// groups spilled their states in the builds tried (45–85 M/s, and one
-// build's word 10 at 54 where another's ran 150), so they keep two. The
-// lean build keeps two everywhere: it is for cores where the ALU ports, not
-// the dependency chain, are the limit, and a third group there only adds
-// spills.
-constexpr int groups(int fast, bool lean) { return fast == 12 && !lean ? 3 : 2; }
-
 // The changing word's index decides which schedule words vary, and with it
-// the shape of the fully unrolled rounds: one instance per index. The final
+// the shape of the unrolled schedule and of the first rounds: one instance
+// per index. The final
 // block holds the changing word at index (digits_end - 1) / 4 with
 // digits_end at most 55, so 0..13.
 constexpr size_t kWords = 14;
 template <bool Lean, size_t... F>
 constexpr std::array<Fixed, sizeof...(F)> instances(std::index_sequence<F...>) {
-  return {search_fixed<int(F), groups(int(F), Lean), Lean>...};
+  return {search_fixed<int(F), Lean>...};
 }
 constexpr std::array<Fixed, kWords> kShortChain = instances<false>(std::make_index_sequence<kWords>());
 constexpr std::array<Fixed, kWords> kLean = instances<true>(std::make_index_sequence<kWords>());
@@ -196,7 +219,7 @@ int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, co
   return By[size_t(fast)](mid, w16, table, from, to, mask0);
 }
 
-const PowGroupSearcher kAvx512Searcher = {"avx512", "avx512 x32-48", search_group<kShortChain>};
+const PowGroupSearcher kAvx512Searcher = {"avx512", "avx512 x48", search_group<kShortChain>};
 const PowGroupSearcher kAvx512LeanSearcher = {"avx512-lean", "avx512-lean x32", search_group<kLean>};
 
 }  // namespace
