@@ -202,10 +202,8 @@ using Fixed = int64_t (*)(const uint32_t*, const uint32_t*, const uint32_t*, uin
 
 // The changing word's index decides which schedule words vary, and with it
 // the shape of the unrolled schedule and of the first rounds: one instance
-// per index. The final
-// block holds the changing word at index (digits_end - 1) / 4 with
-// digits_end at most 55, so 0..13.
-constexpr size_t kWords = 14;
+// per index (kPowWords).
+constexpr size_t kWords = kPowWords;
 template <bool Lean, size_t... F>
 constexpr std::array<Fixed, sizeof...(F)> instances(std::index_sequence<F...>) {
   return {search_fixed<int(F), Lean>...};

@@ -1,7 +1,9 @@
 #include "dispatch.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -76,30 +78,37 @@ void admit(const Slot* kernel, bool runs, const char* missing, bool (*self_test)
     usable.push_back(kernel);
 }
 
-// Candidates per second of one searcher on one thread in one short run on
-// groups that never match (so every candidate is hashed): well under a
-// millisecond for a SIMD kernel. A searcher's speed depends on which message
-// word changes (the nonce's length decides it), so the run times the
-// earliest, a middle and the latest word the canonical order uses, and the
-// rate is over all three: the kernel that wins is the one users see on every
-// layout, not on one.
-double time_searcher_once(const PowGroupSearcher& k) {
-  constexpr uint32_t kCandidates = 1 << 12;
-  constexpr int kFast[] = {2, 7, 13};
+constexpr uint32_t kTimedCandidates = 1 << 12;
+
+// Seconds one searcher takes over kTimedCandidates candidates of changing
+// word `fast` on one thread, in a group that never matches (so every
+// candidate is hashed): well under a millisecond for a SIMD kernel. A hit on
+// an all-ones mask means a digest word of zero: astronomically unlikely, and
+// a timing cut short; such a run counts as endless.
+double seconds_on_word(const PowGroupSearcher& k, int fast) {
   static const std::vector<uint32_t> table = [] {
-    std::vector<uint32_t> t(kCandidates);
-    for (uint32_t i = 0; i < kCandidates; i++) t[i] = 0x30303030u + i;
+    std::vector<uint32_t> t(kTimedCandidates);
+    for (uint32_t i = 0; i < kTimedCandidates; i++) t[i] = 0x30303030u + i;
     return t;
   }();
   uint32_t w[16] = {};
   for (int i = 0; i < 16; i++) w[i] = 0x61626364u + uint32_t(i);
   const auto t0 = std::chrono::steady_clock::now();
-  bool hit = false;
-  for (int fast : kFast) hit |= k.search_group(IV, w, fast, table.data(), 0, kCandidates, 0xffffffffu) >= 0;
+  const bool hit = k.search_group(IV, w, fast, table.data(), 0, kTimedCandidates, 0xffffffffu) >= 0;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // A hit on an all-ones mask means a digest word of zero: astronomically
-  // unlikely, and a timing cut short; count such a run as slow.
-  return !hit && s > 0 ? kCandidates * std::size(kFast) / s : 0;
+  return hit || s <= 0 ? HUGE_VAL : s;
+}
+
+// Candidates per second of one searcher in one short run. A searcher's speed
+// depends on which message word changes (the nonce's length decides it), so
+// the run times the earliest, a middle and the latest word the canonical
+// order uses, and the rate is over all three: the kernel that wins is the one
+// users see on every layout, not on one.
+double time_searcher_once(const PowGroupSearcher& k) {
+  constexpr int kFast[] = {2, 7, 13};
+  double s = 0;
+  for (int fast : kFast) s += seconds_on_word(k, fast);
+  return kTimedCandidates * std::size(kFast) / s;
 }
 
 // Best rate of each searcher over `rounds` rounds that take every searcher in
@@ -113,9 +122,21 @@ std::vector<double> time_searchers(const std::vector<const PowGroupSearcher*>& k
   return best;
 }
 
+// A changing word's instance far below its searcher's other words (this
+// fraction of their median) is a misplaced one, see plan_words.
+constexpr double kSlowWord = 0.7;
+
+int64_t search_planned(const uint32_t mid[8], const uint32_t w[16], int fast, const uint32_t* table, uint32_t from,
+                       uint32_t to, uint32_t mask0);
+
 struct Registry {
   std::vector<const BlockHasher*> hashers;
   std::vector<const PowGroupSearcher*> searchers;
+  // Which searcher runs each changing word for best_searcher(): the first
+  // one's instance unless plan_words moved it. `planned` forwards to these.
+  std::array<const PowGroupSearcher*, kPowWords> by_word{};
+  std::string planned_name;
+  PowGroupSearcher planned{};
   // Measured rate of each usable searcher, in the order of `searchers`.
   std::vector<double> rates;
   std::vector<std::string> refused;
@@ -147,7 +168,7 @@ struct Registry {
     }
     searchers.push_back(&kScalarSearcher);
     rates.push_back(time_searcher_once(kScalarSearcher));  // reported only
-    prefer_requested();
+    if (!prefer_requested()) plan_words();
     for (const std::string& r : searcher_refused)
       if (std::find(refused.begin(), refused.end(), r) == refused.end()) refused.push_back(r);
   }
@@ -155,16 +176,51 @@ struct Registry {
   // POWPRIME_POW_KERNEL=<id> puts that usable searcher first, so a figure
   // without a faster kernel (AVX-512 on a CPU that has it) can be measured
   // on the same machine. A value naming no usable kernel changes nothing;
-  // the TS loader warns about it, where warnings are emitted.
-  void prefer_requested() {
+  // the TS loader warns about it, where warnings are emitted. Returns
+  // whether it named one.
+  bool prefer_requested() {
     const char* want = std::getenv("POWPRIME_POW_KERNEL");
-    if (!want || !*want) return;
+    if (!want || !*want) return false;
     for (size_t i = 0; i < searchers.size(); i++) {
       if (std::strcmp(searchers[i]->id, want) != 0) continue;
       std::rotate(searchers.begin(), searchers.begin() + i, searchers.begin() + i + 1);
       std::rotate(rates.begin(), rates.begin() + i, rates.begin() + i + 1);
-      return;
+      return true;
     }
+    return false;
+  }
+
+  // On Zen 5 hosts one of the 14 AVX-512 instances ran at half the speed of
+  // the others in about half the copies of the same library file, in every
+  // process that loaded that copy, and at full speed in the other copies: it
+  // follows where that instance's code lands in memory, not its layout, so no
+  // kernel shape avoids it. Each word of the first searcher is timed (best of
+  // three, about 2 ms in all), and a word below kSlowWord of their median runs
+  // on the runner-up's instance where that is faster by a fifth. Naming a
+  // kernel with POWPRIME_POW_KERNEL skips this: that kernel runs unmixed.
+  void plan_words() {
+    by_word.fill(searchers.front());
+    if (searchers.size() < 3) return;  // one SIMD searcher and scalar: nothing to move to
+    const PowGroupSearcher& first = *searchers[0];
+    const PowGroupSearcher& second = *searchers[1];
+    std::array<double, kPowWords> best{};
+    for (int r = 0; r < 3; r++)
+      for (int w = 0; w < kPowWords; w++) best[size_t(w)] = std::max(best[size_t(w)], 1 / seconds_on_word(first, w));
+    std::array<double, kPowWords> sorted = best;
+    std::nth_element(sorted.begin(), sorted.begin() + kPowWords / 2, sorted.end());
+    const double median = sorted[kPowWords / 2];
+    std::string moved;
+    for (int w = 0; w < kPowWords; w++) {
+      if (best[size_t(w)] >= kSlowWord * median) continue;
+      double alt = 0;
+      for (int r = 0; r < 3; r++) alt = std::max(alt, 1 / seconds_on_word(second, w));
+      if (alt <= 1.2 * best[size_t(w)]) continue;
+      by_word[size_t(w)] = &second;
+      moved += (moved.empty() ? "" : ",") + std::to_string(w);
+    }
+    if (moved.empty()) return;
+    planned_name = std::string(first.name) + " (word " + moved + " on " + second.id + ")";
+    planned = {first.id, planned_name.c_str(), search_planned};
   }
 };
 
@@ -173,13 +229,21 @@ const Registry& registry() {
   return r;
 }
 
+int64_t search_planned(const uint32_t mid[8], const uint32_t w[16], int fast, const uint32_t* table, uint32_t from,
+                       uint32_t to, uint32_t mask0) {
+  return registry().by_word[size_t(fast)]->search_group(mid, w, fast, table, from, to, mask0);
+}
+
 }  // namespace
 
 const std::vector<const BlockHasher*>& usable_hashers() { return registry().hashers; }
 const std::vector<const PowGroupSearcher*>& usable_searchers() { return registry().searchers; }
 const std::vector<std::string>& refused_kernels() { return registry().refused; }
 const BlockHasher& best_hasher() { return *registry().hashers.front(); }
-const PowGroupSearcher& best_searcher() { return *registry().searchers.front(); }
+const PowGroupSearcher& best_searcher() {
+  const Registry& r = registry();
+  return r.planned.search_group ? r.planned : *r.searchers.front();
+}
 
 double searcher_rate(const PowGroupSearcher& k) {
   const Registry& r = registry();

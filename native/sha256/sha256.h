@@ -53,6 +53,8 @@ struct BlockHasher {
 // Returns the lowest t in [from, to) whose first digest word
 // h0 = compress(mid, w)[0] has (h0 & mask0) == 0, or -1. `mid` is the state
 // before this block.
+// The final block ends at byte 55 at most, so the changing word is 0..13.
+constexpr int kPowWords = 14;
 struct PowGroupSearcher {
   const char* id;    // "sha-ni", "avx2", "scalar": how callers pick one
   const char* name;  // what backendInfo() reports, with the lane count: "sha-ni x2"
