@@ -82,4 +82,14 @@ describe('other flags and arguments', () => {
     const r = cli('solve', 'n', '3', '--threads', 'many');
     expect([r.status, r.stderr]).toEqual([2, 'powprime: --threads must be an integer (got "many")\n']);
   });
+
+  it('a whole number past 2^53 is refused as typed, not as the number it would round to', () => {
+    const out = path.join(dir, 'huge-count.jsonl');
+    const r = cli('search', '--bits', '512', '--count', '9007199254740993', '--out', out);
+    expect([r.status, r.stderr]).toEqual([2, 'powprime: --count must be an integer from -9007199254740991 to 9007199254740991 (got "9007199254740993")\n']);
+    expect(existsSync(out)).toBe(false);
+    // The largest exact one passes the CLI and is the API's to judge.
+    const max = cli('solve', 'n', '3', '--threads', String(Number.MAX_SAFE_INTEGER));
+    expect(max.stderr).toBe(`powprime: --threads must be an integer from ${MIN_THREADS} to ${MAX_THREADS} (got ${Number.MAX_SAFE_INTEGER})\n`);
+  });
 });

@@ -8,10 +8,19 @@
 import type { Command } from 'commander';
 import { argumentError, isArgumentError, show } from '../validate.ts';
 
-/** Decimal text as a number (a fraction or a sign included, for the API to judge); anything else is refused naming the flag. */
+/**
+ * Decimal text as a number (a fraction or a sign included, for the API to
+ * judge); anything else is refused naming the flag. So is a whole number past
+ * 2^53, which a number would round: the API would then quote a value the
+ * user never typed.
+ */
 export function parseIntArg(name: string, text: string): number {
   if (!/^-?\d+(\.\d+)?$/.test(text.trim())) throw argumentError(RangeError, name, `must be an integer (got ${show(text)})`);
-  return Number(text);
+  const n = Number(text);
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
+    throw argumentError(RangeError, name, `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${show(text)})`);
+  }
+  return n;
 }
 
 /** A whole number as a number while it is exact, else a bigint (for counts past 2^53). */
