@@ -195,7 +195,7 @@ struct Registry {
   // process that loaded that copy, and at full speed in the other copies: it
   // follows where that instance's code lands in memory, not its layout, so no
   // kernel shape avoids it. Each word of the first searcher is timed (best of
-  // three, about 2 ms in all), and a word below kSlowWord of their median runs
+  // three, about 1 ms in all), and a word below kSlowWord of their median runs
   // on the runner-up's instance where that is faster by a fifth. Naming a
   // kernel with POWPRIME_POW_KERNEL skips this: that kernel runs unmixed.
   void plan_words() {

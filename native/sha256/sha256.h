@@ -48,13 +48,15 @@ struct BlockHasher {
   void (*compress)(uint32_t state[8], const uint8_t* blocks, size_t nblocks);
 };
 
+// The final block ends at byte 55 at most, so a group's changing word is
+// 0..13.
+constexpr int kPowWords = 14;
+
 // Searches one proof-of-work group: its candidates differ only in message
 // word `fast` (index j of w[16]), whose value for candidate t is table[t].
 // Returns the lowest t in [from, to) whose first digest word
 // h0 = compress(mid, w)[0] has (h0 & mask0) == 0, or -1. `mid` is the state
 // before this block.
-// The final block ends at byte 55 at most, so the changing word is 0..13.
-constexpr int kPowWords = 14;
 struct PowGroupSearcher {
   const char* id;    // "sha-ni", "avx2", "scalar": how callers pick one
   const char* name;  // what backendInfo() reports, with the lane count: "sha-ni x2"
