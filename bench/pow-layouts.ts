@@ -47,7 +47,7 @@ export interface LayoutRate {
 
 export interface LayoutOptions {
   lengths: readonly number[];
-  /** A native searcher id (`avx512`, `sha-ni-x4`, …), 'best', or 'ts' for the TS kernel. */
+  /** A native searcher id (`avx512`, `sha-ni-x5`, …), 'best', or 'ts' for the TS kernel. */
   kernel: string;
   /**
    * Passes over every length; each length's figure is the best of its

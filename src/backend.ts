@@ -10,7 +10,7 @@ export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'native', 'js'
 export interface BackendInfo {
   /** The backend 'auto' resolves to. */
   backend: Backend;
-  /** Active SHA-256 kernel for the PoW search: "avx512 x48", "sha-ni x4", "sha-ni x2", "avx2 x8", "scalar" or "js". */
+  /** Active SHA-256 kernel for the PoW search: "avx512 x48", "sha-ni x5", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
   /** Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable" or "js". */
   bignum: string;

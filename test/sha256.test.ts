@@ -35,7 +35,7 @@ it.runIf(backendInfo().backend === 'native')('every kernel the CPU has the instr
   const cpu = native()!.backendInfo().cpu;
   for (const r of refused) expect(r).toMatch(/: CPU lacks /);
   if (cpu.avx512f) expect(kernels).toEqual(expect.arrayContaining(['avx512', 'avx512-lean']));
-  if (cpu.shaNi) expect(kernels).toEqual(expect.arrayContaining(['sha-ni', 'sha-ni-x4']));
+  if (cpu.shaNi) expect(kernels).toEqual(expect.arrayContaining(['sha-ni', 'sha-ni-x5']));
   if (cpu.avx2) expect(kernels).toContain('avx2');
 });
 

@@ -148,7 +148,7 @@ struct Registry {
     // A searcher refused for the same reason as its hasher is reported once.
     std::vector<std::string> searcher_refused;
     admit(shani_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
-    admit(shani4_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
+    admit(shani5_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
     admit(avx512_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
     admit(avx512_lean_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
     admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);

@@ -70,7 +70,7 @@ extern const PowGroupSearcher kScalarSearcher;
 // decided at run time by dispatch.cc.
 const BlockHasher* shani_hasher();
 const PowGroupSearcher* shani_searcher();
-const PowGroupSearcher* shani4_searcher();
+const PowGroupSearcher* shani5_searcher();
 const PowGroupSearcher* avx2_searcher();
 const PowGroupSearcher* avx512_searcher();
 const PowGroupSearcher* avx512_lean_searcher();
