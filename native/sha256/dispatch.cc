@@ -222,7 +222,9 @@ struct Registry {
   // the others in about half the copies of the same library file, in every
   // process that loaded that copy, and at full speed in the other copies: it
   // follows where that instance's code lands in memory, not its layout, so no
-  // kernel shape avoids it. Each word of the first searcher is timed (best of
+  // kernel shape avoids it. (Those hosts also slowed every word at once, for
+  // seconds to minutes, with the code in place: work from outside the guest,
+  // which no plan here can route around.) Each word of the first searcher is timed (best of
   // three, about 1 ms in all), and a word below kSlowWord of their median runs
   // on the runner-up's instance where that is faster by a fifth. Naming a
   // kernel with POWPRIME_POW_KERNEL skips this: that kernel runs unmixed.

@@ -179,36 +179,24 @@ POWPRIME_SHANI inline int64_t first_hit(const ShaState (&st)[N], const uint32_t 
   return -1;
 }
 
-// Few lanes, the message schedule in registers, all quads unrolled.
-template <int Lanes>
-POWPRIME_SHANI int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
-                                    uint32_t from, uint32_t to, uint32_t mask0) {
-  const GroupStart g = group_start(mid, w16, fast);
-  const uint32_t last = to - 1;
-  for (uint32_t t = from; t < to; t += Lanes) {
-    __m128i ring[4][Lanes];
-    ShaState st[Lanes];
-    for (int l = 0; l < Lanes; l++) {
-      // Past the end of the range a lane repeats the last candidate; its result is ignored.
-      const uint32_t word = table[t + l <= last ? t + l : last];
-      for (int i = 0; i < 4; i++) ring[i][l] = g.base[i];
-      ring[g.word_quad][l] = word_quad(g, word);
-      st[l] = lane_state(g, word);
-    }
-    opening_quads<Lanes>(g, st, ring);
-    later_quads<Lanes>(st, ring);
-    if (const int64_t hit = first_hit<Lanes>(st, mid, t, last, mask0); hit >= 0) return hit;
+// Quads 4..15 for the wide search: the loop unrolled by two, not whole, so
+// the ring stays in memory and the registers hold only the lanes' state. Of
+// one, two and twelve, two measured fastest on Zen 5 (by 1-4%).
+template <int N>
+POWPRIME_SHANI inline void later_quads_paired(ShaState (&st)[N], __m128i (&ring)[4][N]) {
+#pragma GCC unroll 2
+  for (int i = 4; i < 16; i++) {
+    next_quad<N>(ring, i);
+    quad<N>(st, ring[i & 3], i);
   }
-  return -1;
 }
 
-// More lanes, the message schedule in memory (its loads and stores use ports
-// the SHA unit does not) and the quad loop not unrolled whole, so the
-// registers hold only the lanes' state. Unrolled by two: of one, two and
-// twelve, two measured fastest on Zen 5 (by 1-4%).
-template <int Lanes>
-POWPRIME_SHANI int64_t search_group_wide(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
-                                         uint32_t from, uint32_t to, uint32_t mask0) {
+// The group search on Lanes candidates at a time, quads 4..15 run by Later.
+// The schedule writes over the ring's quads 0-3, so after a batch those are
+// set again; the word's quad is set anew for each batch anyway.
+template <int Lanes, void (*Later)(ShaState (&)[Lanes], __m128i (&)[4][Lanes])>
+POWPRIME_SHANI int64_t search_lanes(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table,
+                                    uint32_t from, uint32_t to, uint32_t mask0) {
   const GroupStart g = group_start(mid, w16, fast);
   const uint32_t last = to - 1;
   __m128i ring[4][Lanes];
@@ -217,18 +205,14 @@ POWPRIME_SHANI int64_t search_group_wide(const uint32_t mid[8], const uint32_t w
   for (uint32_t t = from; t < to; t += Lanes) {
     ShaState st[Lanes];
     for (int l = 0; l < Lanes; l++) {
+      // Past the end of the range a lane repeats the last candidate; its result is ignored.
       const uint32_t word = table[t + l <= last ? t + l : last];
       ring[g.word_quad][l] = word_quad(g, word);
       st[l] = lane_state(g, word);
     }
     opening_quads<Lanes>(g, st, ring);
-#pragma GCC unroll 2
-    for (int i = 4; i < 16; i++) {
-      next_quad<Lanes>(ring, i);
-      quad<Lanes>(st, ring[i & 3], i);
-    }
+    Later(st, ring);
     if (const int64_t hit = first_hit<Lanes>(st, mid, t, last, mask0); hit >= 0) return hit;
-    // The schedule wrote over quads 0-3; the word's quad is set again above.
     for (int i = 0; i < 4; i++)
       if (i != g.word_quad)
         for (int l = 0; l < Lanes; l++) ring[i][l] = g.base[i];
@@ -237,8 +221,10 @@ POWPRIME_SHANI int64_t search_group_wide(const uint32_t mid[8], const uint32_t w
 }
 
 const BlockHasher kShaniHasher = {"sha-ni", compress};
-const PowGroupSearcher kShaniSearcher = {"sha-ni", "sha-ni x2", search_group<2>};
-const PowGroupSearcher kShani5Searcher = {"sha-ni-x5", "sha-ni x5", search_group_wide<5>};
+// Two lanes keep the message schedule in registers, all quads unrolled; five
+// keep it in memory (later_quads_paired).
+const PowGroupSearcher kShaniSearcher = {"sha-ni", "sha-ni x2", search_lanes<2, later_quads<2>>};
+const PowGroupSearcher kShani5Searcher = {"sha-ni-x5", "sha-ni x5", search_lanes<5, later_quads_paired<5>>};
 
 }  // namespace
 
