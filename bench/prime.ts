@@ -100,13 +100,13 @@ async function opensslDhparamSeconds(bits: number): Promise<number | string> {
 /**
  * Bytes a thread's sieve holds at most, in MiB: the deep tier's window bitmap
  * (safe_prime_sieve.h), two 4-byte roots a dense prime (below 2^16) and a
- * slice's marks; the process-wide deep prime table is extra (16 MB to 2^28, 64 MB to 2^30).
+ * the longest slice's marks; the process-wide deep prime table is extra (16 MB to 2^28, 64 MB to 2^30).
  */
 function sieveMemoryMiB(bits: number, limit: number): string {
   const windowBits = Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);
   // Deep roots, 4 bytes a deep prime (π(B) ≈ B/(ln B − 1)), in the searching sieve and a second one while an index wraps around.
   const deepRoots = limit > 2 ** 16 ? (2 * 4 * limit) / (Math.log(limit) - 1) : 0;
-  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native') + deepRoots) / 2 ** 20).toFixed(2);
+  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native', true) + deepRoots) / 2 ** 20).toFixed(2);
 }
 
 /** One thread's search: Fermat tests and process core time a prime over the seeds, `count` primes each, the pool started first. */

@@ -56,6 +56,22 @@ describe('seeded safe-prime search', () => {
     expect(await findSafePrime({ bits: 128, seed: 2748n, index: 3 })).toBe(all[3]!.prime);
   });
 
+  it.skipIf(!backends.includes('native'))('an index searched by its own thread (long slices) or by two threads (short slices) gives the same prime', async () => {
+    // Indexes 0 and 3 of this seed hold their primes past the first long
+    // slice (tuning.ts sliceLength), so the slice boundaries are crossed.
+    const alone = await collect({ bits: 1024, count: 4, seed: 11n, backend: 'native', threads: 1 });
+    const offsets = alone.map((r) => {
+      const st = stream(1024, 11n, r.index, r.stream);
+      return (r.prime - (st.lo + 12n * st.first)) / 12n;
+    });
+    expect(offsets.filter((o) => o > 32768n).length).toBeGreaterThanOrEqual(2);
+    for (const r of alone) {
+      expect(isSafeByNodeCrypto(r.prime)).toBe(true);
+      const [shared] = await collect({ bits: 1024, count: 1, seed: 11n, startIndex: r.index, backend: 'native', threads: 2 });
+      expect(shared!.prime).toBe(r.prime);
+    }
+  });
+
   it('slices of an index: the lowest slice holding a safe prime gives the search result', async () => {
     const [r] = await collect({ bits: 256, count: 1, seed: 7n, startIndex: 5 });
     let found: bigint | null = null;

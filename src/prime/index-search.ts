@@ -7,7 +7,6 @@ import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
 import { deepPlan, sieveLimit } from './sieve-depth.ts';
-import { sliceLength } from './tuning.ts';
 
 export interface IndexTask {
   kind: 'safe-prime';
@@ -28,6 +27,8 @@ export interface IndexTask {
   indexesAhead: number;
   /** Slots of the native sieve's far blocks: the starts the search's threads will visit from here (sieve-depth.ts farSlots). */
   farSlots: number;
+  /** Candidates a claimed slice holds, the same for every thread on the run (tuning.ts sliceLength). */
+  sliceLength: number;
 }
 
 interface Sieve {
@@ -187,7 +188,7 @@ export function searchIndex(task: IndexTask): void {
   try {
     const from = task.from;
     const stop = shared.stopFlag(task.shared);
-    claimLoop(task.shared, BigInt(sliceLength(task.bits, task.backend)), (v0, v1) => {
+    claimLoop(task.shared, BigInt(task.sliceLength), (v0, v1) => {
       const r = is.searchSlice(from + v0, from + v1, stop);
       return { found: r.found === null ? null : r.found - from, work: BigInt(r.sieved), work2: BigInt(r.tested) };
     });

@@ -8,6 +8,7 @@ import { runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
 import { farSlots } from './sieve-depth.ts';
+import { sliceLength } from './tuning.ts';
 import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
 
@@ -61,6 +62,9 @@ export class RangeRun {
       linger,
       indexesAhead,
       farSlots: farSlots(p.bits, indexesAhead, Math.min(p.threads, availableParallelism())),
+      // A run started on one thread is that thread's own (threads that join
+      // it later come only at a search's tail): the longer slice.
+      sliceLength: sliceLength(p.bits, p.backend, threads === 1),
     };
     this.task = task;
     this.add(runOnThreads(WORKER, task, threads, this.shared));

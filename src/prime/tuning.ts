@@ -11,16 +11,24 @@ function testsBoundSlice(bits: number): number {
 }
 
 /**
- * Candidates per slice. Native slices hold at least 8192 candidates, about
- * 90 sieve survivors, so the IFMA kernel's eight-lane Fermat batches are
- * nearly all full (a slice's last batch is partial; at 2048 slices that cost
- * a tenth of the tests' time); a stop is seen between batches, not slices,
- * so the longer slice does not slow it. TS slices are 16x smaller than the
- * tests bound, so a stop is seen quickly there.
+ * Candidates per slice. Native slices hold at least 8192 candidates, about 55
+ * sieve survivors, so the IFMA kernel's eight-lane Fermat batches are mostly
+ * full. A slice's last batch is partial, and its empty lanes cost as much as
+ * full ones; a q passing there adds a batch for its p alone. A thread alone on
+ * its index (a search of at least as many primes as threads) takes at least
+ * 32768, so that loss is spread over four times the tests: 5.7 % fewer batches
+ * a 2048-bit prime and 4.2 % at 1024 bits (1–1.4 % above the fewest the lanes
+ * need, against 5–8 %). Threads sharing an index keep 8192, since a slice
+ * above the answer, which a thread still finishes, is wasted whole. Slices are
+ * not made longer than that: a slice is sieved whole before its first test,
+ * so at 512 bits, where an index fits in one slice, four times the length
+ * cost 9 % a prime. A stop is seen between batches, not slices. TS slices are
+ * 16x smaller than the tests bound, so a stop is seen quickly there.
  */
-export function sliceLength(bits: number, backend: Backend): number {
+export function sliceLength(bits: number, backend: Backend, alone = false): number {
   const bound = testsBoundSlice(bits);
-  return backend === 'native' ? Math.max(bound, 8192) : Math.max(bound / 16, 16);
+  if (backend !== 'native') return Math.max(bound / 16, 16);
+  return Math.max(bound, alone ? 32768 : 8192);
 }
 
 /**
