@@ -10,23 +10,39 @@ import { argumentError, isArgumentError, show } from '../validate.ts';
 
 /**
  * Decimal text as a number (a fraction or a sign included, for the API to
- * judge); anything else is refused naming the flag. So is a whole number past
- * 2^53, which a number would round: the API would then quote a value the
- * user never typed.
+ * judge), with a power of ten if written so (`--count 1e6`, as people write
+ * large counts); anything else is refused naming the flag. So is a whole
+ * number past 2^53, which a number would round: the API would then quote a
+ * value the user never typed.
  */
 export function parseIntArg(name: string, text: string): number {
-  if (!/^-?\d+(\.\d+)?$/.test(text.trim())) throw argumentError(RangeError, name, `must be an integer (got ${show(text)})`);
+  if (!/^-?\d+(\.\d+)?(e\+?\d+)?$/i.test(text.trim())) throw argumentError(RangeError, name, `must be an integer (got ${show(text)})`);
   const n = Number(text);
-  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
+  if (!Number.isFinite(n) || (Number.isInteger(n) && !Number.isSafeInteger(n))) {
     throw argumentError(RangeError, name, `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${show(text)})`);
   }
   return n;
 }
 
-/** A whole number as a number while it is exact, else a bigint (for counts past 2^53). */
+/**
+ * A whole number as a number while it is exact, else a bigint (for counts
+ * past 2^53). A power of ten is taken as written (`1e6`, `2.5e3`), exactly:
+ * the bigint is built from the digits, never through a rounded number.
+ */
 export function parseBigArg(name: string, text: string): number | bigint {
-  if (!/^-?\d+$/.test(text.trim())) throw argumentError(RangeError, name, `must be a whole number (got ${show(text)})`);
-  const n = BigInt(text.trim());
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e\+?(\d+))?$/i.exec(text.trim());
+  const whole = (): never => {
+    throw argumentError(RangeError, name, `must be a whole number (got ${show(text)})`);
+  };
+  if (!m) return whole();
+  const [, sign, int, frac = '', exp = '0'] = m;
+  // Past 10^1000 nothing here is a count; refusing early keeps "1e999999999" from building a huge bigint.
+  if (exp.length > 4 || Number(exp) > 1000) throw argumentError(RangeError, name, `is too large (got ${show(text)})`);
+  const shift = Number(exp) - frac.length;
+  const digits = BigInt(int! + frac);
+  if (shift < 0 && digits % 10n ** BigInt(-shift) !== 0n) return whole();
+  const abs = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
+  const n = sign ? -abs : abs;
   return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 }
 
