@@ -15,7 +15,7 @@ import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { sievePrimes } from '../src/prime/small-primes.ts';
 import { sieveLimit } from '../src/prime/sieve-depth.ts';
-import { sliceLength } from '../src/prime/tuning.ts';
+import { sliceLength, slicesPerClaim } from '../src/prime/tuning.ts';
 import { runChild } from './openssl.ts';
 import { mean, ratio, spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 import { generateDhParams } from '../src/prime/dhparam.ts';
@@ -99,14 +99,15 @@ async function opensslDhparamSeconds(bits: number): Promise<number | string> {
 
 /**
  * Bytes a thread's sieve holds at most, in MiB: the deep tier's window bitmap
- * (safe_prime_sieve.h), two 4-byte roots a dense prime (below 2^16) and a
- * the longest slice's marks; the process-wide deep prime table is extra (16 MB to 2^28, 64 MB to 2^30).
+ * (safe_prime_sieve.h), two 4-byte roots a dense prime (below 2^16) and the
+ * marks of the longest range a thread claims; the process-wide deep prime
+ * table is extra (16 MB to 2^28, 64 MB to 2^30).
  */
 function sieveMemoryMiB(bits: number, limit: number): string {
   const windowBits = Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);
   // Deep roots, 4 bytes a deep prime (π(B) ≈ B/(ln B − 1)), in the searching sieve and a second one while an index wraps around.
   const deepRoots = limit > 2 ** 16 ? (2 * 4 * limit) / (Math.log(limit) - 1) : 0;
-  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native', true) + deepRoots) / 2 ** 20).toFixed(2);
+  return ((windowBits / 8 + 8 * 6542 + sliceLength(bits, 'native') * slicesPerClaim(bits, 'native', true) + deepRoots) / 2 ** 20).toFixed(2);
 }
 
 /** One thread's search: Fermat tests and process core time a prime over the seeds, `count` primes each, the pool started first. */

@@ -3,6 +3,7 @@ import { checkPrimeSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool, findSafePrime, searchSafePrimeSlice, searchSafePrimes, type SafePrimeResult } from '../src/index.ts';
 import { startPoint, stream } from '../src/prime/stream.ts';
+import { sliceLength, slicesPerClaim } from '../src/prime/tuning.ts';
 import { backends, skipNativeNotice } from './helpers/backends.ts';
 import { hasCommand } from './helpers/oracles.ts';
 
@@ -56,20 +57,32 @@ describe('seeded safe-prime search', () => {
     expect(await findSafePrime({ bits: 128, seed: 2748n, index: 3 })).toBe(all[3]!.prime);
   });
 
-  it.skipIf(!backends.includes('native'))('an index searched by its own thread (long slices) or by two threads (short slices) gives the same prime', async () => {
-    // Indexes 0 and 3 of this seed hold their primes past the first long
-    // slice (tuning.ts sliceLength), so the slice boundaries are crossed.
+  it('a thread alone on its index claims four slices at once from 1024 bits; a joiner, shared runs and small sizes one', () => {
+    expect([sliceLength(1024, 'native'), slicesPerClaim(1024, 'native', true), slicesPerClaim(1024, 'native', false)]).toEqual([8192, 4, 1]);
+    expect([sliceLength(4096, 'native'), slicesPerClaim(4096, 'native', true)]).toEqual([8192, 4]);
+    // 512 bits: one slice already holds 32768 candidates (a whole index, mostly).
+    expect([sliceLength(512, 'native'), slicesPerClaim(512, 'native', true)]).toEqual([32768, 1]);
+    expect(slicesPerClaim(4096, 'js', true)).toBe(1);
+  });
+
+  it.skipIf(!backends.includes('native'))('an index gives the same prime claimed four slices at a time, one at a time, or both at once', async () => {
+    // Indexes 0 and 3 of this seed hold their primes past the first four
+    // slices (32768 candidates), so claims of every size are crossed.
     const alone = await collect({ bits: 1024, count: 4, seed: 11n, backend: 'native', threads: 1 });
     const offsets = alone.map((r) => {
       const st = stream(1024, 11n, r.index, r.stream);
       return (r.prime - (st.lo + 12n * st.first)) / 12n;
     });
-    expect(offsets.filter((o) => o > 32768n).length).toBeGreaterThanOrEqual(2);
+    expect(offsets.filter((o) => o >= 32768n).length).toBeGreaterThanOrEqual(2);
     for (const r of alone) {
       expect(isSafeByNodeCrypto(r.prime)).toBe(true);
+      // Two threads on one index from the start: one slice a claim each.
       const [shared] = await collect({ bits: 1024, count: 1, seed: 11n, startIndex: r.index, backend: 'native', threads: 2 });
       expect(shared!.prime).toBe(r.prime);
     }
+    // Two threads, an index each: the one that finishes first joins the other's, one slice a claim beside its four.
+    const both = await collect({ bits: 1024, count: 4, seed: 11n, backend: 'native', threads: 2 });
+    expect(both.map((r) => r.prime)).toEqual(alone.map((r) => r.prime));
   });
 
   it('slices of an index: the lowest slice holding a safe prime gives the search result', async () => {

@@ -24,12 +24,18 @@ export function publish(s: SharedSearch, r: ChunkResult): void {
   if (r.found !== null) shared.lowerBest(s, r.found);
 }
 
-/** One thread's share: claims chunks of `chunk` positions until they start at or above the best (or a stop). */
-export function claimLoop(s: SharedSearch, chunk: bigint, search: SearchChunk): void {
+/**
+ * One thread's share: claims `perClaim` consecutive chunks of `chunk`
+ * positions at a time, searched as one range, until they start at or above
+ * the best (or a stop). Threads may claim different numbers of chunks: claims
+ * still come in increasing order and each is searched whole.
+ */
+export function claimLoop(s: SharedSearch, chunk: bigint, search: SearchChunk, perClaim = 1n): void {
   const limit = shared.limit(s);
+  const span = chunk * perClaim;
   while (!shared.stopped(s)) {
-    const start = shared.claim(s) * chunk;
+    const start = shared.claim(s, perClaim) * chunk;
     if (start >= limit || start >= shared.best(s)) return;
-    publish(s, search(start, start + chunk < limit ? start + chunk : limit));
+    publish(s, search(start, start + span < limit ? start + span : limit));
   }
 }

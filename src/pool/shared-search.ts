@@ -27,8 +27,8 @@ export function createShared(limit: bigint, firstChunk = 0n): SharedSearch {
 export const shared = {
   /** Positions run from 0 to this (exclusive); best() equals it while nothing is found. */
   limit: (s: SharedSearch): bigint => s[LIMIT]!,
-  /** Claims the next chunk index. */
-  claim: (s: SharedSearch): bigint => Atomics.add(s, NEXT, 1n),
+  /** Claims the next `n` chunks; returns the first one's index. */
+  claim: (s: SharedSearch, n = 1n): bigint => Atomics.add(s, NEXT, n),
   best: (s: SharedSearch): bigint => Atomics.load(s, BEST),
   lowerBest(s: SharedSearch, k: bigint): void {
     for (let cur = Atomics.load(s, BEST); k < cur; ) {

@@ -2,11 +2,12 @@
 import type { Backend } from '../backend.ts';
 import { BackendUnavailableError, InternalError } from '../errors.ts';
 import { native, nativeLoadError, type NativeSieve } from '../native.ts';
-import { claimLoop } from '../pool/claim-loop.ts';
+import { claimLoop, type ChunkResult } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
 import { deepPlan, sieveLimit } from './sieve-depth.ts';
+import { sliceLength } from './tuning.ts';
 
 export interface IndexTask {
   kind: 'safe-prime';
@@ -27,8 +28,8 @@ export interface IndexTask {
   indexesAhead: number;
   /** Slots of the native sieve's far blocks: the starts the search's threads will visit from here (sieve-depth.ts farSlots). */
   farSlots: number;
-  /** Candidates a claimed slice holds, the same for every thread on the run (tuning.ts sliceLength). */
-  sliceLength: number;
+  /** Slices this thread claims at once (tuning.ts slicesPerClaim): more for the thread that started the index alone, one for a thread joining it. */
+  slicesPerClaim: number;
 }
 
 interface Sieve {
@@ -186,12 +187,11 @@ function streamFor(task: IndexTask): IndexStream {
 export function searchIndex(task: IndexTask): void {
   const is = streamFor(task);
   try {
-    const from = task.from;
-    const stop = shared.stopFlag(task.shared);
-    claimLoop(task.shared, BigInt(task.sliceLength), (v0, v1) => {
-      const r = is.searchSlice(from + v0, from + v1, stop);
-      return { found: r.found === null ? null : r.found - from, work: BigInt(r.sieved), work2: BigInt(r.tested) };
-    });
+    const search = (v0: bigint, v1: bigint): ChunkResult => {
+      const r = is.searchSlice(task.from + v0, task.from + v1, shared.stopFlag(task.shared));
+      return { found: r.found === null ? null : r.found - task.from, work: BigInt(r.sieved), work2: BigInt(r.tested) };
+    };
+    claimLoop(task.shared, BigInt(sliceLength(task.bits, task.backend)), search, BigInt(task.slicesPerClaim));
   } finally {
     if (task.linger) kept = is;
     else retire(is);

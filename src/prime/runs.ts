@@ -8,7 +8,7 @@ import { runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
 import { farSlots } from './sieve-depth.ts';
-import { sliceLength } from './tuning.ts';
+import { slicesPerClaim } from './tuning.ts';
 import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
 
@@ -62,9 +62,7 @@ export class RangeRun {
       linger,
       indexesAhead,
       farSlots: farSlots(p.bits, indexesAhead, Math.min(p.threads, availableParallelism())),
-      // A run started on one thread is that thread's own (threads that join
-      // it later come only at a search's tail): the longer slice.
-      sliceLength: sliceLength(p.bits, p.backend, threads === 1),
+      slicesPerClaim: slicesPerClaim(p.bits, p.backend, threads === 1),
     };
     this.task = task;
     this.add(runOnThreads(WORKER, task, threads, this.shared));
@@ -84,7 +82,8 @@ export class RangeRun {
    * and still returns the lowest prime. Settles when that thread returns.
    */
   join(): Promise<void> {
-    return this.add(runOnThreads(WORKER, this.task, 1, this.shared));
+    // One slice at a time: a joiner's range above the answer is wasted whole (tuning.ts slicesPerClaim).
+    return this.add(runOnThreads(WORKER, { ...this.task, slicesPerClaim: 1 }, 1, this.shared));
   }
 
   private add(t: Promise<void>): Promise<void> {

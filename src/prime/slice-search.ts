@@ -31,8 +31,10 @@ export interface SliceOutcome {
 }
 
 /**
- * The unit of work the pool hands out (and a distributed mode could):
- * one slice of index i's candidate stream, searched on this thread.
+ * The unit of work pool threads claim (a thread alone on its index claims
+ * several at once, tuning.ts slicesPerClaim; a distributed mode could hand
+ * out single ones): one slice of index i's candidate stream, searched on
+ * this thread.
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {bits, seed, index, slice}');

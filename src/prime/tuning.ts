@@ -11,24 +11,34 @@ function testsBoundSlice(bits: number): number {
 }
 
 /**
- * Candidates per slice. Native slices hold at least 8192 candidates, about 55
- * sieve survivors, so the IFMA kernel's eight-lane Fermat batches are mostly
- * full. A slice's last batch is partial, and its empty lanes cost as much as
- * full ones; a q passing there adds a batch for its p alone. A thread alone on
- * its index (a search of at least as many primes as threads) takes at least
- * 32768, so that loss is spread over four times the tests: 5.7 % fewer batches
- * a 2048-bit prime and 4.2 % at 1024 bits (1–1.4 % above the fewest the lanes
- * need, against 5–8 %). Threads sharing an index keep 8192, since a slice
- * above the answer, which a thread still finishes, is wasted whole. Slices are
- * not made longer than that: a slice is sieved whole before its first test,
- * so at 512 bits, where an index fits in one slice, four times the length
- * cost 9 % a prime. A stop is seen between batches, not slices. TS slices are
- * 16x smaller than the tests bound, so a stop is seen quickly there.
+ * Candidates per slice, the unit threads claim an index's stream in. Native
+ * slices hold at least 8192 candidates, about 55 sieve survivors at 2048 bits
+ * (70 at 1024), so the IFMA kernel's eight-lane Fermat batches are mostly
+ * full; a stop is seen between batches, not slices. TS slices are 16x smaller
+ * than the tests bound, so a stop is seen quickly there.
  */
-export function sliceLength(bits: number, backend: Backend, alone = false): number {
+export function sliceLength(bits: number, backend: Backend): number {
   const bound = testsBoundSlice(bits);
-  if (backend !== 'native') return Math.max(bound / 16, 16);
-  return Math.max(bound, alone ? 32768 : 8192);
+  return backend === 'native' ? Math.max(bound, 8192) : Math.max(bound / 16, 16);
+}
+
+/**
+ * Slices a thread claims at once, searched as one range. A range's last
+ * Fermat batch is partial, its empty lanes costing as much as full ones, and
+ * a q passing there adds a batch for its p alone. The thread that started
+ * an index alone (a search of at least as many primes as threads, or a
+ * one-thread queue range) claims at least 32768 candidates at a time, so that
+ * loss is spread over four times the tests: 5.7 % fewer batches a 2048-bit
+ * prime and 4.2 % at 1024 bits (1–1.4 % above the fewest the lanes need,
+ * against 5–8 %). A thread that joins a running index, and threads sharing
+ * one from the start, claim one slice at a time: a range above the answer,
+ * which a thread still finishes, is wasted whole. Ranges are not made longer
+ * than 32768: a range is sieved whole before its first test, so at 512 bits,
+ * where an index fits in one slice, four slices at once cost 9 % a prime.
+ */
+export function slicesPerClaim(bits: number, backend: Backend, alone: boolean): number {
+  if (backend !== 'native' || !alone) return 1;
+  return Math.max(1, 32768 / sliceLength(bits, backend));
 }
 
 /**
