@@ -86,6 +86,11 @@ export function verdictLines(r: BenchResult): string[] {
         ` ${unjudged.length ? 'the goals it missed are not judged. ' : ''}Run again when the machine is quiet.`,
     );
   }
+  const probes = r.noise?.coreRates;
+  const each = (rates: number[] | null | undefined): string => (rates ? rates.map((x) => (x / 1e6).toFixed(1)).join(' / ') : 'not measured');
+  if (probes && (probes.before || probes.after)) {
+    lines.push(`The PoW kernel on each core alone, M hashes/s (core 0 first): ${each(probes.before)} before the run, ${each(probes.after)} after.`);
+  }
   if (r.quick) lines.push('--quick measures small sizes with few runs; `powprime bench` (several minutes) judges every goal, at 2048 bits and above too.');
   return lines;
 }

@@ -74,6 +74,8 @@ export interface BenchNoise {
   cores: number;
   /** The row whose repeated runs disagreed most: (max − min) / median. */
   worstSpread: { what: string; spread: number } | null;
+  /** The native PoW kernel's rate on each core alone (hashes/s), before and after the suites (bench/cores.ts); null where not measured. */
+  coreRates?: { before: number[] | null; after: number[] | null };
   /** True when the figures say more about the machine's other work than about powprime. */
   busy: boolean;
   reasons: string[];

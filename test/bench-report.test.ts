@@ -1,13 +1,17 @@
 // The benchmark runner's result schema, its comparison and its HTML report.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { htmlReport, implementationOf } from '../bench/html-report.ts';
+import { coreRates } from '../bench/cores.ts';
 import { judgeNoise, withVerdicts } from '../bench/noise.ts';
 import { compareRuns, formatReport } from '../bench/report.ts';
 import { SCHEMA_VERSION, type BenchResult, type BenchRow } from '../bench/schema.ts';
+import { hasNative } from './helpers/backends.ts';
 import { runCli } from './helpers/cli.ts';
+import { hasCommand } from './helpers/oracles.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const row = (r: Partial<BenchRow> & Pick<BenchRow, 'what' | 'value' | 'unit' | 'chart' | 'series'>): BenchRow => ({
@@ -148,6 +152,24 @@ describe('bench report', () => {
     expect(compareRuns({ ...quick, noise: calm }, { ...quick, noise: busy }).machineNote).toMatch(/the old run ran on a busy machine/);
   });
 
+  it('cores that ran the kernel far apart make the run busy; cores alike do not', () => {
+    const quick = sample();
+    const uneven = judgeNoise(quick.rows, 0.2, 2, { before: [135e6, 134e6], after: [135.2e6, 90e6] });
+    expect(uneven.busy).toBe(true);
+    expect(uneven.reasons).toEqual(['after the run, core 1 ran the PoW kernel 33% slower than core 0 (90.0 against 135.2 M hashes/s): something outside this system shares its hardware']);
+    const text = formatReport({ ...quick, noise: uneven });
+    expect(text).toContain('The PoW kernel on each core alone, M hashes/s (core 0 first): 135.0 / 134.0 before the run, 135.2 / 90.0 after.');
+    const even = judgeNoise(quick.rows, 0.2, 2, { before: [135e6, 120e6], after: null });
+    expect(even).toMatchObject({ busy: false, reasons: [], coreRates: { before: [135e6, 120e6], after: null } });
+    expect(formatReport({ ...quick, noise: even })).toContain('135.0 / 120.0 before the run, not measured after.');
+  });
+
+  it.skipIf(!hasNative || !hasCommand('taskset', ['--version']) || availableParallelism() < 2)('the per-core probe measures every core, each alone', () => {
+    const rates = coreRates();
+    expect(rates).toHaveLength(availableParallelism());
+    // One thread of the native kernel: well above the TS kernel's few M hashes/s on any core with it.
+    for (const r of rates!) expect(r).toBeGreaterThan(5e6);
+  });
   it('looks right in a real headless browser', async (ctx) => {
     const browser = ['chromium', 'chromium-browser', 'google-chrome'].find((b) => !spawnSync(b, ['--version']).error);
     if (!browser) {

@@ -32,12 +32,13 @@ export function registerBench(program: Command): void {
     .action(async (opts: BenchOpts) => {
       const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'all'] as const);
       // The suites load only here: they are not part of the library or the other commands.
-      const [{ runPowBench }, { runPrimeBench }, { formatReport, compareRuns }, schema, noise] = await Promise.all([
+      const [{ runPowBench }, { runPrimeBench }, { formatReport, compareRuns }, schema, noise, cores] = await Promise.all([
         import('../../bench/pow.ts'),
         import('../../bench/prime.ts'),
         import('../../bench/report.ts'),
         import('../../bench/schema.ts'),
         import('../../bench/noise.ts'),
+        import('../../bench/cores.ts'),
       ]);
       // Without the report's libraries (optional), say so before minutes of measuring, not after.
       if (opts.report !== undefined) await Promise.all([import('vega'), import('vega-lite')]);
@@ -64,11 +65,15 @@ export function registerBench(program: Command): void {
       const machine = schema.machineInfo();
       // Before our own threads add to it: the load is the rest of the machine's work.
       const loadBefore = noise.loadNow();
+      onStep('each core alone');
+      const coresBefore = cores.coreRates();
       const pow = suite === 'prime' ? null : await runPowBench({ quick, onStep });
       const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
+      onStep('each core alone');
+      const coresAfter = cores.coreRates();
       status.clear();
       const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? [])];
-      const quiet = noise.judgeNoise(rows, loadBefore, machine.cores);
+      const quiet = noise.judgeNoise(rows, loadBefore, machine.cores, { before: coresBefore, after: coresAfter });
       const result = {
         schema: schema.SCHEMA_VERSION,
         quick,
