@@ -83,13 +83,18 @@ describe('other flags and arguments', () => {
     expect([r.status, r.stderr]).toEqual([2, 'powprime: --threads must be an integer (got "many")\n']);
   });
 
-  it('a power of ten is read as the number it writes: --count 1e2 is 100, 1e23 is refused as typed', () => {
+  it('exponent notation is read exactly: --max-attempts 1e2 is 100, --count 1e23 is refused as typed', () => {
     const big = cli('search', '--bits', '512', '--count', '1e23');
     expect([big.status, big.stderr]).toEqual([2, 'powprime: --count must be an integer from -9007199254740991 to 9007199254740991 (got "1e23")\n']);
     const threads = cli('solve', 'n', '3', '--threads', '1E3');
     expect([threads.status, threads.stderr]).toEqual([2, `powprime: --threads must be an integer from ${MIN_THREADS} to ${MAX_THREADS} (got 1000)\n`]);
     const frac = cli('solve', 'n', '3', '--threads', '1e-1');
     expect([frac.status, frac.stderr]).toEqual([2, 'powprime: --threads must be an integer (got "1e-1")\n']);
+    // A fraction a number would round to a whole one is refused as typed, not judged as 1.
+    const near = cli('solve', 'n', '3', '--threads', '1.00000000000000001');
+    expect([near.status, near.stderr]).toEqual([2, 'powprime: --threads must be an integer (got "1.00000000000000001")\n']);
+    const huge = cli('solve', 'n', '3', '--max-attempts', '1e99999');
+    expect([huge.status, huge.stderr]).toEqual([2, 'powprime: --max-attempts must be a whole number with an exponent of at most 1000 (got "1e99999")\n']);
     const ok = cli('solve', 'abc', '1', '--max-attempts', '1e2', '--threads', '1');
     expect(ok.status).toBe(0);
   });

@@ -8,42 +8,55 @@
 import type { Command } from 'commander';
 import { argumentError, isArgumentError, show } from '../validate.ts';
 
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e\+?(\d+))?$/i;
+
 /**
- * Decimal text as a number (a fraction or a sign included, for the API to
- * judge), with a power of ten if written so (`--count 1e6`, as people write
- * large counts); anything else is refused naming the flag. So is a whole
- * number past 2^53, which a number would round: the API would then quote a
- * value the user never typed.
+ * The exact value of decimal text (digits, a fraction, exponent notation as
+ * people write large counts: `1e6`, `2.5e9`): a bigint when it is whole,
+ * 'fraction' when not, 'huge' past 10^1000 (nothing here is that large, and
+ * refusing early keeps `1e999999999` from building a huge bigint), null when
+ * the text is no decimal. Exact, so nothing is judged through a rounded number.
  */
-export function parseIntArg(name: string, text: string): number {
-  if (!/^-?\d+(\.\d+)?(e\+?\d+)?$/i.test(text.trim())) throw argumentError(RangeError, name, `must be an integer (got ${show(text)})`);
-  const n = Number(text);
-  if (!Number.isFinite(n) || (Number.isInteger(n) && !Number.isSafeInteger(n))) {
-    throw argumentError(RangeError, name, `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${show(text)})`);
-  }
-  return n;
+function exactDecimal(text: string): bigint | 'fraction' | 'huge' | null {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) return null;
+  const [, sign, int, frac = '', exp = '0'] = m;
+  const digits = BigInt(int! + frac);
+  if (digits === 0n) return 0n;
+  const e = exp.replace(/^0+(?=\d)/, '');
+  if (e.length > 4 || Number(e) > 1000) return 'huge';
+  const shift = Number(e) - frac.length;
+  const scale = 10n ** BigInt(Math.abs(shift));
+  if (shift < 0 && digits % scale !== 0n) return 'fraction';
+  const abs = shift < 0 ? digits / scale : digits * scale;
+  return sign ? -abs : abs;
 }
 
 /**
- * A whole number as a number while it is exact, else a bigint (for counts
- * past 2^53). A power of ten is taken as written (`1e6`, `2.5e3`), exactly:
- * the bigint is built from the digits, never through a rounded number.
+ * Decimal text as a number: a fraction or a sign is passed on for the API to
+ * judge (it quotes the value); anything else is refused naming the flag. So
+ * is a whole number past 2^53, or a fraction a number would round to a whole
+ * one: the API would then judge a value the user never typed.
  */
-export function parseBigArg(name: string, text: string): number | bigint {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e\+?(\d+))?$/i.exec(text.trim());
-  const whole = (): never => {
-    throw argumentError(RangeError, name, `must be a whole number (got ${show(text)})`);
+export function parseIntArg(name: string, text: string): number {
+  const exact = exactDecimal(text);
+  const notInteger = (): never => {
+    throw argumentError(RangeError, name, `must be an integer (got ${show(text)})`);
   };
-  if (!m) return whole();
-  const [, sign, int, frac = '', exp = '0'] = m;
-  // Past 10^1000 nothing here is a count; refusing early keeps "1e999999999" from building a huge bigint.
-  if (exp.length > 4 || Number(exp) > 1000) throw argumentError(RangeError, name, `is too large (got ${show(text)})`);
-  const shift = Number(exp) - frac.length;
-  const digits = BigInt(int! + frac);
-  if (shift < 0 && digits % 10n ** BigInt(-shift) !== 0n) return whole();
-  const abs = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
-  const n = sign ? -abs : abs;
-  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  if (exact === null) return notInteger();
+  if (exact === 'fraction') return Number.isInteger(Number(text)) ? notInteger() : Number(text);
+  if (exact === 'huge' || exact < BigInt(Number.MIN_SAFE_INTEGER) || exact > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw argumentError(RangeError, name, `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${show(text)})`);
+  }
+  return Number(exact);
+}
+
+/** A whole number as a number while it is exact, else a bigint (for counts past 2^53). */
+export function parseBigArg(name: string, text: string): number | bigint {
+  const exact = exactDecimal(text);
+  if (exact === null || exact === 'fraction') throw argumentError(RangeError, name, `must be a whole number (got ${show(text)})`);
+  if (exact === 'huge') throw argumentError(RangeError, name, `must be a whole number with an exponent of at most 1000 (got ${show(text)})`);
+  return exact >= BigInt(Number.MIN_SAFE_INTEGER) && exact <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(exact) : exact;
 }
 
 /**
