@@ -5,18 +5,20 @@
  * one-stream SHA-256, bound by latency, loses less), so the ratio of two threads
  * to one, or of the kernel to OpenSSL, then measures the neighbour. This times
  * the native PoW kernel on each core in turn, in a child process pinned with
- * `taskset` (Linux); where `taskset` or the addon is missing it says nothing.
+ * `taskset` (Linux), then on all of them at once; where `taskset` or the addon
+ * is missing it says nothing.
  *
  * Run as a script (`node bench/cores.ts --probe`), it prints the rate of the
  * process's own core.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { native } from '../src/native.ts';
 import { measureLayouts } from './pow-layouts.ts';
+import type { CoreProbe } from './schema.ts';
 
-/** Cores whose best rates differ by more than this share of the faster one do not run alike. */
+/** Cores whose rates differ by more than this share (alone, or a core together against alone) do not run alike. */
 export const MAX_CORE_GAP = 0.15;
 
 /** The CPUs this process may run on, from /proc (Linux), else none. */
@@ -36,36 +38,54 @@ function allowedCpus(): number[] {
   return cpus;
 }
 
-/**
- * The native kernel's best rate (hashes/s) on each allowed core, or null
- * where it cannot be measured (no `taskset`, no addon, one core, a child that
- * failed). Each core gets a fresh process, one after the other.
- */
-export function coreRates(): number[] | null {
-  const cpus = allowedCpus();
-  if (cpus.length < 2 || !native()) return null;
+/** One probe child pinned to `cpu`; resolves to its rate, or null when it fails. */
+function probeOn(cpu: number): Promise<number | null> {
   const self = fileURLToPath(import.meta.url);
   // Under a TS runner (tests, npx tsx) this file is a .ts source; from dist/ it is plain JS.
   const execArgv = self.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const rates: number[] = [];
-  for (const cpu of cpus) {
-    const r = spawnSync('taskset', ['-c', String(cpu), process.execPath, ...execArgv, self, '--probe'], { encoding: 'utf8', timeout: 30_000 });
-    const rate = Number(r.stdout.trim());
-    if (r.status !== 0 || !(rate > 0)) return null;
-    rates.push(rate);
-  }
-  return rates;
+  return new Promise((resolve) => {
+    execFile('taskset', ['-c', String(cpu), process.execPath, ...execArgv, self, '--probe'], { encoding: 'utf8', timeout: 30_000 }, (err, stdout) => {
+      const rate = Number(stdout.trim());
+      resolve(!err && rate > 0 ? rate : null);
+    });
+  });
 }
 
-/** Why the cores' rates say the machine was not quiet, or null when they ran alike. */
-export function coreGap(rates: readonly number[] | null): string | null {
-  if (!rates || rates.length < 2) return null;
-  const max = Math.max(...rates);
-  const min = Math.min(...rates);
-  if (min >= (1 - MAX_CORE_GAP) * max) return null;
-  const slow = rates.indexOf(min);
-  const fast = rates.indexOf(max);
-  return `core ${slow} ran the PoW kernel ${Math.round((1 - min / max) * 100)}% slower than core ${fast} (${(min / 1e6).toFixed(1)} against ${(max / 1e6).toFixed(1)} M hashes/s): something outside this system shares its hardware`;
+/**
+ * Each allowed core timed alone (one after the other), then all at once: a
+ * core slower than the others alone has a neighbour; cores slower together
+ * than alone share something (SMT siblings, or a host that places busy
+ * virtual cores on busy hardware), which caps what more threads can give.
+ * Null where it cannot be measured (no `taskset`, no addon, one core, a
+ * child that failed).
+ */
+export async function probeCores(): Promise<CoreProbe | null> {
+  const cpus = allowedCpus();
+  if (cpus.length < 2 || !native()) return null;
+  const alone: (number | null)[] = [];
+  for (const cpu of cpus) alone.push(await probeOn(cpu));
+  const together = await Promise.all(cpus.map(probeOn));
+  const all = (xs: (number | null)[]): xs is number[] => xs.every((x) => x !== null);
+  return all(alone) && all(together) ? { alone, together } : null;
+}
+
+const mhs = (x: number): string => (x / 1e6).toFixed(1);
+
+/** Why the cores' rates say the machine cannot be judged, or null when they ran alike, alone and together. */
+export function coreGap(probe: CoreProbe | null): string | null {
+  if (!probe || probe.alone.length < 2) return null;
+  const { alone, together } = probe;
+  const max = Math.max(...alone);
+  const min = Math.min(...alone);
+  if (min < (1 - MAX_CORE_GAP) * max) {
+    const slow = alone.indexOf(min);
+    const fast = alone.indexOf(max);
+    return `core ${slow} ran the PoW kernel alone ${Math.round((1 - min / max) * 100)}% slower than core ${fast} (${mhs(min)} against ${mhs(max)} M hashes/s): something outside this system shares its hardware`;
+  }
+  const worst = together.reduce((w, x, i) => (x / alone[i]! < together[w]! / alone[w]! ? i : w), 0);
+  const kept = together[worst]! / alone[worst]!;
+  if (kept >= 1 - MAX_CORE_GAP) return null;
+  return `with every core running the PoW kernel at once, core ${worst} ran ${Math.round((1 - kept) * 100)}% slower than alone (${mhs(together[worst]!)} against ${mhs(alone[worst]!)} M hashes/s): the cores share hardware (SMT siblings, or a host that puts busy virtual cores on busy hardware), so more threads cannot scale fully here`;
 }
 
 if (process.argv.includes('--probe') && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -3,7 +3,7 @@
  * (the ones pasted into docs/benchmarks.md) and the targets, each figure with its
  * change against a saved run when `--compare` is given.
  */
-import type { BenchMachine, BenchResult, BenchRow, BenchTarget } from './schema.ts';
+import type { BenchMachine, BenchResult, BenchRow, BenchTarget, CoreProbe } from './schema.ts';
 
 export interface Comparison {
   /** Relative change of each row's value against the old run, by `what` (0.124 = +12.4%). */
@@ -87,9 +87,10 @@ export function verdictLines(r: BenchResult): string[] {
     );
   }
   const probes = r.noise?.coreRates;
-  const each = (rates: number[] | null | undefined): string => (rates ? rates.map((x) => (x / 1e6).toFixed(1)).join(' / ') : 'not measured');
+  const rates = (xs: number[]): string => xs.map((x) => (x / 1e6).toFixed(1)).join(' / ');
+  const each = (p: CoreProbe | null | undefined): string => (p ? `${rates(p.alone)} alone, ${rates(p.together)} all at once` : 'not measured');
   if (probes && (probes.before || probes.after)) {
-    lines.push(`The PoW kernel on each core alone, M hashes/s (core 0 first): ${each(probes.before)} before the run, ${each(probes.after)} after.`);
+    lines.push(`The PoW kernel on each core, M hashes/s (core 0 first): before the run ${each(probes.before)}; after, ${each(probes.after)}.`);
   }
   if (r.quick) lines.push('--quick measures small sizes with few runs; `powprime bench` (several minutes) judges every goal, at 2048 bits and above too.');
   return lines;

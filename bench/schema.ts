@@ -68,14 +68,20 @@ export interface BenchTarget {
 }
 
 /** How quiet the machine was: the load before the run and the spread of repeated runs. */
+/** The native PoW kernel's best rate (hashes/s) on each core (core 0 first), alone and with every core running it at once. */
+export interface CoreProbe {
+  alone: number[];
+  together: number[];
+}
+
 export interface BenchNoise {
   /** 1-minute load average just before measuring (others' work; 0 where the platform has none). */
   loadBefore: number;
   cores: number;
   /** The row whose repeated runs disagreed most: (max − min) / median. */
   worstSpread: { what: string; spread: number } | null;
-  /** The native PoW kernel's rate on each core alone (hashes/s), before and after the suites (bench/cores.ts); null where not measured. */
-  coreRates?: { before: number[] | null; after: number[] | null };
+  /** The native PoW kernel's rate on each core, before and after the suites (bench/cores.ts); null where not measured. */
+  coreRates?: { before: CoreProbe | null; after: CoreProbe | null };
   /** True when the figures say more about the machine's other work than about powprime. */
   busy: boolean;
   reasons: string[];

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { htmlReport, implementationOf } from '../bench/html-report.ts';
-import { coreRates } from '../bench/cores.ts';
+import { probeCores } from '../bench/cores.ts';
 import { judgeNoise, withVerdicts } from '../bench/noise.ts';
 import { compareRuns, formatReport } from '../bench/report.ts';
 import { SCHEMA_VERSION, type BenchResult, type BenchRow } from '../bench/schema.ts';
@@ -152,23 +152,32 @@ describe('bench report', () => {
     expect(compareRuns({ ...quick, noise: calm }, { ...quick, noise: busy }).machineNote).toMatch(/the old run ran on a busy machine/);
   });
 
-  it('cores that ran the kernel far apart make the run busy; cores alike do not', () => {
+  it('cores far apart alone, or slower together than alone, make the run busy; cores alike do not', () => {
     const quick = sample();
-    const uneven = judgeNoise(quick.rows, 0.2, 2, { before: [135e6, 134e6], after: [135.2e6, 90e6] });
+    const even = { alone: [135e6, 134e6], together: [131e6, 130e6] };
+    const uneven = judgeNoise(quick.rows, 0.2, 2, { before: even, after: { alone: [135.2e6, 90e6], together: [130e6, 88e6] } });
     expect(uneven.busy).toBe(true);
-    expect(uneven.reasons).toEqual(['after the run, core 1 ran the PoW kernel 33% slower than core 0 (90.0 against 135.2 M hashes/s): something outside this system shares its hardware']);
+    expect(uneven.reasons).toEqual(['after the run, core 1 ran the PoW kernel alone 33% slower than core 0 (90.0 against 135.2 M hashes/s): something outside this system shares its hardware']);
     const text = formatReport({ ...quick, noise: uneven });
-    expect(text).toContain('The PoW kernel on each core alone, M hashes/s (core 0 first): 135.0 / 134.0 before the run, 135.2 / 90.0 after.');
-    const even = judgeNoise(quick.rows, 0.2, 2, { before: [135e6, 120e6], after: null });
-    expect(even).toMatchObject({ busy: false, reasons: [], coreRates: { before: [135e6, 120e6], after: null } });
-    expect(formatReport({ ...quick, noise: even })).toContain('135.0 / 120.0 before the run, not measured after.');
+    expect(text).toContain(
+      'The PoW kernel on each core, M hashes/s (core 0 first): before the run 135.0 / 134.0 alone, 131.0 / 130.0 all at once; after, 135.2 / 90.0 alone, 130.0 / 88.0 all at once.',
+    );
+    // Alike alone, but one of them loses a quarter when both run: two threads cannot scale here.
+    const shared = judgeNoise(quick.rows, 0.2, 2, { before: { alone: [135e6, 134e6], together: [132e6, 100e6] }, after: null });
+    expect(shared.reasons).toEqual([
+      'before the run, with every core running the PoW kernel at once, core 1 ran 25% slower than alone (100.0 against 134.0 M hashes/s): the cores share hardware (SMT siblings, or a host that puts busy virtual cores on busy hardware), so more threads cannot scale fully here',
+    ]);
+    expect(formatReport({ ...quick, noise: shared })).toContain('; after, not measured.');
+    const calm = judgeNoise(quick.rows, 0.2, 2, { before: { alone: [135e6, 120e6], together: [130e6, 110e6] }, after: even });
+    expect(calm).toMatchObject({ busy: false, reasons: [] });
   });
 
-  it.skipIf(!hasNative || !hasCommand('taskset', ['--version']) || availableParallelism() < 2)('the per-core probe measures every core, each alone', () => {
-    const rates = coreRates();
-    expect(rates).toHaveLength(availableParallelism());
+  it.skipIf(!hasNative || !hasCommand('taskset', ['--version']) || availableParallelism() < 2)('the per-core probe measures every core, alone and all at once', async () => {
+    const probe = await probeCores();
+    expect(probe?.alone).toHaveLength(availableParallelism());
+    expect(probe?.together).toHaveLength(availableParallelism());
     // One thread of the native kernel: well above the TS kernel's few M hashes/s on any core with it.
-    for (const r of rates!) expect(r).toBeGreaterThan(5e6);
+    for (const r of [...probe!.alone, ...probe!.together]) expect(r).toBeGreaterThan(5e6);
   });
   it('looks right in a real headless browser', async (ctx) => {
     const browser = ['chromium', 'chromium-browser', 'google-chrome'].find((b) => !spawnSync(b, ['--version']).error);

@@ -66,11 +66,11 @@ export function registerBench(program: Command): void {
       // Before our own threads add to it: the load is the rest of the machine's work.
       const loadBefore = noise.loadNow();
       onStep('each core alone');
-      const coresBefore = cores.coreRates();
+      const coresBefore = await cores.probeCores();
       const pow = suite === 'prime' ? null : await runPowBench({ quick, onStep });
       const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
       onStep('each core alone');
-      const coresAfter = cores.coreRates();
+      const coresAfter = await cores.probeCores();
       status.clear();
       const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? [])];
       const quiet = noise.judgeNoise(rows, loadBefore, machine.cores, { before: coresBefore, after: coresAfter });
