@@ -5,8 +5,8 @@
  * one-stream SHA-256, bound by latency, loses less), so the ratio of two threads
  * to one, or of the kernel to OpenSSL, then measures the neighbour. This times
  * the native PoW kernel on each core in turn, in a child process pinned with
- * `taskset` (Linux), then on all of them at once; where `taskset` or the addon
- * is missing it says nothing.
+ * `taskset` (Linux), then on all of them at once, for the report to show
+ * beside the verdict; where `taskset` or the addon is missing it says nothing.
  *
  * Run as a script (`node bench/cores.ts --probe`), it prints the rate of the
  * process's own core.
@@ -20,6 +20,9 @@ import type { CoreProbe } from './schema.ts';
 
 /** Cores whose rates differ by more than this share (alone, or a core together against alone) do not run alike. */
 export const MAX_CORE_GAP = 0.15;
+
+/** The most cores probed (the first allowed ones): each costs a process start, twice a run. */
+const MAX_PROBED = 8;
 
 /** The CPUs this process may run on, from /proc (Linux), else none. */
 function allowedCpus(): number[] {
@@ -52,26 +55,31 @@ function probeOn(cpu: number): Promise<number | null> {
 }
 
 /**
- * Each allowed core timed alone (one after the other), then all at once: a
- * core slower than the others alone has a neighbour; cores slower together
- * than alone share something (SMT siblings, or a host that places busy
- * virtual cores on busy hardware), which caps what more threads can give.
- * Null where it cannot be measured (no `taskset`, no addon, one core, a
- * child that failed).
+ * Each allowed core (the first eight) timed alone, one after the other,
+ * then all at once: a core slower than the others alone is of another kind
+ * or has a neighbour; cores slower together than alone share something (SMT
+ * siblings, a power limit, or a host that places busy virtual cores on busy
+ * hardware), which caps what more threads can give. Null where it cannot be
+ * measured (no `taskset`, no addon, one core, a child that failed).
  */
 export async function probeCores(): Promise<CoreProbe | null> {
-  const cpus = allowedCpus();
+  const cpus = allowedCpus().slice(0, MAX_PROBED);
   if (cpus.length < 2 || !native()) return null;
   const alone: (number | null)[] = [];
   for (const cpu of cpus) alone.push(await probeOn(cpu));
   const together = await Promise.all(cpus.map(probeOn));
   const all = (xs: (number | null)[]): xs is number[] => xs.every((x) => x !== null);
-  return all(alone) && all(together) ? { alone, together } : null;
+  return all(alone) && all(together) ? { cpus, alone, together } : null;
 }
 
 const mhs = (x: number): string => (x / 1e6).toFixed(1);
 
-/** Why the cores' rates say the machine cannot be judged, or null when they ran alike, alone and together. */
+/**
+ * What the cores' rates say, or null when they ran alike, alone and
+ * together. A fact to read beside the figures, not a verdict on them: cores
+ * can differ by design (hybrid cores, SMT siblings, all-core clocks below
+ * one-core clocks, a CPU quota) as well as through a neighbour.
+ */
 export function coreGap(probe: CoreProbe | null): string | null {
   if (!probe || probe.alone.length < 2) return null;
   const { alone, together } = probe;
@@ -80,12 +88,12 @@ export function coreGap(probe: CoreProbe | null): string | null {
   if (min < (1 - MAX_CORE_GAP) * max) {
     const slow = alone.indexOf(min);
     const fast = alone.indexOf(max);
-    return `core ${slow} ran the PoW kernel alone ${Math.round((1 - min / max) * 100)}% slower than core ${fast} (${mhs(min)} against ${mhs(max)} M hashes/s): something outside this system shares its hardware`;
+    return `CPU ${probe.cpus[slow]} ran the PoW kernel alone ${Math.round((1 - min / max) * 100)}% slower than CPU ${probe.cpus[fast]} (${mhs(min)} against ${mhs(max)} M hashes/s): cores of different kinds, or something outside this system sharing its hardware`;
   }
   const worst = together.reduce((w, x, i) => (x / alone[i]! < together[w]! / alone[w]! ? i : w), 0);
   const kept = together[worst]! / alone[worst]!;
   if (kept >= 1 - MAX_CORE_GAP) return null;
-  return `with every core running the PoW kernel at once, core ${worst} ran ${Math.round((1 - kept) * 100)}% slower than alone (${mhs(together[worst]!)} against ${mhs(alone[worst]!)} M hashes/s): the cores share hardware (SMT siblings, or a host that puts busy virtual cores on busy hardware), so more threads cannot scale fully here`;
+  return `with every probed core running the PoW kernel at once, CPU ${probe.cpus[worst]} ran ${Math.round((1 - kept) * 100)}% slower than alone (${mhs(together[worst]!)} against ${mhs(alone[worst]!)} M hashes/s): the cores share something (SMT siblings, an all-core clock or power limit, a CPU quota, or a host that puts busy virtual cores on busy hardware), so more threads cannot scale fully here`;
 }
 
 if (process.argv.includes('--probe') && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,13 +1,11 @@
 /**
  * Whether a run's figures can be judged against the goals: a machine busy
- * with other work before the run started (load average), figures whose
- * repeated runs disagree widely, or cores that ran the same kernel at rates
- * far apart (a neighbour outside the system, bench/cores.ts) make a short
- * ratio say more about the neighbours than about powprime. Such a run is reported as not judged, not
+ * with other work before the run started (load average), or figures whose
+ * repeated runs disagree widely, make a short ratio say more about the
+ * neighbours than about powprime. Such a run is reported as not judged, not
  * as a goal missed.
  */
 import { loadavg } from 'node:os';
-import { coreGap } from './cores.ts';
 import type { BenchNoise, BenchRow, BenchTarget } from './schema.ts';
 
 /** Repeated runs of one figure further apart than this (max − min over the median) are noise. */
@@ -34,7 +32,12 @@ export function rowSpread(r: BenchRow): number | null {
   return (r.max - r.min) / r.median;
 }
 
-/** `coreRates`: the per-core probes taken before and after the run (bench/cores.ts), null where one could not be taken. */
+/**
+ * `coreRates`: the per-core probes taken before and after the run
+ * (bench/cores.ts), kept with the result and printed beside the verdict but
+ * not part of it: cores apart can be the hardware's design, which a rerun on
+ * a quiet machine would not change.
+ */
 export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores: number, coreRates?: BenchNoise['coreRates']): BenchNoise {
   let worst: BenchNoise['worstSpread'] = null;
   for (const r of rows) {
@@ -44,10 +47,6 @@ export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores:
   const reasons: string[] = [];
   if (loadBefore > MAX_LOAD_SHARE * cores) reasons.push(`load average ${loadBefore.toFixed(2)} on ${cores} cores before the run`);
   if (worst && worst.spread > MAX_SPREAD) reasons.push(`repeated runs of "${worst.what}" differed by ${Math.round(worst.spread * 100)}%`);
-  for (const when of ['before', 'after'] as const) {
-    const gap = coreGap(coreRates?.[when] ?? null);
-    if (gap) reasons.push(`${when} the run, ${gap}`);
-  }
   return { loadBefore, cores, worstSpread: worst, ...(coreRates ? { coreRates } : {}), busy: reasons.length > 0, reasons };
 }
 

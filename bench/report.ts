@@ -3,6 +3,7 @@
  * (the ones pasted into docs/benchmarks.md) and the targets, each figure with its
  * change against a saved run when `--compare` is given.
  */
+import { coreGap } from './cores.ts';
 import type { BenchMachine, BenchResult, BenchRow, BenchTarget, CoreProbe } from './schema.ts';
 
 export interface Comparison {
@@ -90,7 +91,12 @@ export function verdictLines(r: BenchResult): string[] {
   const rates = (xs: number[]): string => xs.map((x) => (x / 1e6).toFixed(1)).join(' / ');
   const each = (p: CoreProbe | null | undefined): string => (p ? `${rates(p.alone)} alone, ${rates(p.together)} all at once` : 'not measured');
   if (probes && (probes.before || probes.after)) {
-    lines.push(`The PoW kernel on each core, M hashes/s (core 0 first): before the run ${each(probes.before)}; after, ${each(probes.after)}.`);
+    const cpus = (probes.before ?? probes.after)!.cpus.join(', ');
+    lines.push(`The PoW kernel on CPUs ${cpus}, M hashes/s: before the run ${each(probes.before)}; after, ${each(probes.after)}.`);
+    for (const when of ['before', 'after'] as const) {
+      const gap = coreGap(probes[when] ?? null);
+      if (gap) lines.push(`${when === 'before' ? 'Before' : 'After'} the run, ${gap}.`);
+    }
   }
   if (r.quick) lines.push('--quick measures small sizes with few runs; `powprime bench` (several minutes) judges every goal, at 2048 bits and above too.');
   return lines;

@@ -68,8 +68,10 @@ export interface BenchTarget {
 }
 
 /** How quiet the machine was: the load before the run and the spread of repeated runs. */
-/** The native PoW kernel's best rate (hashes/s) on each core (core 0 first), alone and with every core running it at once. */
+/** The native PoW kernel's best rate (hashes/s) on each probed core, alone and with every probed core running it at once. */
 export interface CoreProbe {
+  /** The CPU numbers probed, in the order of the rates. */
+  cpus: number[];
   alone: number[];
   together: number[];
 }

@@ -152,30 +152,28 @@ describe('bench report', () => {
     expect(compareRuns({ ...quick, noise: calm }, { ...quick, noise: busy }).machineNote).toMatch(/the old run ran on a busy machine/);
   });
 
-  it('cores far apart alone, or slower together than alone, make the run busy; cores alike do not', () => {
+  it('the core probe is reported beside the verdict, naming CPUs far apart alone or slower together, and never changes it', () => {
     const quick = sample();
-    const even = { alone: [135e6, 134e6], together: [131e6, 130e6] };
-    const uneven = judgeNoise(quick.rows, 0.2, 2, { before: even, after: { alone: [135.2e6, 90e6], together: [130e6, 88e6] } });
-    expect(uneven.busy).toBe(true);
-    expect(uneven.reasons).toEqual(['after the run, core 1 ran the PoW kernel alone 33% slower than core 0 (90.0 against 135.2 M hashes/s): something outside this system shares its hardware']);
+    const even = { cpus: [0, 2], alone: [135e6, 134e6], together: [131e6, 130e6] };
+    const uneven = judgeNoise(quick.rows, 0.2, 2, { before: even, after: { cpus: [0, 2], alone: [135.2e6, 90e6], together: [130e6, 88e6] } });
+    // Cores apart can be the hardware's design (hybrid cores, SMT siblings): a fact, not noise.
+    expect(uneven).toMatchObject({ busy: false, reasons: [] });
     const text = formatReport({ ...quick, noise: uneven });
-    expect(text).toContain(
-      'The PoW kernel on each core, M hashes/s (core 0 first): before the run 135.0 / 134.0 alone, 131.0 / 130.0 all at once; after, 135.2 / 90.0 alone, 130.0 / 88.0 all at once.',
-    );
-    // Alike alone, but one of them loses a quarter when both run: two threads cannot scale here.
-    const shared = judgeNoise(quick.rows, 0.2, 2, { before: { alone: [135e6, 134e6], together: [132e6, 100e6] }, after: null });
-    expect(shared.reasons).toEqual([
-      'before the run, with every core running the PoW kernel at once, core 1 ran 25% slower than alone (100.0 against 134.0 M hashes/s): the cores share hardware (SMT siblings, or a host that puts busy virtual cores on busy hardware), so more threads cannot scale fully here',
-    ]);
-    expect(formatReport({ ...quick, noise: shared })).toContain('; after, not measured.');
-    const calm = judgeNoise(quick.rows, 0.2, 2, { before: { alone: [135e6, 120e6], together: [130e6, 110e6] }, after: even });
-    expect(calm).toMatchObject({ busy: false, reasons: [] });
+    expect(text).toContain('The PoW kernel on CPUs 0, 2, M hashes/s: before the run 135.0 / 134.0 alone, 131.0 / 130.0 all at once; after, 135.2 / 90.0 alone, 130.0 / 88.0 all at once.');
+    expect(text).toContain('After the run, CPU 2 ran the PoW kernel alone 33% slower than CPU 0 (90.0 against 135.2 M hashes/s)');
+    expect(text).not.toContain('Before the run, CPU');
+    expect(text).toMatch(/^Verdict: all 3 goals measured here were met\.$/m);
+    // Alike alone, but one loses a quarter beside the other: more threads cannot scale fully here.
+    const shared = judgeNoise(quick.rows, 0.2, 2, { before: { cpus: [0, 1], alone: [135e6, 134e6], together: [132e6, 100e6] }, after: null });
+    const sharedText = formatReport({ ...quick, noise: shared });
+    expect(sharedText).toContain('Before the run, with every probed core running the PoW kernel at once, CPU 1 ran 25% slower than alone (100.0 against 134.0 M hashes/s)');
+    expect(sharedText).toContain('; after, not measured.');
   });
 
   it.skipIf(!hasNative || !hasCommand('taskset', ['--version']) || availableParallelism() < 2)('the per-core probe measures every core, alone and all at once', async () => {
     const probe = await probeCores();
-    expect(probe?.alone).toHaveLength(availableParallelism());
-    expect(probe?.together).toHaveLength(availableParallelism());
+    const n = Math.min(8, availableParallelism());
+    expect([probe?.cpus.length, probe?.alone.length, probe?.together.length]).toEqual([n, n, n]);
     // One thread of the native kernel: well above the TS kernel's few M hashes/s on any core with it.
     for (const r of [...probe!.alone, ...probe!.together]) expect(r).toBeGreaterThan(5e6);
   });
