@@ -41,13 +41,15 @@ function allowedCpus(): number[] {
   return cpus;
 }
 
+/** This file, run again as a probe child. */
+const self = fileURLToPath(import.meta.url);
+// Under a TS runner (tests, npx tsx) this file is a .ts source; from dist/ it is plain JS.
+const probeArgs = [...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--probe'];
+
 /** One probe child pinned to `cpu`; resolves to its rate, or null when it fails. */
 function probeOn(cpu: number): Promise<number | null> {
-  const self = fileURLToPath(import.meta.url);
-  // Under a TS runner (tests, npx tsx) this file is a .ts source; from dist/ it is plain JS.
-  const execArgv = self.endsWith('.ts') ? ['--import', 'tsx'] : [];
   return new Promise((resolve) => {
-    execFile('taskset', ['-c', String(cpu), process.execPath, ...execArgv, self, '--probe'], { encoding: 'utf8', timeout: 30_000 }, (err, stdout) => {
+    execFile('taskset', ['-c', String(cpu), process.execPath, ...probeArgs], { encoding: 'utf8', timeout: 30_000 }, (err, stdout) => {
       const rate = Number(stdout.trim());
       resolve(!err && rate > 0 ? rate : null);
     });
@@ -96,7 +98,7 @@ export function coreGap(probe: CoreProbe | null): string | null {
   return `with every probed core running the PoW kernel at once, CPU ${probe.cpus[worst]} ran ${Math.round((1 - kept) * 100)}% slower than alone (${mhs(together[worst]!)} against ${mhs(alone[worst]!)} M hashes/s): the cores share something (SMT siblings, an all-core clock or power limit, a CPU quota, or a host that puts busy virtual cores on busy hardware), so more threads cannot scale fully here`;
 }
 
-if (process.argv.includes('--probe') && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv.includes('--probe') && self === process.argv[1]) {
   // Two layouts, best of three short passes: long enough to see a neighbour, short enough to repeat.
   const rates = measureLayouts({ lengths: [20, 44], kernel: 'best', passes: 3, msPerLength: 60 });
   process.stdout.write(`${Math.min(...rates.map((r) => r.rate))}\n`);

@@ -67,7 +67,6 @@ export interface BenchTarget {
   why?: string;
 }
 
-/** How quiet the machine was: the load before the run and the spread of repeated runs. */
 /** The native PoW kernel's best rate (hashes/s) on each probed core, alone and with every probed core running it at once. */
 export interface CoreProbe {
   /** The CPU numbers probed, in the order of the rates. */
@@ -76,6 +75,7 @@ export interface CoreProbe {
   together: number[];
 }
 
+/** How quiet the machine was: the load before the run and the spread of repeated runs. */
 export interface BenchNoise {
   /** 1-minute load average just before measuring (others' work; 0 where the platform has none). */
   loadBefore: number;
@@ -146,6 +146,13 @@ export function checkResult(x: unknown, file: string): BenchResult {
   const o = x as Partial<BenchResult> | null;
   if (o === null || typeof o !== 'object' || o.schema !== SCHEMA_VERSION || !Array.isArray(o.rows) || !Array.isArray(o.targets) || typeof o.machine !== 'object') {
     throw new RangeError(`${file} is not a result saved by powprime bench --save (schema ${SCHEMA_VERSION})`);
+  }
+  // What a comparison reads (report.ts compareRuns): a hand-edited file fails here, in one line, not there.
+  const m = o.machine as Partial<BenchMachine> | null;
+  const strings = (xs: unknown): boolean => Array.isArray(xs) && xs.every((f) => typeof f === 'string');
+  const row = (r: Partial<BenchRow> | null): boolean => r !== null && typeof r === 'object' && typeof r.what === 'string' && (r.value === null || typeof r.value === 'number');
+  if (m === null || typeof m.cpu !== 'string' || typeof m.cores !== 'number' || typeof m.date !== 'string' || !strings(m.features) || !o.rows.every(row)) {
+    throw new RangeError(`${file} is a saved result with its machine or rows damaged (the machine needs cpu, cores, date and features; each row "what" and "value")`);
   }
   return o as BenchResult;
 }

@@ -251,6 +251,13 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     const r = await runCli('bench', '--quick', '--compare', bad);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/is not a result saved by powprime bench --save/);
+    const damaged = { schema: SCHEMA_VERSION, rows: [{ what: 'x', value: 1 }], targets: [], machine: { cpu: 'c', cores: 2, date: 'd' } };
+    writeFileSync(bad, JSON.stringify(damaged));
+    const r2 = await runCli('bench', '--quick', '--compare', bad);
+    expect(r2.status).toBe(2);
+    expect(r2.stderr).toMatch(/machine or rows damaged/);
+    writeFileSync(bad, JSON.stringify({ ...damaged, machine: { ...damaged.machine, features: [] }, rows: [{ what: 'x' }] }));
+    expect((await runCli('bench', '--quick', '--compare', bad)).stderr).toMatch(/machine or rows damaged/);
     writeFileSync(bad, 'not json');
     expect((await runCli('bench', '--quick', '--compare', bad)).status).toBe(2);
     expect((await runCli('bench', '--quick', '--compare', join(dir, 'missing.json'))).status).toBe(2);

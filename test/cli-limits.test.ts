@@ -85,7 +85,12 @@ describe('other flags and arguments', () => {
 
   it('exponent notation is read exactly: --max-attempts 1e2 is 100, --count 1e23 is refused as typed', () => {
     const big = cli('search', '--bits', '512', '--count', '1e23');
-    expect([big.status, big.stderr]).toEqual([2, 'powprime: --count must be an integer from -9007199254740991 to 9007199254740991 (got "1e23")\n']);
+    expect([big.status, big.stderr]).toEqual([2, 'powprime: --count must be an integer of at most 9007199254740991 (got "1e23")\n']);
+    // The bound quoted is the one on the value's side.
+    const low = cli('search', '--bits', '512', '--count=-1e23');
+    expect([low.status, low.stderr]).toEqual([2, 'powprime: --count must be an integer of at least -9007199254740991 (got "-1e23")\n']);
+    const lowHuge = cli('search', '--bits', '512', '--count=-1e5000');
+    expect([lowHuge.status, lowHuge.stderr]).toEqual([2, 'powprime: --count must be an integer of at least -9007199254740991 (got "-1e5000")\n']);
     const threads = cli('solve', 'n', '3', '--threads', '1E3');
     expect([threads.status, threads.stderr]).toEqual([2, `powprime: --threads must be an integer from ${MIN_THREADS} to ${MAX_THREADS} (got 1000)\n`]);
     const frac = cli('solve', 'n', '3', '--threads', '1e-1');
@@ -102,7 +107,7 @@ describe('other flags and arguments', () => {
   it('a whole number past 2^53 is refused as typed, not as the number it would round to', () => {
     const out = path.join(dir, 'huge-count.jsonl');
     const r = cli('search', '--bits', '512', '--count', '9007199254740993', '--out', out);
-    expect([r.status, r.stderr]).toEqual([2, 'powprime: --count must be an integer from -9007199254740991 to 9007199254740991 (got "9007199254740993")\n']);
+    expect([r.status, r.stderr]).toEqual([2, 'powprime: --count must be an integer of at most 9007199254740991 (got "9007199254740993")\n']);
     expect(existsSync(out)).toBe(false);
     // The largest exact one passes the CLI and is the API's to judge.
     const max = cli('solve', 'n', '3', '--threads', String(Number.MAX_SAFE_INTEGER));

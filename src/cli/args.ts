@@ -46,7 +46,9 @@ export function parseIntArg(name: string, text: string): number {
   if (exact === null) return notInteger();
   if (exact === 'fraction') return Number.isInteger(Number(text)) ? notInteger() : Number(text);
   if (exact === 'huge' || exact < BigInt(Number.MIN_SAFE_INTEGER) || exact > BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw argumentError(RangeError, name, `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${show(text)})`);
+    // The bound on the side the value fell (an exponent past 1000 is huge on either side: read its sign).
+    const low = exact === 'huge' ? text.trim().startsWith('-') : exact < 0n;
+    throw argumentError(RangeError, name, `must be an integer ${low ? `of at least ${-Number.MAX_SAFE_INTEGER}` : `of at most ${Number.MAX_SAFE_INTEGER}`} (got ${show(text)})`);
   }
   return Number(exact);
 }

@@ -65,11 +65,12 @@ export function registerBench(program: Command): void {
       const machine = schema.machineInfo();
       // Before our own threads add to it: the load is the rest of the machine's work.
       const loadBefore = noise.loadNow();
-      onStep('the PoW kernel on each core, alone and all at once');
+      const probeStep = 'the PoW kernel on each core, alone and all at once';
+      onStep(probeStep);
       const coresBefore = await cores.probeCores();
       const pow = suite === 'prime' ? null : await runPowBench({ quick, onStep });
       const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
-      onStep('the PoW kernel on each core, alone and all at once');
+      onStep(probeStep);
       const coresAfter = await cores.probeCores();
       status.clear();
       const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? [])];
