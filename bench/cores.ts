@@ -8,10 +8,10 @@
  * `taskset` (Linux), then on all of them at once, for the report to show
  * beside the verdict; where `taskset` or the addon is missing it says nothing.
  *
- * Run as a script (`node bench/cores.ts --probe`), it prints the rate of the
- * process's own core.
+ * Run as a script (`node bench/cores.ts --probe`), it says `ready` once loaded,
+ * then, given a line on its stdin, prints the rate of the process's own core.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { native } from '../src/native.ts';
@@ -46,14 +46,43 @@ const self = fileURLToPath(import.meta.url);
 // Under a TS runner (tests, npx tsx) this file is a .ts source; from dist/ it is plain JS.
 const probeArgs = [...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--probe'];
 
-/** One probe child pinned to `cpu`; resolves to its rate, or null when it fails. */
-function probeOn(cpu: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    execFile('taskset', ['-c', String(cpu), process.execPath, ...probeArgs], { encoding: 'utf8', timeout: 30_000 }, (err, stdout) => {
-      const rate = Number(stdout.trim());
-      resolve(!err && rate > 0 ? rate : null);
+/** A probe child, loaded and waiting for its start: `go()` starts its timing; `rate` is what it measured, or null when it failed. */
+interface ProbeChild {
+  ready: Promise<void>;
+  go(): void;
+  rate: Promise<number | null>;
+}
+
+/** A probe child pinned to `cpu`. It says `ready` once loaded and times the kernel when told to go on its stdin. */
+function probeChild(cpu: number): ProbeChild {
+  const child = spawn('taskset', ['-c', String(cpu), process.execPath, ...probeArgs], { stdio: ['pipe', 'pipe', 'ignore'], timeout: 30_000 });
+  child.stdin.on('error', () => {}); // a child that died before its start: its rate is null
+  let out = '';
+  let markReady = (): void => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    if (out.startsWith('ready\n')) markReady();
+  });
+  const rate = new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      markReady(); // a child that never got ready must not hold the others
+      const r = Number(out.replace(/^ready\n/, '').trim());
+      resolve(code === 0 && out.startsWith('ready\n') && r > 0 ? r : null);
     });
   });
+  return { ready, go: () => child.stdin.end('go\n'), rate };
+}
+
+/** Rates of one child a CPU, started together once every one has loaded (a child's start-up takes a second or two, its timing well under one). */
+async function probeTogether(cpus: number[]): Promise<(number | null)[]> {
+  const children = cpus.map(probeChild);
+  await Promise.all(children.map((c) => c.ready));
+  for (const c of children) c.go();
+  return Promise.all(children.map((c) => c.rate));
 }
 
 /**
@@ -68,8 +97,8 @@ export async function probeCores(): Promise<CoreProbe | null> {
   const cpus = allowedCpus().slice(0, MAX_PROBED);
   if (cpus.length < 2 || !native()) return null;
   const alone: (number | null)[] = [];
-  for (const cpu of cpus) alone.push(await probeOn(cpu));
-  const together = await Promise.all(cpus.map(probeOn));
+  for (const cpu of cpus) alone.push(...(await probeTogether([cpu])));
+  const together = await probeTogether(cpus);
   const all = (xs: (number | null)[]): xs is number[] => xs.every((x) => x !== null);
   return all(alone) && all(together) ? { cpus, alone, together } : null;
 }
@@ -99,7 +128,14 @@ export function coreGap(probe: CoreProbe | null): string | null {
 }
 
 if (process.argv.includes('--probe') && self === process.argv[1]) {
-  // Two layouts, best of three short passes: long enough to see a neighbour, short enough to repeat.
-  const rates = measureLayouts({ lengths: [20, 44], kernel: 'best', passes: 3, msPerLength: 60 });
-  process.stdout.write(`${Math.min(...rates.map((r) => r.rate))}\n`);
+  // Two layouts, best of three short passes: long enough to see a neighbour,
+  // short enough to repeat. The kernels are ranked and warmed before `ready`,
+  // so children told to go together time the kernel together.
+  const measure = (passes: number, ms: number): number => Math.min(...measureLayouts({ lengths: [20, 44], kernel: 'best', passes, msPerLength: ms }).map((r) => r.rate));
+  measure(1, 5);
+  process.stdout.write('ready\n');
+  process.stdin.once('data', () => {
+    process.stdout.write(`${measure(3, 60)}\n`);
+    process.stdin.destroy();
+  });
 }

@@ -1,9 +1,9 @@
 // The benchmark runner's result schema, its comparison and its HTML report.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { htmlReport, implementationOf } from '../bench/html-report.ts';
 import { probeCores } from '../bench/cores.ts';
 import { judgeNoise, withVerdicts } from '../bench/noise.ts';
@@ -176,6 +176,21 @@ describe('bench report', () => {
     expect([probe?.cpus.length, probe?.alone.length, probe?.together.length]).toEqual([n, n, n]);
     // One thread of the native kernel: well above the TS kernel's few M hashes/s on any core with it.
     for (const r of [...probe!.alone, ...probe!.together]) expect(r).toBeGreaterThan(5e6);
+  });
+
+  it.skipIf(!hasNative)('a probe child loads, says ready, and times nothing until it is told to go (so children can start together)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/cores.ts', '--probe'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await vi.waitFor(() => expect(out).toBe('ready\n'), { timeout: 30_000, interval: 50 });
+    await new Promise((r) => setTimeout(r, 1500)); // a whole timing's worth: nothing more may come
+    expect(out).toBe('ready\n');
+    child.stdin.end('go\n');
+    expect(await closed).toBe(0);
+    expect(Number(out.replace(/^ready\n/, ''))).toBeGreaterThan(5e6);
   });
   it('looks right in a real headless browser', async (ctx) => {
     const browser = ['chromium', 'chromium-browser', 'google-chrome'].find((b) => !spawnSync(b, ['--version']).error);

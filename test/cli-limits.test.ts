@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDhParams, searchSafePrimes, solvePow } from '../src/index.ts';
+import { parseBigArg, parseIntArg } from '../src/cli/args.ts';
 import { MAX_SEARCH_BITS, MAX_THREADS, MIN_SEARCH_BITS, MIN_THREADS } from '../src/limits.ts';
 import { runCliSync as cli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -99,9 +100,21 @@ describe('other flags and arguments', () => {
     const near = cli('solve', 'n', '3', '--threads', '1.00000000000000001');
     expect([near.status, near.stderr]).toEqual([2, 'powprime: --threads must be an integer (got "1.00000000000000001")\n']);
     const huge = cli('solve', 'n', '3', '--max-attempts', '1e99999');
-    expect([huge.status, huge.stderr]).toEqual([2, 'powprime: --max-attempts must be a whole number with an exponent of at most 1000 (got "1e99999")\n']);
+    expect([huge.status, huge.stderr]).toEqual([2, 'powprime: --max-attempts must be a whole number of at most 1001 digits (got "1e99999")\n']);
     const ok = cli('solve', 'abc', '1', '--max-attempts', '1e2', '--threads', '1');
     expect(ok.status).toBe(0);
+  });
+
+  it('a value is judged by its size, not by its exponent as written', () => {
+    expect(parseBigArg('--n', '0.1e1001')).toBe(10n ** 1000n);
+    expect(parseBigArg('--n', '100e998')).toBe(10n ** 1000n);
+    expect(parseBigArg('--n', '9'.repeat(1001))).toBe(10n ** 1001n - 1n);
+    expect(parseBigArg('--n', '-0.00012e1004')).toBe(-(12n * 10n ** 999n));
+    expect(() => parseBigArg('--n', '1000e998')).toThrow(/at most 1001 digits/);
+    expect(() => parseBigArg('--n', '1e1001')).toThrow(/at most 1001 digits/);
+    // A tiny fraction with a large written exponent is a fraction, not a huge number.
+    expect(() => parseIntArg('--n', `0.${'0'.repeat(1999)}5e1001`)).toThrow(/must be an integer \(got/);
+    expect(parseIntArg('--n', `0.${'0'.repeat(1999)}5e2000`)).toBe(5);
   });
 
   it('a whole number past 2^53 is refused as typed, not as the number it would round to', () => {

@@ -57,8 +57,12 @@ describe('seeded safe-prime search', () => {
     expect(await findSafePrime({ bits: 128, seed: 2748n, index: 3 })).toBe(all[3]!.prime);
   });
 
-  it('a thread alone on its index claims four slices at once from 1024 bits; a joiner, shared runs and small sizes one', () => {
+  it('a thread alone on its index claims at least 32768 candidates at once; a joiner, shared runs and small sizes one slice', () => {
     expect([sliceLength(1024, 'native'), slicesPerClaim(1024, 'native', true), slicesPerClaim(1024, 'native', false)]).toEqual([8192, 4, 1]);
+    expect([sliceLength(725, 'native'), slicesPerClaim(725, 'native', true)]).toEqual([8192, 4]);
+    expect([sliceLength(600, 'native'), slicesPerClaim(600, 'native', true)]).toEqual([16384, 2]);
+    // Above 8192 bits one slice is seconds of tests: claims stay one slice so progress keeps coming.
+    expect([slicesPerClaim(8192, 'native', true), slicesPerClaim(8193, 'native', true)]).toEqual([4, 1]);
     expect([sliceLength(4096, 'native'), slicesPerClaim(4096, 'native', true)]).toEqual([8192, 4]);
     // 512 bits: one slice already holds 32768 candidates (a whole index, mostly).
     expect([sliceLength(512, 'native'), slicesPerClaim(512, 'native', true)]).toEqual([32768, 1]);

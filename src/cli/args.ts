@@ -13,7 +13,7 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e\+?(\d+))?$/i;
 /**
  * The exact value of decimal text (digits, a fraction, exponent notation as
  * people write large counts: `1e6`, `2.5e9`): a bigint when it is whole,
- * 'fraction' when not, 'huge' past 10^1000 (nothing here is that large, and
+ * 'fraction' when not, 'huge' from 10^1001 (nothing here is that large, and
  * refusing early keeps `1e999999999` from building a huge bigint), null when
  * the text is no decimal. Exact, so nothing is judged through a rounded number.
  */
@@ -21,11 +21,16 @@ function exactDecimal(text: string): bigint | 'fraction' | 'huge' | null {
   const m = DECIMAL.exec(text.trim());
   if (!m) return null;
   const [, sign, int, frac = '', exp = '0'] = m;
-  const digits = BigInt(int! + frac);
-  if (digits === 0n) return 0n;
-  const e = exp.replace(/^0+(?=\d)/, '');
-  if (e.length > 4 || Number(e) > 1000) return 'huge';
-  const shift = Number(e) - frac.length;
+  const significant = (int! + frac).replace(/^0+/, '');
+  if (!significant) return 0n;
+  // The value's digits before the point: judged by its size, not by the
+  // exponent as written (0.1e1001 is 1e1000, as is 100e998).
+  const e = Number(exp);
+  const whole = int!.replace(/^0+/, '');
+  const magnitude = whole ? e + whole.length : e - (frac.length - frac.replace(/^0+/, '').length);
+  if (magnitude > 1001) return 'huge';
+  const digits = BigInt(significant);
+  const shift = e - frac.length;
   const scale = 10n ** BigInt(Math.abs(shift));
   if (shift < 0 && digits % scale !== 0n) return 'fraction';
   const abs = shift < 0 ? digits / scale : digits * scale;
@@ -46,7 +51,7 @@ export function parseIntArg(name: string, text: string): number {
   if (exact === null) return notInteger();
   if (exact === 'fraction') return Number.isInteger(Number(text)) ? notInteger() : Number(text);
   if (exact === 'huge' || exact < BigInt(Number.MIN_SAFE_INTEGER) || exact > BigInt(Number.MAX_SAFE_INTEGER)) {
-    // The bound on the side the value fell (an exponent past 1000 is huge on either side: read its sign).
+    // The bound on the side the value fell (a huge value may be either: read its sign).
     const low = exact === 'huge' ? text.trim().startsWith('-') : exact < 0n;
     throw argumentError(RangeError, name, `must be an integer ${low ? `of at least ${-Number.MAX_SAFE_INTEGER}` : `of at most ${Number.MAX_SAFE_INTEGER}`} (got ${show(text)})`);
   }
@@ -57,7 +62,7 @@ export function parseIntArg(name: string, text: string): number {
 export function parseBigArg(name: string, text: string): number | bigint {
   const exact = exactDecimal(text);
   if (exact === null || exact === 'fraction') throw argumentError(RangeError, name, `must be a whole number (got ${show(text)})`);
-  if (exact === 'huge') throw argumentError(RangeError, name, `must be a whole number with an exponent of at most 1000 (got ${show(text)})`);
+  if (exact === 'huge') throw argumentError(RangeError, name, `must be a whole number of at most 1001 digits (got ${show(text)})`);
   return exact >= BigInt(Number.MIN_SAFE_INTEGER) && exact <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(exact) : exact;
 }
 

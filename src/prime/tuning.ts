@@ -27,7 +27,8 @@ export function sliceLength(bits: number, backend: Backend): number {
  * Fermat batch is partial, its empty lanes costing as much as full ones, and
  * a q passing there adds a batch for its p alone. The thread that started
  * an index alone (a search of at least as many primes as threads, or a
- * one-thread queue range) claims at least 32768 candidates at a time, so that
+ * one-thread queue range) claims at least 32768 candidates at a time (four
+ * 8192-candidate slices from 725 bits, two from 513, one below), so that
  * loss is spread over four times the tests: 5.7 % fewer batches a 2048-bit
  * prime and 4.2 % at 1024 bits (1–1.4 % above the fewest the lanes need,
  * against 5–8 %). A thread that joins a running index, and threads sharing
@@ -35,10 +36,13 @@ export function sliceLength(bits: number, backend: Backend): number {
  * which a thread still finishes, is wasted whole. Ranges are not made longer
  * than 32768: a range is sieved whole before its first test, so at 512 bits,
  * where an index fits in one slice, four slices at once cost 9 % a prime.
+ * Nor above 8192 bits: progress is published a claim at a time, and there a
+ * slice alone holds seconds of tests (about 3 s at 16384 bits, by the test
+ * cost of sieve-depth.ts: 0.25 ms·(bits/2048)^2.6 a lane, some 50 a slice).
  */
 export function slicesPerClaim(bits: number, backend: Backend, alone: boolean): number {
-  if (backend !== 'native' || !alone) return 1;
-  return Math.max(1, 32768 / sliceLength(bits, backend));
+  if (backend !== 'native' || !alone || bits > 8192) return 1;
+  return Math.max(1, Math.floor(32768 / sliceLength(bits, backend)));
 }
 
 /**
