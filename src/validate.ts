@@ -38,6 +38,16 @@ export function checkString(name: string, value: unknown): string {
   return value;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A string whose UTF-8 bytes are its characters: a lone surrogate would be encoded as U+FFFD, so what is hashed would not be the string. */
+export function checkWellFormed(name: string, value: unknown): string {
+  const s = checkString(name, value);
+  const at = s.search(LONE_SURROGATE);
+  if (at >= 0) throw argumentError(TypeError, name, `must be well-formed Unicode (a lone surrogate at index ${at}; its UTF-8 bytes would not be this string)`);
+  return s;
+}
+
 export function checkInteger(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number') throw argumentError(TypeError, name, `must be a number (got ${show(value)})`);
   if (!Number.isInteger(value) || value < min || value > max) {

@@ -2,13 +2,14 @@
 // line: the CLI hands the number to the API (or runs the API's own check
 // before it touches files or services) and shows the API's message with the
 // flag in place of the argument's name. Exit 2, one line.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDhParams, searchSafePrimes, solvePow } from '../src/index.ts';
 import { parseBigArg, parseIntArg } from '../src/cli/args.ts';
 import { MAX_SEARCH_BITS, MAX_THREADS, MIN_SEARCH_BITS, MIN_THREADS } from '../src/limits.ts';
-import { runCliSync as cli } from './helpers/cli.ts';
+import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 /** The API's message for a rejected call. */
@@ -103,6 +104,17 @@ describe('other flags and arguments', () => {
     expect([huge.status, huge.stderr]).toEqual([2, 'powprime: --max-attempts must be a whole number of at most 1001 digits (got "1e99999")\n']);
     const ok = cli('solve', 'abc', '1', '--max-attempts', '1e2', '--threads', '1');
     expect(ok.status).toBe(0);
+  });
+
+  it('a nonce of bytes that are not UTF-8 is refused (it would reach us as U+FFFD, and be answered for other bytes)', () => {
+    const cmd = `${[process.execPath, ...CLI_FROM_SOURCE].map((a) => `'${a}'`).join(' ')} solve "$(printf '\\377\\376')" 3`;
+    const r = spawnSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 60_000 });
+    expect([r.status, r.stderr]).toEqual([2, 'powprime: nonce is not UTF-8 text (or holds U+FFFD, which such bytes decode to): give the nonce as UTF-8\n']);
+  });
+
+  it('help for a command that does not exist is one line, as the command itself is', () => {
+    expect(cli('help', 'nosuch')).toMatchObject({ status: 2, stdout: '', stderr: 'powprime: unknown command "nosuch"; powprime --help lists the commands\n' });
+    expect(cli('help', 'check')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Usage: powprime check/) });
   });
 
   it('a value is judged by its size, not by its exponent as written', () => {

@@ -56,6 +56,18 @@ describe('powprime check', () => {
     expect(piped('', 'check')).toMatchObject({ status: 2, stderr: expect.stringMatching(/stdin held no numbers/) });
   });
 
+  it('waits for a slow writer on stdin (a pipe read whole, not in one non-blocking read)', () => {
+    // The numbers come after the CLI has started: a read of fd 0 at once would find the pipe empty.
+    const cmd = `(sleep 1; echo 23; sleep 0.5; echo 24) | ${[process.execPath, ...CLI].map((a) => `'${a}'`).join(' ')} check`;
+    const r = spawnSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 60_000 });
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, '23: safe prime\n24: composite\n', '']);
+  });
+
+  it('1e5 is neither read as 10^5 nor as hex: one line asking which', () => {
+    const r = cli('check', '1e5');
+    expect([r.status, r.stderr]).toEqual([2, 'powprime: n "1e5" is either a power of ten or hexadecimal: write the number in full, or as 0x1e5 for hexadecimal\n']);
+  });
+
   it('--status prints nothing and answers in the exit code (0 prime, 1 not), --safe asks for safe primes', () => {
     expect(cli('check', '--status', '23', '29')).toMatchObject({ status: 0, stdout: '' });
     expect(cli('check', '--status', '23', '91')).toMatchObject({ status: 1, stdout: '' });

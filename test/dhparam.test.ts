@@ -106,7 +106,7 @@ describe('powprime dhparam', () => {
   it.each([
     [['dhparam', '511'], /bits must be an integer from 512/],
     [['dhparam', 'big'], /bits must be an integer/],
-    [['dhparam', '1024', '--out', path.join('/nonexistent-dir', 'x.pem')], /cannot use/],
+    [['dhparam', '1024', '--out', path.join('/nonexistent-dir', 'x.pem')], /--out \/nonexistent-dir\/x.pem: its folder \/nonexistent-dir does not exist/],
     [['dhparam', '1024', '--seed', '-1'], /--seed/],
     [['dhparam', '512', '--outform', 'txt'], /--outform must be PEM or DER \(got "txt"\)/],
   ])('bad input %j → one line, exit 2', (args, message) => {

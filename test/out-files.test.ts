@@ -2,7 +2,7 @@
 // so writeSync really takes fewer bytes than given), special files, and
 // resume lines that are not what search wrote.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, statSync, truncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, copyFileSync, lstatSync, statSync, symlinkSync, truncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, runCliSync } from './helpers/cli.ts';
@@ -212,6 +212,70 @@ describe('--out must be a regular file or absent', () => {
     const r = cli('merge', a, '--out', fifo);
     expect(r.status).toBe(2);
     expect(oneLine(r.stderr)).toEqual([`powprime: --out ${fifo} is not a regular file (a device, FIFO or socket); give a file name`]);
+  });
+
+  it.each([
+    ['a FIFO', () => fifo, /is not a regular file/],
+    ['/dev/null', () => '/dev/null', /is not a regular file/],
+    ['a folder', () => path.join(dir, 'folder'), /is a directory/],
+    ['""', () => '', /must name a file \(got ""\)/],
+    [
+      'a loop of links',
+      () => {
+        const link = path.join(dir, 'loop');
+        if (!lstatSync(link, { throwIfNoEntry: false })) symlinkSync(link, link);
+        return link;
+      },
+      /is a loop of links/,
+    ],
+    ['a file in a missing folder', () => path.join(dir, 'nonexistent', 'dh.pem'), /its folder .* does not exist/],
+  ])('dhparam and merge --out %s (replaced whole, so judged first): exit 2, one line, nothing made', (_what, out, message) => {
+    const file = out();
+    const before = readdirSync(dir).sort();
+    for (const args of [
+      ['dhparam', '512', '--seed', '1', '--out', file],
+      ['merge', path.join(dir, 'none.jsonl'), '--out', file],
+    ]) {
+      const r = cli(...args);
+      expect(r.status).toBe(2);
+      expect(oneLine(r.stderr)).toEqual([expect.stringMatching(message)]);
+    }
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it('dhparam and merge --out through a link write the file it points to (made if missing); the link stays a link', () => {
+    const real = path.join(dir, 'real.pem');
+    const link = path.join(dir, 'link.pem');
+    writeFileSync(real, 'old\n');
+    symlinkSync(real, link);
+    expect(cli('dhparam', '1024', '--seed', '1', '--out', link).status).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toMatch(/^-----BEGIN DH PARAMETERS-----\n/);
+    const a = path.join(dir, 'm-in.jsonl');
+    expect(cli('search', '--bits', '64', '--count', '2', '--seed', '1', '--out', a).status).toBe(0);
+    const mreal = path.join(dir, 'm-real.jsonl');
+    const mlink = path.join(dir, 'm-link.jsonl');
+    symlinkSync(mreal, mlink);
+    expect(cli('merge', a, '--out', mlink).status).toBe(0);
+    expect(lstatSync(mlink).isSymbolicLink()).toBe(true);
+    expect(readFileSync(mreal, 'utf8')).toBe(readFileSync(a, 'utf8'));
+  });
+
+  // Root may write any file: the check is the OS's, seen only by another user.
+  it.skipIf(process.getuid?.() === 0)('dhparam and merge --out a read-only file: exit 2, the file unchanged', () => {
+    const ro = path.join(dir, 'ro.pem');
+    writeFileSync(ro, 'keep\n');
+    chmodSync(ro, 0o444);
+    for (const args of [
+      ['dhparam', '1024', '--seed', '1', '--out', ro],
+      ['merge', path.join(dir, 'none.jsonl'), '--out', ro],
+    ]) {
+      const r = cli(...args);
+      expect(r.status).toBe(2);
+      expect(oneLine(r.stderr)).toEqual([`powprime: --out ${ro} is read-only for this user; give another file`]);
+    }
+    expect(readFileSync(ro, 'utf8')).toBe('keep\n');
   });
 
   it('an --out in a folder that does not exist is named, not its lock file', () => {

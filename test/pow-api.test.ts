@@ -13,6 +13,9 @@ describe('solvePow argument checks', () => {
     ['difficulty above 64', { nonce: 'n', difficulty: 65 }, {}, RangeError, /difficulty/],
     ['difficulty a string', { nonce: 'n', difficulty: '3' }, {}, TypeError, /difficulty/],
     ['nonce not a string', { nonce: 42, difficulty: 1 }, {}, TypeError, /nonce/],
+    // Its UTF-8 bytes (what is hashed) would be U+FFFD's, not the string's.
+    ['nonce with a lone high surrogate', { nonce: 'ab\uD800c', difficulty: 1 }, {}, TypeError, /nonce must be well-formed Unicode \(a lone surrogate at index 2/],
+    ['nonce with a lone low surrogate', { nonce: '\uDC00', difficulty: 1 }, {}, TypeError, /nonce must be well-formed Unicode/],
     ['threads below 1', { nonce: 'n', difficulty: 1 }, { threads: 0 }, RangeError, /threads/],
     ['threads fractional', { nonce: 'n', difficulty: 1 }, { threads: 1.5 }, RangeError, /threads/],
     ['unknown backend', { nonce: 'n', difficulty: 1 }, { backend: 'gpu' }, RangeError, /backend/],
@@ -24,6 +27,12 @@ describe('solvePow argument checks', () => {
     const p = solvePow(challenge as never, opts as never);
     await expect(p).rejects.toBeInstanceOf(type);
     await expect(p).rejects.toThrow(message);
+  });
+
+  it('a surrogate pair is one character and well-formed; verifyPow refuses a lone surrogate too', async () => {
+    const r = await solvePow({ nonce: '\uD83D\uDE00', difficulty: 1 }, { threads: 1 });
+    expect(nodeSha256Hex(Buffer.from(`\u{1F600}${r.solution}`, 'utf8'))).toMatch(/^0/);
+    expect(() => verifyPow('\uD800', 1, '1')).toThrow(TypeError);
   });
 
   it('rejects a missing challenge', async () => {

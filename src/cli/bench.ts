@@ -21,7 +21,8 @@ export function registerBench(program: Command): void {
       'after',
       '\nThe exit code is 0 whatever the figures: a goal missed is reported, not an error. A goal missed while the machine\n' +
         'was busy (load average, or repeated runs that disagree) is reported as not judged. --quick judges only the goals\n' +
-        'its sizes measure; the full run (several minutes) judges them all.',
+        'its sizes measure; the full run (several minutes) judges them all.\n' +
+        '\nExamples:\n  powprime bench --quick\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
     )
     .option('--quick', 'fewer and shorter runs (about a minute)')
     .option('--json', 'print the result (one schema for every suite) as JSON')

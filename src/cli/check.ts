@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import { isProbablePrime, isSafePrime } from '../prime/check.ts';
 import { parseBigInt } from '../validate.ts';
@@ -17,10 +17,11 @@ type Verdict = 'safe prime' | 'prime, not safe' | 'composite' | 'neither prime n
  * stdin is not a terminal) standing for whitespace-separated numbers on stdin,
  * as `echo 23 | powprime check` and `... | powprime check -` expect.
  */
-function numberTexts(args: string[]): { text: string; from: string }[] {
-  const fromStdin = args.length === 0 ? !process.stdin.isTTY : args.includes('-');
+async function numberTexts(args: string[]): Promise<{ text: string; from: string }[]> {
+  // isatty(0), not process.stdin.isTTY: that makes the stream, which sets a pipe non-blocking.
+  const fromStdin = args.length === 0 ? !isatty(0) : args.includes('-');
   if (args.length === 0 && !fromStdin) throw new RangeError('give numbers to check, or pipe them in (e.g. echo 23 | powprime check)');
-  const piped = fromStdin ? readFileSync(0, 'utf8').split(/\s+/).filter(Boolean) : [];
+  const piped = fromStdin ? (await readStdin()).split(/\s+/).filter(Boolean) : [];
   if (fromStdin && piped.length === 0) throw new RangeError('stdin held no numbers to check');
   const out: { text: string; from: string }[] = [];
   let argN = 0;
@@ -33,8 +34,19 @@ function numberTexts(args: string[]): { text: string; from: string }[] {
   return out;
 }
 
+/** All of stdin, read as a stream: a pipe whose writer is slow is waited for (a blocking read of fd 0 can fail with EAGAIN). */
+async function readStdin(): Promise<string> {
+  let text = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) text += chunk as string;
+  return text;
+}
+
 /** Decimal or 0x hex; bare hex (ff, 1a2b) gets a hint rather than a bare refusal. */
 function parseNumber(text: string, name: string): bigint {
+  if (/^\d+e\d+$/i.test(text)) {
+    throw new RangeError(`${name} ${JSON.stringify(text)} is either a power of ten or hexadecimal: write the number in full, or as 0x${text} for hexadecimal`);
+  }
   if (/^[0-9a-f]+$/i.test(text) && /[a-f]/i.test(text)) {
     throw new RangeError(`${name} ${JSON.stringify(text)} looks like hexadecimal: write it as 0x${text} (decimal is the default)`);
   }
@@ -61,7 +73,7 @@ export function registerCheck(program: Command): void {
       if (opts.safe && !opts.status) throw new RangeError('--safe goes with --status (without it every verdict is printed)');
       const status = opts.status ? (opts.safe ? 'safe' : 'prime') : null;
       // Parse every number first, so a typo in the last one costs no work.
-      const numbers = numberTexts(args).map(({ text, from }) => parseNumber(text, from));
+      const numbers = (await numberTexts(args)).map(({ text, from }) => parseNumber(text, from));
       const results = await Promise.all(
         numbers.map(async (n) => {
           const prime = await isProbablePrime(n);

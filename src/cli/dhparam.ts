@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
@@ -9,6 +7,7 @@ import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 
@@ -51,10 +50,7 @@ export function registerDhparam(program: Command): void {
       if (der && opts.out === undefined && !opts.json && process.stdout.isTTY) throw new RangeError('--outform DER is binary: give --out FILE or redirect stdout');
       const seed = opts.seed === undefined ? randomSeed() : parseSeed('--seed', opts.seed);
       // Refuse an unusable --out before minutes of work, not after.
-      if (opts.out !== undefined) {
-        if (statSync(path.dirname(path.resolve(opts.out))).isDirectory() === false) throw new RangeError(`--out ${opts.out}: its folder is not a directory`);
-        if (statSync(opts.out, { throwIfNoEntry: false })?.isDirectory()) throw new RangeError(`--out ${opts.out} is a directory; give a file name`);
-      }
+      const target = opts.out === undefined ? undefined : replaceablePath(opts.out);
       const status = new StatusLine();
       try {
         const r = await generateDhParams({
@@ -68,7 +64,7 @@ export function registerDhparam(program: Command): void {
         status.clear();
         // DH parameters are public: readable by the servers that load them.
         const body = der ? Buffer.from(r.der) : r.pem;
-        if (opts.out !== undefined) writeFileAtomic(opts.out, body, 0o644);
+        if (target !== undefined) writeFileAtomic(target, body, 0o644);
         const facts = { bits, seed: seed.toString(), elapsedMs: Math.round(r.elapsedMs) };
         const inline = der ? { der: Buffer.from(r.der).toString('base64') } : { pem: r.pem };
         if (opts.json) process.stdout.write(`${JSON.stringify(opts.out !== undefined ? { ...facts, out: opts.out } : { ...facts, ...inline })}\n`);

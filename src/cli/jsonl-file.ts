@@ -6,10 +6,11 @@
  * addon loads) is taken before the file is first read, and held until the
  * run ends. A failed write cuts the file back to its last whole line.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { tryLock, lockHolderText, type FileLock } from '../fs/file-lock.ts';
 import { reasonOf, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
+import { checkRegularFile, linkTarget } from './out-path.ts';
 
 export interface SearchLine {
   prime: string;
@@ -40,18 +41,6 @@ export type ExistingRun = ExistingLines<SearchLine>;
 /** The `search --out` file's lines (an input to merge, say: read without its lock). */
 export function readExisting(file: string, flag = '--out'): ExistingRun {
   return readJsonl(file, isSearchLine, 'a search result', flag);
-}
-
-/**
- * Refuses a path that is not a regular file (or absent): a FIFO would block
- * forever, /dev/zero never end, /dev/null or a folder cannot hold lines.
- */
-export function checkRegularFile(file: string, flag: string): void {
-  if (file === '') throw new RangeError(`${flag} must name a file (got "")`);
-  const st = statSync(file, { throwIfNoEntry: false });
-  if (st === undefined) return;
-  if (st.isDirectory()) throw new RangeError(`${flag} ${file} is a directory; give a file name`);
-  if (!st.isFile()) throw new RangeError(`${flag} ${file} is not a regular file (a device, FIFO or socket); give a file name`);
 }
 
 /** The complete lines of a JSONL file (none when it does not exist); `what` names a line in errors. */
@@ -91,8 +80,9 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
  * is read, so nothing this run does rests on lines another run is writing.
  */
 export function lockOutFile(file: string, flag = '--out'): FileLock {
+  // Beside the file written, so runs naming it through different links exclude each other.
+  const lockFile = `${linkTarget(file, flag)}.lock`;
   checkRegularFile(file, flag);
-  const lockFile = `${file}.lock`;
   const lock = tryLock(lockFile, file);
   if (!lock) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
   // Ended by process.exit (a second Ctrl-C) without release(): the lock file goes too.

@@ -86,6 +86,13 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const named = args.find((a) => !a.startsWith('-'));
   const known = named !== undefined && Object.hasOwn(COMMANDS, named);
+  // `help nosuch`: the same one line as `nosuch`, not every command's usage.
+  const topic = named === 'help' ? args[args.indexOf('help') + 1] : undefined;
+  if (topic !== undefined && topic !== 'help' && !topic.startsWith('-') && !Object.hasOwn(COMMANDS, topic)) {
+    process.exitCode = 2;
+    process.stderr.write(`powprime: unknown command ${terminalLine(JSON.stringify(topic))}; powprime --help lists the commands\n`);
+    return markSettled();
+  }
   const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
   let running: Command | undefined;
   const program = await buildProgram(known ? [named] : versionOnly ? [] : undefined, (p) =>

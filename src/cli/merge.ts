@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
+import { replaceablePath } from './out-path.ts';
+import { plural } from './plural.ts';
 import { verifyLines, type Located, lineStream } from './verify-lines.ts';
 
 interface MergeOpts {
@@ -18,18 +20,21 @@ export function registerMerge(program: Command): void {
     .argument('<files...>', 'JSONL files written by powprime search')
     .option('--out <file.jsonl>', 'write the merged lines here (whole or not at all) instead of stdout; may be one of the inputs')
     .option('--json', 'with --out: print a JSON summary')
+    .addHelpText('after', '\nExamples:\n  powprime merge s1.jsonl s2.jsonl s3.jsonl s4.jsonl --out all.jsonl\n  powprime merge all.jsonl new.jsonl --out all.jsonl   # --out may be an input')
     .action(async (files: string[], opts: MergeOpts) => {
       // --out may be one of the inputs, or a file a search is appending to: locked before anything is read.
-      const lock = opts.out !== undefined ? lockOutFile(opts.out) : null;
+      const target = opts.out === undefined ? undefined : replaceablePath(opts.out);
+      const lock = target === undefined ? null : lockOutFile(target);
       try {
-        await merge(files, opts);
+        await merge(files, opts, target);
       } finally {
         lock?.release();
       }
     });
 }
 
-async function merge(files: string[], opts: MergeOpts): Promise<void> {
+/** `target`: where --out is written (a link's target, replaceablePath). */
+async function merge(files: string[], opts: MergeOpts, target: string | undefined): Promise<void> {
   const byKey = new Map<string, Sourced>();
   // A search (bits, seed) is one stream version: lines of two would key different primes by the same index.
   const streams = new Map<string, Sourced>();
@@ -59,14 +64,16 @@ async function merge(files: string[], opts: MergeOpts): Promise<void> {
   all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
   for (const gap of gaps(all.map((s) => s.line))) process.stderr.write(`powprime: warning: ${gap}\n`);
   const text = all.map((s) => `${JSON.stringify(s.line)}\n`).join('');
-  if (opts.out === undefined) {
+  if (target === undefined) {
     process.stdout.write(text);
     return;
   }
-  writeFileAtomic(opts.out, text, 0o644);
+  writeFileAtomic(target, text, 0o644);
   const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
   process.stdout.write(
-    opts.json ? `${JSON.stringify(summary)}\n` : `${all.length} safe primes from ${read} lines in ${files.length} files (${summary.duplicates} duplicates) written to ${opts.out}\n`,
+    opts.json
+      ? `${JSON.stringify(summary)}\n`
+      : `${plural(all.length, 'safe prime')} from ${plural(read, 'line')} in ${plural(files.length, 'file')} (${plural(summary.duplicates, 'duplicate')}) written to ${opts.out}\n`,
   );
 }
 

@@ -54,6 +54,12 @@ export function registerSearch(program: Command): void {
     .option('--max-wait <seconds>', 'with --register: fail instead of waiting longer for a rate limit or a ban')
     .option('--no-limits', 'with --register: skip client-side rate limits (only for a local server)')
     .option('--register-rate <n/seconds>', 'with --queue --register: at most n registrations per that many seconds, across every process on the queue (default: no limit, as the registry shows none)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  powprime search --bits 2048 --count 32 --out p2048.jsonl   # Ctrl-C, then the same command resumes\n' +
+        '  powprime search --bits 1024 --count 100 --seed 7 --shard 1/4 --out s1.jsonl   # a quarter; merge the four\n' +
+        '  powprime search --bits 3072 --count 8 --queue redis://localhost:6379   # chunks run by `powprime worker`',
+    )
     .action(async (opts: SearchOpts) => {
       const flags = parseSearchFlags(opts);
       const { bits, count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted } = flags;

@@ -16,7 +16,10 @@ export function registerSolve(program: Command): void {
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--max-attempts <n>', 'give up after this many candidates')
     .option('--json', 'print {"solution","counter","attempts","elapsedMs","backend"}')
+    .addHelpText('after', '\nExamples:\n  powprime solve powprime-example 6\n  powprime solve "$NONCE" 7 --json --max-attempts 1e9   # exit 1 when none is found within 10^9 candidates')
     .action(async (nonce: string, difficultyText: string, opts: { threads?: string; backend: string; maxAttempts?: string; json?: boolean }) => {
+      // Bytes that are not UTF-8 reach us as U+FFFD: the answer would be for other bytes than the shell held.
+      if (nonce.includes('\uFFFD')) throw new RangeError('nonce is not UTF-8 text (or holds U+FFFD, which such bytes decode to): give the nonce as UTF-8');
       // Converted only: solvePow judges them, and its errors name the flags (args.ts).
       const difficulty = parseIntArg('difficulty', difficultyText);
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads);

@@ -31,6 +31,10 @@ export function registerWorker(program: Command): void {
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--lock-ms <ms>', "job lock: a killed worker's chunk goes to another worker within 1.5× this", '10000')
     .option('--json', 'print one JSON line per chunk finished: {"job","prime","offset","sieved","tested","elapsedMs"}')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  powprime worker --queue redis://localhost:6379                 # one per machine, all its cores\n  powprime worker --queue redis://queue-host:6379/0 --threads 4',
+    )
     .action(async (opts: WorkerOpts) => {
       const target = parseQueueTarget(opts.queue, opts.queueName);
       // Checked before Redis is touched: chunks reach the search's own checks only once they arrive.

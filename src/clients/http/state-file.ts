@@ -22,7 +22,13 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const outcome = `${file} is unchanged`;
-  const refused = (err: unknown): unknown => (DISK_CODES.has((err as NodeJS.ErrnoException).code ?? '') ? new WriteFailedError(file, reasonOf(err), outcome, { cause: err }) : err);
+  const refused = (err: unknown): unknown => {
+    const e = err as NodeJS.ErrnoException;
+    if (DISK_CODES.has(e.code ?? '')) return new WriteFailedError(file, reasonOf(err), outcome, { cause: err });
+    // The temporary name means nothing to the caller: name the file it stands for.
+    if (e.path === tmp) e.path = file;
+    return err;
+  };
   let fd: number;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
