@@ -18,7 +18,7 @@ type Verdict = 'safe prime' | 'prime, not safe' | 'composite' | 'neither prime n
  * as `echo 23 | powprime check` and `... | powprime check -` expect.
  */
 async function numberTexts(args: string[]): Promise<{ text: string; from: string }[]> {
-  // isatty(0), not process.stdin.isTTY: that makes the stream, which sets a pipe non-blocking.
+  // isatty(0) asks without making the stdin stream, which only readStdin needs.
   const fromStdin = args.length === 0 ? !isatty(0) : args.includes('-');
   if (args.length === 0 && !fromStdin) throw new RangeError('give numbers to check, or pipe them in (e.g. echo 23 | powprime check)');
   const piped = fromStdin ? (await readStdin()).split(/\s+/).filter(Boolean) : [];

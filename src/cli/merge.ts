@@ -24,7 +24,8 @@ export function registerMerge(program: Command): void {
     .action(async (files: string[], opts: MergeOpts) => {
       // --out may be one of the inputs, or a file a search is appending to: locked before anything is read.
       const target = opts.out === undefined ? undefined : replaceablePath(opts.out);
-      const lock = target === undefined ? null : lockOutFile(target);
+      // By the name given: the lock follows a link itself, and its messages name what the user typed.
+      const lock = opts.out === undefined ? null : lockOutFile(opts.out);
       try {
         await merge(files, opts, target);
       } finally {
