@@ -1,3 +1,4 @@
+import { utimesSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdClient } from '../src/clients/ads/client.ts';
 import { ManualClock } from '../src/clients/clock.ts';
@@ -71,6 +72,13 @@ describe('AdClient against the local server', () => {
     expect(first.content.toString()).toBe('PNG:ada.png');
     expect((await client.image(ad!)).fromCache).toBe(true);
     expect(fake.requests.filter((r) => r === 'GET /ads/img/ada.png')).toHaveLength(1);
+    // Kept 30 days from when it was saved (the file's time), then fetched again.
+    const saved = (clock.now() - 31 * 24 * HOUR) / 1000;
+    utimesSync(first.path, saved, saved);
+    expect((await client.image(ad!)).fromCache).toBe(false);
+    expect(fake.requests.filter((r) => r === 'GET /ads/img/ada.png')).toHaveLength(2);
+    expect(() => client.contactUrl({} as never)).toThrow(expect.objectContaining({ argument: 'ad.contact' }));
+    expect(() => new AdClient({ baseUrl: fake.url, stateDir: tempDir('powprime-ads-'), imageMaxAgeMs: -1 })).toThrow(expect.objectContaining({ argument: 'imageMaxAgeMs' }));
     expect(client.imageUrl(ad!).href).toBe(new URL('/ads/img/ada.png', fake.url).href);
     const before = client.contactUrl(ad!);
     expect(before.searchParams.get('for')).toBe(ad!.contact);

@@ -30,7 +30,7 @@ describe('a 429 with Retry-After: 3000000 (35 days)', () => {
   it('--max-wait 5: exit 1 at once, one line naming the ban and the route that earned it', async () => {
     const r = await runCli('question', 'stats', '--base-url', url, '--state-dir', state, '--max-wait', '5');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^powprime: stats would have to wait: the host is banned until 20\d\d-.* after a 429 on .*stats, longer than the 5 s allowed$/m);
+    expect(r.stderr).toMatch(/^powprime: stats would have to wait: the host is banned until 20\d\d-.* after a 429 on .*\/(stats|config), longer than the 5 s allowed$/m);
     expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
     expect(requests).toBe(1);
   });
@@ -49,7 +49,7 @@ describe('a 429 with Retry-After: 3000000 (35 days)', () => {
     const cpu = process.platform === 'linux' ? await cpuSeconds(child.pid!) : 0;
     child.kill('SIGINT');
     await new Promise((r) => child.on('exit', r));
-    expect(stderr).toMatch(/^powprime: stats waits \d+ s: the host is banned until .* after a 429 on .*stats$/m);
+    expect(stderr).toMatch(/^powprime: stats waits \d+ s: the host is banned until .* after a 429 on .*\/(stats|config)$/m);
     expect(stderr).not.toMatch(/TimeoutOverflowWarning/);
     // A busy-spinning wait burns a core; start-up costs well under this.
     expect(cpu).toBeLessThan(2.5);

@@ -206,22 +206,28 @@ describe('question service: more of the spec', () => {
     await closePool();
   });
 
-  it('the cookie jar keeps __Host- cookies only when Secure, on https or loopback', async () => {
+  it('the cookie jar keeps a __Host- cookie whatever its attributes (the spec shows none); Secure ones only on https or loopback', async () => {
     const { CookieJar } = await import('../src/clients/http/cookie-jar.ts');
-    const jar = new CookieJar(new ManualClock());
+    const clock = new ManualClock();
+    const jar = new CookieJar(clock);
     const remote = new URL('http://questions.example/gpt/api/config');
     jar.store(remote, '__Host-session=a; Path=/; Secure');
-    expect(jar.header(remote)).toBeUndefined();
+    expect(jar.header(remote)).toBeUndefined(); // Secure over plain http: refused
     const secure = new URL('https://questions.example/gpt/api/config');
-    jar.store(secure, '__Host-session=b; Path=/');
-    expect(jar.header(secure)).toBeUndefined(); // not Secure: refused
+    jar.store(secure, '__Host-session=b');
+    expect(jar.header(secure)).toBe('__Host-session=b');
     jar.store(secure, '__Host-session=c; Path=/; Secure; Domain=questions.example');
-    expect(jar.header(secure)).toBeUndefined(); // a Domain: refused
-    jar.store(secure, '__Host-session=d; Path=/; Secure; HttpOnly');
-    expect(jar.header(secure)).toBe('__Host-session=d');
+    expect(jar.header(secure)).toBe('__Host-session=c');
+    expect(jar.header(new URL('https://other.example/gpt/api/stats'))).toBeUndefined(); // kept for its own host only
+    jar.store(secure, '__Host-session=d; Path=/; Secure; HttpOnly; Max-Age=soon');
+    expect(jar.header(secure)).toBe('__Host-session=d'); // a Max-Age that is no number is ignored
     const loop = new URL('http://127.0.0.1:8080/gpt/api/config');
     jar.store(loop, '__Host-session=e; Path=/; Secure; Max-Age=60');
     expect(jar.header(loop)).toBe('__Host-session=e');
+    clock.advance(61_000);
+    expect(jar.header(loop)).toBeUndefined();
+    jar.store(secure, '__Host-session=gone; Max-Age=0');
+    expect(jar.header(secure)).toBeUndefined();
   });
 
   it('Retry-After on a 429 sets the end of the ban', async () => {

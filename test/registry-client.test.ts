@@ -9,6 +9,8 @@ import { Registrar } from '../src/clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../src/clients/registry/client.ts';
 import { JsonError, NotExistError, NotPrimeError, NotSafePrimeError, RegisteredError, RequirementsError, TotpError } from '../src/clients/registry/errors.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
+import { startServer } from '../src/fake-services/http-server.ts';
+import { ServiceNotFoundError } from '../src/clients/errors.ts';
 import type { FakeRegistryOptions } from '../src/fake-services/registry-service.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
@@ -71,6 +73,82 @@ describe('PrimeRegistryClient against the local server', () => {
     const totp = await skewed.client.requirements().catch((e: unknown) => e);
     expect(totp).toBeInstanceOf(TotpError);
     expect((totp as TotpError).ident).toBe('totp');
+  });
+});
+
+describe('PrimeRegistryClient: answers the spec leaves open', () => {
+  /** A server that answers /api/totp properly and every other path with `other`. */
+  async function serving(other: { status: number; body: unknown; contentType?: string }) {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 7));
+    let calls = 0;
+    const srv = await startServer(
+      [
+        (req) => {
+          if (req.url.pathname === '/api/totp') return { status: 200, body: { key: '0'.repeat(40), ts: 0 } };
+          calls++;
+          return typeof other.body === 'string'
+            ? { status: other.status, headers: { 'content-type': other.contentType ?? 'text/html' }, body: Buffer.from(other.body) }
+            : { status: other.status, body: other.body };
+        },
+      ],
+      clock,
+    );
+    running.push(srv);
+    const client = new PrimeRegistryClient({ baseUrl: srv.url, stateDir: tmp(), clock, limits: 'off', backoffMs: 1 });
+    return { client, calls: () => calls };
+  }
+
+  it('absent prime: the registry JSON 404 or ident notexist is null; a 404 page (a wrong URL, a proxy) is thrown', async () => {
+    expect(await (await serving({ status: 404, body: { error: 'no such prime' } })).client.prime(23n)).toBeNull();
+    expect(await (await serving({ status: 400, body: { error: 'no such prime', ident: 'notexist' } })).client.prime(23n)).toBeNull();
+    await expect((await serving({ status: 404, body: '<html>Not Found</html>' })).client.prime(23n)).rejects.toBeInstanceOf(ServiceNotFoundError);
+  });
+
+  it('a known ident at a 5xx is its typed error, not retried; a 5xx without one is retried', async () => {
+    const typed = await serving({ status: 500, body: { error: 'not a prime', ident: 'notprime' } });
+    const err = await typed.client.add(23n).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotPrimeError);
+    expect((err as NotPrimeError).serviceMessage).toBe('not a prime');
+    expect(typed.calls()).toBe(1);
+    const plain = await serving({ status: 503, body: { error: 'maintenance' } });
+    await expect(plain.client.ranges()).rejects.toMatchObject({ code: 'ERR_SERVER', serviceMessage: 'maintenance' });
+    expect(plain.calls()).toBe(3);
+  });
+
+  it('rekey carries the TOTP in the body by default, in the query string with rekeyTotpIn: query', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 7));
+    const seen: { search: string; body: Record<string, unknown> }[] = [];
+    const srv = await startServer(
+      [
+        (req) => {
+          if (req.url.pathname === '/api/totp') return { status: 200, body: { key: '0'.repeat(40), ts: 0 } };
+          seen.push({ search: req.url.search, body: JSON.parse(req.body) as Record<string, unknown> });
+          return { status: 200, body: { key: 'k', subkey: 's', totp_key: 't', totp_ts: 0 } };
+        },
+      ],
+      clock,
+    );
+    running.push(srv);
+    for (const rekeyTotpIn of [undefined, 'query'] as const) {
+      const client = new PrimeRegistryClient({ baseUrl: srv.url, stateDir: tmp(), clock, limits: 'off', ...(rekeyTotpIn ? { rekeyTotpIn } : {}) });
+      await client.rekey(23n, 'old-key');
+    }
+    expect(seen[0]!.search).toBe('');
+    expect(seen[0]!.body).toMatchObject({ prime: '23', key: 'old-key', totp: expect.stringMatching(/^\d{6}$/) });
+    expect(seen[1]!.search).toMatch(/^\?totp=\d{6}$/);
+    expect(seen[1]!.body).toEqual({ prime: '23', key: 'old-key' });
+  });
+
+  it('options and primes are checked where given', () => {
+    const base = { baseUrl: 'http://127.0.0.1:9', stateDir: tmp() };
+    expect(() => new PrimeRegistryClient({ ...base, primeEncoding: 'hexx' as never })).toThrow(expect.objectContaining({ argument: 'primeEncoding' }));
+    expect(() => new PrimeRegistryClient({ ...base, totpOnGet: 'header' as never })).toThrow(expect.objectContaining({ argument: 'totpOnGet' }));
+    expect(() => new PrimeRegistryClient({ ...base, totpReading: 'now' as never })).toThrow(expect.objectContaining({ argument: 'totpReading' }));
+    expect(() => new PrimeRegistryClient({ ...base, totpDigits: 0 })).toThrow(expect.objectContaining({ argument: 'totpDigits' }));
+    expect(() => new PrimeRegistryClient({ ...base, rekeyTotpIn: 'header' as never })).toThrow(expect.objectContaining({ argument: 'rekeyTotpIn' }));
+    const client = new PrimeRegistryClient(base);
+    expect(() => client.encodePrime('abc' as never)).toThrow(TypeError);
+    expect(() => client.encodePrime(1n)).toThrow(RangeError);
   });
 });
 

@@ -127,7 +127,13 @@ export class FakeQuestionService {
     if (!route) return null;
     const refused = this.limits.check(route[0], req.address, clock);
     if (refused) return refused;
-    // Every API call but models wants the cookie; only query refuses without it (the spec's 400).
+    // Every API call but models (and config, which sets it) wants the cookie.
+    // The spec gives query's refusal (400); the reads' is not shown, and the
+    // same 400 keeps a client that forgets the cookie from passing its tests.
+    if (route[0] !== 'models' && route[0] !== 'config' && route[0] !== 'file' && route[0] !== 'query') {
+      const session = this.session(req);
+      if (!session || !this.tokens.has(session)) return err(400, 'missing __Host-session cookie (call config first)');
+    }
     return route[1]();
   };
 

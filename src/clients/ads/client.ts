@@ -6,11 +6,12 @@
  * spend the `random` budget.
  */
 import { isoTime } from '../clock.ts';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
-import { MINUTE } from '../http/rate-limiter.ts';
+import { DAY, MINUTE } from '../http/rate-limiter.ts';
+import { argumentError, show } from '../../validate.ts';
 import { fillPath } from '../http/routes.ts';
 import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
@@ -35,17 +36,27 @@ const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
 export interface AdClientOptions extends ServiceClientOptions {
   /** How long the index and leaderboard are reused (the spec asks clients to cache; default 10 minutes). */
   indexMaxAgeMs?: number;
+  /** How long a downloaded image is kept before it is fetched again (the spec does not say; default 30 days). */
+  imageMaxAgeMs?: number;
   /** Random numbers in [0, 1) for pick() (default Math.random). */
   random?: () => number;
 }
 
 export class AdClient extends ServiceClient<AdRoute> {
   private readonly indexMaxAgeMs: number;
+  private readonly imageMaxAgeMs: number;
   private readonly rand: () => number;
 
   constructor(opts: AdClientOptions) {
     super('ads', AD_ROUTES, opts);
-    this.indexMaxAgeMs = opts.indexMaxAgeMs ?? 10 * MINUTE;
+    const age = (name: 'indexMaxAgeMs' | 'imageMaxAgeMs', fallback: number): number => {
+      const v = opts[name] ?? fallback;
+      if (typeof v !== 'number' || !(v >= 0)) throw argumentError(RangeError, name, `must be a number of milliseconds ≥ 0 (got ${show(opts[name])})`);
+      return v;
+    };
+    this.indexMaxAgeMs = age('indexMaxAgeMs', 10 * MINUTE);
+    this.imageMaxAgeMs = age('imageMaxAgeMs', 30 * DAY);
+    if (opts.random !== undefined && typeof opts.random !== 'function') throw argumentError(TypeError, 'random', `must be a function (got ${show(opts.random)})`);
     this.rand = opts.random ?? Math.random;
   }
 
@@ -152,14 +163,17 @@ export class AdClient extends ServiceClient<AdRoute> {
 
   /** The contact page's address, built now from the token: never store it. */
   contactUrl(ad: Pick<Ad, 'contact'>): URL {
+    if (typeof ad?.contact !== 'string' || ad.contact === '') throw argumentError(TypeError, 'ad.contact', `must be the ad's contact token (got ${show(ad?.contact)})`);
     return this.url('/ads/contact', { for: ad.contact });
   }
 
-  /** The ad's image, cached on disk. */
+  /** The ad's image, cached on disk for imageMaxAgeMs (counted from when it was saved). */
   async image(ad: Pick<Ad, 'filename'>): Promise<{ path: string; content: Buffer; fromCache: boolean }> {
+    if (typeof ad?.filename !== 'string' || ad.filename === '') throw argumentError(TypeError, 'ad.filename', `must be the ad's image name (got ${show(ad?.filename)})`);
     const dir = path.join(this.stateDir, 'images');
     const local = path.join(dir, sanitizeFilename(ad.filename));
-    if (existsSync(local)) return { path: local, content: readFileSync(local), fromCache: true };
+    const saved = statSync(local, { throwIfNoEntry: false });
+    if (saved?.isFile() && this.clock.now() - saved.mtimeMs < this.imageMaxAgeMs) return { path: local, content: readFileSync(local), fromCache: true };
     const res = await this.call({ route: 'image', params: { filename: ad.filename } });
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(local, res.body, 0o644);

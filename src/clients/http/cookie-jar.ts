@@ -1,8 +1,12 @@
 /**
  * The few cookies the services set (the question service's `__Host-session`).
- * Hand-written rather than tough-cookie because `__Host-` cookies must be
- * Secure, and the local test server speaks plain http on loopback: this jar
- * treats loopback as secure, as browsers do. Optionally saved to a file.
+ * Hand-written rather than tough-cookie, which refuses a `__Host-` cookie
+ * that is not Secure with Path=/ and a Secure one over plain http on
+ * loopback (the local test server). The spec shows the cookie's name only,
+ * not its attributes, so this jar keeps a `__Host-` cookie whatever they are:
+ * the prefix guards a browser against a sibling host planting the cookie,
+ * and this jar keys every cookie on the one host that set it. Loopback counts
+ * as secure, as in browsers. Optionally saved to a file.
  */
 import type { Clock } from '../clock.ts';
 import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
@@ -60,19 +64,19 @@ export class CookieJar {
       const eq = pair!.indexOf('=');
       if (eq <= 0) continue;
       const cookie: Cookie = { name: pair!.slice(0, eq), value: pair!.slice(eq + 1), host: url.hostname, path: '/', secure: false, expires: null };
-      let hasDomain = false;
+      let maxAge: number | null = null;
       for (const attr of attrs) {
         const [k, ...rest] = attr.split('=');
-        const key = k!.toLowerCase();
-        const v = rest.join('=');
+        const key = k!.toLowerCase().trim();
+        const v = rest.join('=').trim();
         if (key === 'secure') cookie.secure = true;
-        else if (key === 'path') cookie.path = v || '/';
-        else if (key === 'domain') hasDomain = true;
-        else if (key === 'max-age') cookie.expires = this.clock.now() + Number(v) * 1000;
-        else if (key === 'expires' && cookie.expires === null) cookie.expires = Date.parse(v);
+        else if (key === 'path') cookie.path = v.startsWith('/') ? v : '/';
+        // Max-Age wins over Expires (RFC 6265 5.3); a value that is no number or date is ignored.
+        else if (key === 'max-age' && /^-?\d+$/.test(v)) maxAge = Number(v);
+        else if (key === 'expires' && !Number.isNaN(Date.parse(v))) cookie.expires = Date.parse(v);
       }
+      if (maxAge !== null) cookie.expires = this.clock.now() + Math.max(0, maxAge) * 1000;
       if (cookie.secure && !secureContext) continue;
-      if (cookie.name.startsWith('__Host-') && (!cookie.secure || hasDomain || cookie.path !== '/')) continue;
       changed.push(cookie);
     }
     if (changed.length) this.save(changed);

@@ -160,13 +160,18 @@ export class RateLimiter {
   }
 }
 
-/** Retry-After (seconds or an HTTP date) as ms since the epoch, or the default ban; never more than MAX_BAN_MS away. */
-export function banUntil(retryAfter: string | string[] | undefined, now: number): number {
-  const v = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-  let until = now + DEFAULT_BAN_MS;
+/**
+ * Retry-After (whole seconds, or an HTTP date) as ms since the epoch; a
+ * missing or malformed value (a fraction, a negative number, text that is no
+ * date) is `defaultMs` from now. Never more than MAX_BAN_MS away.
+ */
+export function banUntil(retryAfter: string | string[] | undefined, now: number, defaultMs = DEFAULT_BAN_MS): number {
+  const v = (Array.isArray(retryAfter) ? retryAfter[0] : retryAfter)?.trim();
+  let until = now + defaultMs;
   if (v !== undefined) {
-    const date = Date.parse(v);
-    if (/^\d+$/.test(v.trim())) until = now + Number(v.trim()) * 1000;
+    // Date.parse reads "1.5" or "-1" as dates; an HTTP date starts with a day's name.
+    const date = /^[A-Za-z]{3}/.test(v) ? Date.parse(v) : Number.NaN;
+    if (/^\d+$/.test(v)) until = now + Number(v) * 1000;
     else if (!Number.isNaN(date)) until = Math.max(date, now);
   }
   return Math.min(until, now + MAX_BAN_MS);

@@ -8,19 +8,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
-import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, ServerError, ServiceError, UnauthorizedError } from '../errors.ts';
+import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, RateLimitWaitError, ServerError, ServiceError, UnauthorizedError } from '../errors.ts';
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
-import { RateLimiter, banUntil, type Limits } from './rate-limiter.ts';
+import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type Limits } from './rate-limiter.ts';
 import { fillPath, limitsOf, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
+import { argumentError, show } from '../../validate.ts';
 
 export interface ServiceClientOptions {
   baseUrl: string | URL;
   /** Where limiter state, cookies and caches are kept (default: ~/.local/state/powprime/<service>). */
   stateDir?: string;
-  /** Per-route limits, or 'off' (only for loopback base URLs). Default: the spec's. */
+  /** Per-route limits: a route named here gets these windows, the others keep the spec's; or 'off' (only for loopback base URLs). */
   limits?: Limits | 'off';
+  /** How long a 429 without a usable Retry-After bans the host (default 60 minutes: the question service's bans last 40 to 60). */
+  banMs?: number;
   clock?: Clock;
   /** Per request (default 30 s). */
   timeoutMs?: number;
@@ -53,6 +56,10 @@ export interface CallSpec<R extends string> {
   accept?: number[];
   /** Not retried by this layer (the caller decides, e.g. registry /add). */
   noRetry?: boolean;
+  /** Stops this call's waits, backoffs and GET, beside the client's own signal. */
+  signal?: AbortSignal;
+  /** Longest wait for this call's slot, below the client's maxWaitMs (e.g. a token's remaining life). */
+  maxWaitMs?: number;
 }
 
 export function defaultStateDir(service: string): string {
@@ -84,11 +91,13 @@ export class ServiceClient<R extends string = string> {
     if (opts.limits === 'off' && !isLoopback(this.baseUrl)) {
       throw new RangeError(`limits may be switched off only for a loopback baseUrl (got ${this.baseUrl.host})`);
     }
-    this.o = { timeoutMs: 30_000, attempts: 3, backoffMs: 2_000, ...opts };
+    checkOptions(opts);
+    // Defaults for what is absent or undefined: an explicit `attempts: undefined` must not mean "retry for ever".
+    this.o = { ...opts, timeoutMs: opts.timeoutMs ?? 30_000, attempts: opts.attempts ?? 3, backoffMs: opts.backoffMs ?? 2_000 };
     this.clock = opts.clock ?? realClock;
     this.stateDir = opts.stateDir ?? defaultStateDir(service);
     const host = this.baseUrl.host.replace(/[^a-zA-Z0-9.-]/g, '_');
-    this.limiter = new RateLimiter(opts.limits ?? limitsOf(routes), this.clock, path.join(this.stateDir, `limits-${host}.json`));
+    this.limiter = new RateLimiter(limitsFor(routes, opts.limits), this.clock, path.join(this.stateDir, `limits-${host}.json`));
     this.cookies = new CookieJar(this.clock, path.join(this.stateDir, `cookies-${host}.json`));
     this.cache = new ResponseCache(this.clock, path.join(this.stateDir, 'http-cache'));
   }
@@ -96,6 +105,30 @@ export class ServiceClient<R extends string = string> {
   /** When the next call of `route` may go out (ms since the epoch). */
   nextSlot(route: R): number {
     return this.limiter.nextSlot(route);
+  }
+
+  /**
+   * Waits until `route` has a slot, without taking it: for a call that must
+   * not hold something perishable while it waits (a proof-of-work token
+   * lives 16 minutes, the query route's slot may be a day away).
+   */
+  protected async waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const at = this.limiter.nextSlot(route);
+      const wait = at - this.clock.now();
+      if (wait <= 0) return;
+      if (this.o.maxWaitMs !== undefined && wait > this.o.maxWaitMs) {
+        throw new RateLimitWaitError(route, at, `${this.limiter.waitReason(route)}, longer than the ${Math.round(this.o.maxWaitMs / 1000)} s allowed`);
+      }
+      this.o.onWait?.(at, route, this.limiter.waitReason(route));
+      await this.clock.sleep(wait, signal);
+    }
+  }
+
+  /** The client's signal and a call's own, as one. */
+  protected signalFor(own?: AbortSignal): AbortSignal | undefined {
+    if (own && this.o.signal) return AbortSignal.any([own, this.o.signal]);
+    return own ?? this.o.signal;
   }
 
   protected url(p: string, query?: Record<string, string>): URL {
@@ -117,15 +150,18 @@ export class ServiceClient<R extends string = string> {
     const attempts = spec.noRetry ? 1 : this.o.attempts;
     let delay = this.o.backoffMs;
     const abandonable = route.method !== 'POST';
+    const signal = this.signalFor(spec.signal);
+    const maxWaitMs = spec.maxWaitMs === undefined ? this.o.maxWaitMs : Math.min(spec.maxWaitMs, this.o.maxWaitMs ?? Number.POSITIVE_INFINITY);
     for (let attempt = 1; ; attempt++) {
       let recorded: number | null = null;
       try {
+        if (signal?.aborted) throw signal.reason;
         recorded = await this.limiter.acquire(spec.route, {
-          ...(this.o.signal ? { signal: this.o.signal } : {}),
-          ...(this.o.maxWaitMs !== undefined ? { maxWaitMs: this.o.maxWaitMs } : {}),
+          ...(signal ? { signal } : {}),
+          ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
           ...(this.o.onWait ? { onWait: this.o.onWait } : {}),
         });
-        if (this.o.signal?.aborted) throw this.o.signal.reason;
+        if (signal?.aborted) throw signal.reason;
         const cookie = this.cookies.header(url);
         const res = await send({
           method: route.method,
@@ -134,7 +170,7 @@ export class ServiceClient<R extends string = string> {
           ...(cookie ? { headers: { cookie } } : {}),
           timeoutMs: this.o.timeoutMs,
           route: name,
-          ...(this.o.signal && abandonable ? { signal: this.o.signal } : {}),
+          ...(signal && abandonable ? { signal } : {}),
         });
         this.cookies.store(url, res.headers['set-cookie']);
         if (res.status >= 200 && res.status < 300) {
@@ -147,9 +183,11 @@ export class ServiceClient<R extends string = string> {
         // Never sent (refused, no such host, TLS): the service saw nothing, so nothing was spent.
         if (err instanceof NetworkError && !err.connected && recorded !== null) this.limiter.refund(spec.route, recorded);
         const transient = err instanceof PowprimeError && err.transient;
-        if (!transient || attempt >= attempts || this.o.signal?.aborted) throw err;
-        // A 429 already banned the host: the limiter waits that out on the next attempt.
-        if (!(err instanceof RateLimitedError)) await this.clock.sleep(delay, this.o.signal);
+        if (!transient || attempt >= attempts || signal?.aborted) throw err;
+        // A 429 banned the host, and the limiter waits that out on the next
+        // attempt; a ban shorter than the backoff (Retry-After: 0) still gets the backoff.
+        const banned = err instanceof RateLimitedError ? err.retryAt - this.clock.now() : 0;
+        if (banned < delay) await this.clock.sleep(delay - Math.max(0, banned), signal);
         delay *= 2;
       }
     }
@@ -168,7 +206,7 @@ export class ServiceClient<R extends string = string> {
   protected statusError(route: string, res: HttpResponse): ServiceError {
     const msg = this.serviceMessage(res);
     if (res.status === 429) {
-      const until = banUntil(res.headers['retry-after'], this.clock.now());
+      const until = banUntil(res.headers['retry-after'], this.clock.now(), this.o.banMs ?? DEFAULT_BAN_MS);
       this.limiter.ban(until, route);
       return new RateLimitedError(this.service, route, msg, until);
     }
@@ -181,5 +219,40 @@ export class ServiceClient<R extends string = string> {
 
   protected json(res: HttpResponse, route: string): unknown {
     return parseJson(res, route);
+  }
+}
+
+/** The limiter's windows: the spec's for every route, each route named in `limits` replaced; or 'off'. */
+function limitsFor<R extends string>(routes: RouteTable<R>, limits: Limits | 'off' | undefined): Limits | 'off' {
+  if (limits === 'off') return 'off';
+  return { ...limitsOf(routes), ...limits };
+}
+
+const optionalNumber = (opts: ServiceClientOptions, name: keyof ServiceClientOptions, ok: (n: number) => boolean, text: string): void => {
+  const v = opts[name];
+  if (v === undefined) return;
+  if (typeof v !== 'number') throw argumentError(TypeError, name, `must be a number (got ${show(v)})`);
+  if (!ok(v)) throw argumentError(RangeError, name, `must be ${text} (got ${show(v)})`);
+};
+
+/** Every option checked where it is given, so a typo fails at once rather than as a retry loop or a stalled wait. */
+function checkOptions(opts: ServiceClientOptions): void {
+  optionalNumber(opts, 'timeoutMs', (n) => Number.isFinite(n) && n > 0, 'a positive number of milliseconds');
+  optionalNumber(opts, 'maxWaitMs', (n) => n >= 0 && !Number.isNaN(n), 'a number of milliseconds ≥ 0');
+  optionalNumber(opts, 'attempts', (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'a whole number from 1 to 100');
+  optionalNumber(opts, 'backoffMs', (n) => Number.isFinite(n) && n >= 0, 'a number of milliseconds ≥ 0');
+  optionalNumber(opts, 'banMs', (n) => Number.isFinite(n) && n > 0 && n <= MAX_BAN_MS, `a number of milliseconds from 1 to ${MAX_BAN_MS} (a day)`);
+  if (opts.stateDir !== undefined && (typeof opts.stateDir !== 'string' || opts.stateDir === '')) throw argumentError(TypeError, 'stateDir', `must be a non-empty path (got ${show(opts.stateDir)})`);
+  if (opts.onWait !== undefined && typeof opts.onWait !== 'function') throw argumentError(TypeError, 'onWait', `must be a function (got ${show(opts.onWait)})`);
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', `must be an AbortSignal (got ${show(opts.signal)})`);
+  if (opts.clock !== undefined && (opts.clock === null || typeof opts.clock.now !== 'function' || typeof opts.clock.sleep !== 'function')) {
+    throw argumentError(TypeError, 'clock', 'must have now() and sleep(ms, signal)');
+  }
+  const limits = opts.limits;
+  if (limits === undefined || limits === 'off') return;
+  if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) throw argumentError(TypeError, 'limits', `must be 'off' or {route: [{limit, periodMs}]} (got ${show(limits)})`);
+  for (const [route, windows] of Object.entries(limits)) {
+    const ok = Array.isArray(windows) && windows.every((w) => w !== null && typeof w === 'object' && Number.isInteger(w.limit) && w.limit >= 1 && Number.isFinite(w.periodMs) && w.periodMs > 0);
+    if (!ok) throw argumentError(RangeError, 'limits', `of ${route} must be a list of {limit: a whole number ≥ 1, periodMs: a positive number}`);
   }
 }

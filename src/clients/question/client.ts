@@ -10,7 +10,7 @@ import type { BackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
-import { ChallengeExpiredError, ProtocolError, UnauthorizedError } from '../errors.ts';
+import { ChallengeExpiredError, ProtocolError, RateLimitedError, RateLimitWaitError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
@@ -58,8 +58,8 @@ export interface Stats {
 export interface DeliveredFile {
   id: string;
   filename: string;
-  /** Where it is cached on disk. */
-  path: string;
+  /** Where it is cached on disk; null when the route's headers forbid keeping it (no-store, max-age=0). */
+  path: string | null;
   content: Buffer;
   mimetype: string | null;
   fromCache: boolean;
@@ -82,6 +82,8 @@ const MODELS_MAX_AGE_MS = HOUR;
 export class QuestionClient extends ServiceClient<QuestionRoute> {
   readonly homepage: string;
   private modelSites: { sites: string[]; at: number } | null = null;
+  /** When this client last asked the config route for a session (ms since the epoch). */
+  private sessionAsked: number | null = null;
   private readonly fileMaxAgeMs: number;
   private readonly pow: { threads?: number; backend?: BackendChoice };
 
@@ -116,40 +118,76 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   }
 
   /** A fresh proof-of-work challenge (and session cookie). */
-  async config(): Promise<{ nonce: string; difficulty: number }> {
+  async config(opts: { signal?: AbortSignal } = {}): Promise<{ nonce: string; difficulty: number }> {
     const route = 'GET /gpt/api/config';
-    const res = await this.call({ route: 'config' });
+    const res = await this.call({ route: 'config', ...(opts.signal ? { signal: opts.signal } : {}) });
     const o = checkObject(route, this.json(res, route), { nonce: 'string', difficulty: 'integer' });
     return { nonce: o.nonce as string, difficulty: o.difficulty as number };
   }
 
   /**
    * Posts a question: a fresh config, the proof of work, then the POST with the
-   * session cookie. A refused solution or an expired token gets a new config
-   * and another try, within the limits. Returns the question id.
+   * session cookie. Returns the question id.
+   *
+   * The query route's slot (1/min, 8/hour, 16/day) is waited for before the
+   * config call, as a token lives 16 minutes and the slot may be a day away.
+   * A token is good for one request, so the POST is never resent as it was: a
+   * refused solution or token (401) or a 429 gets a new config and another
+   * try, within `attempts`; an answer that says nothing of the question's
+   * fate (a 5xx, a timeout, a connection dropped after sending, a garbled
+   * body) is thrown, since the service may have stored the question and a
+   * second POST would post it twice. A service that cannot be reached at all
+   * is a NetworkError at once, as on every route.
    */
   async query(prompt: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
-    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
-    if (prompt.trim() === '') throw new RangeError('prompt must not be empty');
+    if (typeof prompt !== 'string') throw argumentError(TypeError, 'prompt', 'must be a string');
+    if (prompt.trim() === '') throw argumentError(RangeError, 'prompt', 'must not be empty');
+    if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', 'must be an AbortSignal');
     const route = 'POST /gpt/api/query';
+    const signal = this.signalFor(opts.signal);
+    const withSignal = signal ? { signal } : {};
     let lastError: unknown;
     for (let attempt = 0; attempt < this.o.attempts; attempt++) {
+      await this.waitForSlot('query', signal);
       // Age counted from before the config request: the conservative end.
       const issued = this.clock.now();
-      const challenge = await this.config();
-      const { solution } = await solvePow(challenge, { ...this.pow, ...(opts.signal ? { signal: opts.signal } : {}) });
+      const challenge = await this.config(withSignal);
+      const { solution } = await solvePow(challenge, { ...this.pow, ...withSignal });
       // Never spend the single query slot on a token about to expire.
-      if (this.clock.now() - issued > TOKEN_USE_LIMIT_MS) continue;
+      const left = TOKEN_USE_LIMIT_MS - (this.clock.now() - issued);
+      if (left <= 0) continue;
       try {
-        const res = await this.call({ route: 'query', json: { solution, prompt } });
+        const res = await this.call({ route: 'query', json: { solution, prompt }, noRetry: true, maxWaitMs: left, ...withSignal });
         const o = checkObject(route, this.json(res, route), { id: 'string' });
         return o.id as string;
       } catch (err) {
-        if (!(err instanceof UnauthorizedError)) throw err;
+        // Another process took the slot meanwhile, past the token's life: wait again, with a new token.
+        const tokenOutlived = err instanceof RateLimitWaitError && (this.o.maxWaitMs === undefined || left < this.o.maxWaitMs);
+        if (!(tokenOutlived || err instanceof UnauthorizedError || err instanceof RateLimitedError)) throw err;
         lastError = err;
       }
     }
     throw lastError ?? new ChallengeExpiredError(route);
+  }
+
+  /**
+   * The spec wants the session cookie on every call but models; a session
+   * comes from the config route, so a client without one asks for it first:
+   * one try, when the config route has a slot now (never a wait for it), at
+   * most once an hour (a service that sets no cookie must not cost a config
+   * slot a call). Failing that, the call goes out without it and meets
+   * whatever the service says to that, or its own wait or outage.
+   */
+  private async session(): Promise<void> {
+    if (this.cookies.header(this.url('/gpt/api/config'))) return;
+    if (this.sessionAsked !== null && this.clock.now() - this.sessionAsked < HOUR) return;
+    if (this.nextSlot('config') > this.clock.now()) return;
+    this.sessionAsked = this.clock.now();
+    try {
+      await this.call({ route: 'config', noRetry: true });
+    } catch (err) {
+      if (this.o.signal?.aborted) throw err;
+    }
   }
 
   private thread(route: string, v: unknown, attribution: Attribution, withId: boolean): ThreadItem | Thread {
@@ -178,6 +216,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   async answer(id: string): Promise<Thread | null> {
     if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
     const route = 'GET /gpt/api/answer';
+    await this.session();
     const res = await this.call({ route: 'answer', params: { id }, cache: true, accept: [404] });
     if (res.status === 404) return null;
     return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
@@ -190,6 +229,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     const out: (ThreadItem | ItemError)[] = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_ANSWERS) {
       const batch = ids.slice(i, i + MAX_IDS_PER_ANSWERS);
+      await this.session();
       const res = await this.call({ route: 'answers', json: batch, cache: true });
       out.push(...this.items(route, this.json(res, route), await this.attribution()));
     }
@@ -204,12 +244,14 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       throw argumentError(RangeError, 'perPage', `must be a nonzero integer from -${MAX_PER_PAGE} to ${MAX_PER_PAGE} (got ${per})`);
     }
     const route = 'GET /gpt/api/page';
+    await this.session();
     const res = await this.call({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
     return this.items(route, this.json(res, route), await this.attribution());
   }
 
   async files(): Promise<FileListing[]> {
     const route = 'GET /gpt/api/files';
+    await this.session();
     const res = await this.call({ route: 'files', cache: true });
     return checkArray(route, this.json(res, route)).map((f) => {
       const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer', question: 'string' });
@@ -219,6 +261,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   async stats(): Promise<Stats> {
     const route = 'GET /gpt/api/stats';
+    await this.session();
     const res = await this.call({ route: 'stats', cache: true });
     const o = checkObject(route, this.json(res, route), { count: 'integer', files: 'integer', pages: 'integer' });
     return { count: o.count as number, files: o.files as number, pages: o.pages as number };
@@ -237,6 +280,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (m && m.expires > this.clock.now()) {
       return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
     }
+    await this.session();
     const res = await this.call({ route: 'file', params: { id, filename } });
     // The response's own caching headers (http-cache-semantics), capped; none at all: the default.
     const allowed = this.cache.freshFor({ method: 'GET', url: this.url(urlPath) }, res);
@@ -247,7 +291,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       writeFileAtomic(local, res.body, 0o644);
       writeFileAtomic(meta, JSON.stringify({ expires: this.clock.now() + ttl, mimetype }), 0o644);
     }
-    return { id, filename, path: local, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
+    return { id, filename, path: ttl > 0 ? local : null, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
   }
 }
 

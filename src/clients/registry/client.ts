@@ -7,11 +7,12 @@
 import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
 import { ProtocolError, ServiceError } from '../errors.ts';
-import { registryError, TotpError } from './errors.ts';
+import { knownIdent, NotExistError, registryError, TotpError } from './errors.ts';
 import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
+import { argumentError, show } from '../../validate.ts';
 
 export interface KeyMaterial {
   /** The prime's key, encrypted for the current 256-second window. */
@@ -49,15 +50,31 @@ export interface RegistryClientOptions extends ServiceClientOptions {
   totpOnGet?: 'query' | 'body';
   /** Primes in bodies and paths as 'decimal' (default) or '0x' hex. */
   primeEncoding?: 'decimal' | 'hex';
+  /** Where POST /rekey carries the TOTP: 'body' (default, beside prime and key) or 'query'. */
+  rekeyTotpIn?: 'body' | 'query';
 }
 
 export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   private totp: { key: Uint8Array; ts: number; offset: number } | null = null;
-  private readonly ro: Required<Pick<RegistryClientOptions, 'totpReading' | 'totpDigits' | 'totpOnGet' | 'primeEncoding'>>;
+  private readonly ro: Required<Pick<RegistryClientOptions, 'totpReading' | 'totpDigits' | 'totpOnGet' | 'primeEncoding' | 'rekeyTotpIn'>>;
 
   constructor(opts: RegistryClientOptions) {
     super('registry', REGISTRY_ROUTES, opts);
-    this.ro = { totpReading: 't0', totpDigits: 6, totpOnGet: 'query', primeEncoding: 'decimal', ...opts };
+    const oneOf = <T extends string>(name: keyof RegistryClientOptions, allowed: readonly T[], fallback: T): T => {
+      const v = opts[name];
+      if (v === undefined) return fallback;
+      if (!allowed.includes(v as T)) throw argumentError(RangeError, name, `must be ${allowed.map((a) => `'${a}'`).join(' or ')} (got ${show(v)})`);
+      return v as T;
+    };
+    const digits = opts.totpDigits ?? 6;
+    if (!Number.isInteger(digits) || digits < 1 || digits > 10) throw argumentError(RangeError, 'totpDigits', `must be a whole number from 1 to 10 (got ${show(opts.totpDigits)})`);
+    this.ro = {
+      totpReading: oneOf('totpReading', ['t0', 'server-clock'], 't0'),
+      totpDigits: digits,
+      totpOnGet: oneOf('totpOnGet', ['query', 'body'], 'query'),
+      primeEncoding: oneOf('primeEncoding', ['decimal', 'hex'], 'decimal'),
+      rekeyTotpIn: oneOf('rekeyTotpIn', ['body', 'query'], 'body'),
+    };
   }
 
   /** The TOTP on a GET route other than requirements: query string or JSON body, per totpOnGet. */
@@ -66,6 +83,8 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   }
 
   encodePrime(p: bigint): string {
+    if (typeof p !== 'bigint') throw argumentError(TypeError, 'prime', `must be a bigint (got ${show(p)})`);
+    if (p < 2n) throw argumentError(RangeError, 'prime', `must be at least 2 (got ${show(p)})`);
     return this.ro.primeEncoding === 'hex' ? `0x${p.toString(16)}` : p.toString();
   }
 
@@ -103,16 +122,25 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     }
   }
 
+  /**
+   * `{error, ident}` as the typed error of its ident. The spec shows no
+   * status codes, so a known ident is the registry's answer at any status (a
+   * 500 saying notprime is not worth a retry); a 5xx without one is a
+   * ServerError, retried; a 429 is the limiter's.
+   */
   protected override statusError(route: string, res: HttpResponse): ServiceError {
-    if (res.status === 429 || res.status >= 500) return super.statusError(route, res);
+    if (res.status === 429) return super.statusError(route, res);
+    type ErrorBody = { error?: unknown; ident?: unknown };
+    let body: ErrorBody | null = null;
     try {
-      const v = JSON.parse(res.body.toString('utf8')) as { error?: unknown; ident?: unknown };
-      if (v && typeof v === 'object' && (typeof v.ident === 'string' || typeof v.error === 'string')) {
-        return registryError(route, res.status, typeof v.error === 'string' ? v.error : null, typeof v.ident === 'string' ? v.ident : null);
-      }
+      const v = JSON.parse(res.body.toString('utf8')) as unknown;
+      if (v && typeof v === 'object') body = v as ErrorBody;
     } catch {
-      // not JSON: fall through
+      // not JSON: the generic error below
     }
+    const ident = typeof body?.ident === 'string' ? body.ident : null;
+    const message = typeof body?.error === 'string' ? body.error : null;
+    if (knownIdent(ident) || (res.status < 500 && (ident !== null || message !== null))) return registryError(route, res.status, message, ident);
     return super.statusError(route, res);
   }
 
@@ -164,15 +192,26 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
         ...(old_mtrans !== undefined ? { oldMtrans: old_mtrans as number } : {}),
       };
     } catch (err) {
-      // "Response when the prime is not registered: not shown": a 404 or ident notexist means absent.
-      if (err instanceof ServiceError && (err.status === 404 || (err as { ident?: string }).ident === 'notexist')) return null;
+      // "Response when the prime is not registered: not shown": ident
+      // notexist, or a 404 that is the registry's own JSON error, means
+      // absent. A 404 without one (a proxy's page, a wrong base URL) is
+      // thrown: read as "absent", it would mark keys as never sent.
+      if (err instanceof NotExistError) return null;
+      if (err instanceof ServiceError && err.status === 404 && err.serviceMessage !== null) return null;
       throw err;
     }
   }
 
   async rekey(prime: bigint, key: string): Promise<KeyMaterial> {
     const route = 'POST /api/rekey';
-    const res = await this.withTotp((totp) => this.call({ route: 'rekey', json: { prime: this.encodePrime(prime), totp, key }, noRetry: true }));
+    const encoded = this.encodePrime(prime);
+    const res = await this.withTotp((totp) =>
+      this.call({
+        route: 'rekey',
+        ...(this.ro.rekeyTotpIn === 'body' ? { json: { prime: encoded, totp, key } } : { json: { prime: encoded, key }, query: { totp } }),
+        noRetry: true,
+      }),
+    );
     return this.material(route, res);
   }
 

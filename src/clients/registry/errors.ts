@@ -42,8 +42,13 @@ const BY_IDENT: Record<string, typeof RegistryError> = {
   notexist: NotExistError,
 };
 
+/** Whether `ident` is one the spec names (and so a typed answer of the registry, at whatever status). */
+export function knownIdent(ident: string | null): boolean {
+  return ident !== null && Object.hasOwn(BY_IDENT, ident);
+}
+
 export function registryError(route: string, status: number, message: string | null, ident: string | null): RegistryError {
-  const Cls = (ident && BY_IDENT[ident]) || RegistryError;
+  const Cls = (ident && Object.hasOwn(BY_IDENT, ident) && BY_IDENT[ident]) || RegistryError;
   return new Cls(route, status, message, ident);
 }
 
