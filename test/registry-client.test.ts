@@ -10,6 +10,7 @@ import { PrimeRegistryClient } from '../src/clients/registry/client.ts';
 import { JsonError, NotExistError, NotPrimeError, NotSafePrimeError, RegisteredError, RequirementsError, TotpError } from '../src/clients/registry/errors.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { startServer } from '../src/fake-services/http-server.ts';
+import { FakeRegistryService } from '../src/fake-services/registry-service.ts';
 import { ServiceNotFoundError } from '../src/clients/errors.ts';
 import type { FakeRegistryOptions } from '../src/fake-services/registry-service.ts';
 import { closePool } from '../src/pool/pool.ts';
@@ -202,6 +203,88 @@ describe('Registrar: ledger and keys', () => {
       expect(b85decode(e.key!)).toEqual(fake.registry.keyOf(x));
     }
     expect(fake.registry.added).toEqual([p, q]);
+  });
+
+  it('a rekey whose answer was lost: settled by the next recover(), key-lost when the registry did re-key, rekeyed when it did not', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 7));
+    const registry = new FakeRegistryService();
+    // What POST /rekey does: 'lose' re-keys and then answers 502; 'drop' answers 502 without re-keying.
+    let mode: 'pass' | 'lose' | 'drop' = 'pass';
+    const srv = await startServer(
+      [
+        async (req, c) => {
+          if (req.url.pathname !== '/api/rekey' || mode === 'pass') return null;
+          if (mode === 'lose') await registry.handler(req, c);
+          return { status: 502, body: { error: 'bad gateway' } };
+        },
+        registry.handler,
+      ],
+      clock,
+    );
+    running.push(srv);
+    const dir = tmp();
+    const client = new PrimeRegistryClient({ baseUrl: srv.url, stateDir: dir, clock, limits: 'off', backoffMs: 1 });
+    const keystore = new Keystore(path.join(dir, 'keys.json'));
+    const [p, q] = await safePrimes(128, 2);
+    const reg = new Registrar(client, keystore);
+    await reg.register(p!);
+    await reg.register(q!);
+    mode = 'lose';
+    await expect(reg.rekey(p!)).rejects.toMatchObject({ code: 'ERR_SERVER' });
+    mode = 'drop';
+    await expect(reg.rekey(q!)).rejects.toMatchObject({ code: 'ERR_SERVER' });
+    for (const x of [p!, q!]) expect(keystore.get(x)).toMatchObject({ state: 'registered', rekeying: expect.any(Number) });
+    mode = 'pass';
+    clock.advance(3600_000);
+    const next = new Registrar(client, new Keystore(keystore.file));
+    const lost = await next.recover();
+    expect(lost.map((e) => e.prime)).toEqual([p!.toString()]);
+    expect(lost[0]!.message).toMatch(/re-keyed/);
+    expect(next.keystore.get(p!)).not.toHaveProperty('key');
+    const settled = next.keystore.get(q!)!;
+    expect(settled).toMatchObject({ state: 'registered' });
+    expect(settled).not.toHaveProperty('rekeying');
+    expect(b85decode(settled.key!)).toEqual(registry.keyOf(q!));
+  });
+
+  it('after a wait for a ban, the TOTP and the key are made for the moment the request goes out', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 7));
+    const registry = new FakeRegistryService();
+    let banned = false;
+    const srv = await startServer(
+      [
+        (req) => {
+          if (req.url.pathname !== '/api/ranges' || banned) return null;
+          banned = true;
+          return { status: 429, headers: { 'retry-after': '1000' }, body: { error: 'slow down' } };
+        },
+        registry.handler,
+      ],
+      clock,
+    );
+    running.push(srv);
+    const dir = tmp();
+    const client = new PrimeRegistryClient({ baseUrl: srv.url, stateDir: dir, clock, attempts: 1 });
+    const reg = new Registrar(client, new Keystore(path.join(dir, 'keys.json')));
+    const [p] = await safePrimes(128, 1);
+    await reg.register(p!);
+    await expect(client.ranges()).rejects.toMatchObject({ code: 'ERR_RATE_LIMITED' });
+    // The note waits 1000 s for the ban: four 256-second windows later than when it was asked for.
+    const before = clock.now();
+    expect(await reg.note(p!, 'after the ban')).toEqual({ success: 'note replaced', prevNote: '' });
+    expect(clock.now() - before).toBeGreaterThanOrEqual(1_000_000);
+  });
+
+  it('a rekey the registry refuses leaves the stored key and no mark', async () => {
+    const { registrar, keystore, fake } = await setup();
+    const [p] = await safePrimes(128, 1);
+    await registrar.register(p!);
+    const stored = keystore.get(p!)!.key;
+    // Another holder's rekey voids ours: the registry refuses the stored key.
+    fake.registry.replaceKey(p!);
+    await expect(registrar.rekey(p!)).rejects.toBeInstanceOf(JsonError);
+    expect(keystore.get(p!)).toMatchObject({ state: 'registered', key: stored });
+    expect(keystore.get(p!)).not.toHaveProperty('rekeying');
   });
 
   it('a crash between the reply and the keystore write is reported as key-lost; an unsent one is retried', async () => {

@@ -15,7 +15,7 @@ export class Registering {
   async start(): Promise<void> {
     for (const e of await this.reg.recover()) {
       this.tally['key-lost']++;
-      process.stderr.write(`powprime: KEY LOST for ${e.prime}: the registry holds it but the last run stopped before its key was stored\n`);
+      process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? 'the registry holds it but the last run stopped before its key was stored')}\n`);
     }
     this.minBits = (await this.reg.client.requirements(this.bits)).bits;
   }

@@ -156,4 +156,10 @@ export class FakeRegistryService {
   keyOf(prime: bigint): Uint8Array | undefined {
     return this.primes.get(prime.toString())?.key;
   }
+
+  /** Gives a prime a new key, as a rekey by another holder of its key would (tests: a stored key gone void). */
+  replaceKey(prime: bigint): void {
+    const s = this.primes.get(prime.toString());
+    if (s) s.key = new Uint8Array(randomBytes(32));
+  }
 }

@@ -60,6 +60,12 @@ export interface CallSpec<R extends string> {
   signal?: AbortSignal;
   /** Longest wait for this call's slot, below the client's maxWaitMs (e.g. a token's remaining life). */
   maxWaitMs?: number;
+  /**
+   * The body and query made as each request goes out, after any wait for a
+   * slot: for what holds only for a moment (a TOTP, a key encrypted for a
+   * 256-second window). Not with `cache`.
+   */
+  late?: () => { json?: unknown; query?: Record<string, string> };
 }
 
 export function defaultStateDir(service: string): string {
@@ -162,11 +168,14 @@ export class ServiceClient<R extends string = string> {
           ...(this.o.onWait ? { onWait: this.o.onWait } : {}),
         });
         if (signal?.aborted) throw signal.reason;
-        const cookie = this.cookies.header(url);
+        const late = spec.late?.();
+        const json = late && 'json' in late ? late.json : spec.json;
+        const target = late?.query ? this.url(fillPath(route, spec.params), { ...spec.query, ...late.query }) : url;
+        const cookie = this.cookies.header(target);
         const res = await send({
           method: route.method,
-          url,
-          ...(spec.json !== undefined ? { json: spec.json } : {}),
+          url: target,
+          ...(json !== undefined ? { json } : {}),
           ...(cookie ? { headers: { cookie } } : {}),
           timeoutMs: this.o.timeoutMs,
           route: name,

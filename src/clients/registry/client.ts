@@ -8,7 +8,7 @@ import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
 import { ProtocolError, ServiceError } from '../errors.ts';
 import { knownIdent, NotExistError, registryError, TotpError } from './errors.ts';
-import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
+import { ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
@@ -103,22 +103,34 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     return { key, ts: o.ts as number };
   }
 
-  /** The TOTP for this moment. */
+  /** The TOTP for this moment (GET /totp first, once). */
   async code(): Promise<string> {
     if (!this.totp) await this.totpInfo();
+    return this.codeNow();
+  }
+
+  private codeNow(): string {
     const t = this.totp!;
     const now = this.clock.now() / 1000;
     return this.ro.totpReading === 't0' ? totpCode(t.key, { t0: t.ts, now, digits: this.ro.totpDigits }) : totpCode(t.key, { t0: 0, now: now + t.offset, digits: this.ro.totpDigits });
   }
 
-  /** A call that needs a TOTP; a `totp` error once refreshes GET /totp and tries again. */
-  private async withTotp(fn: (totp: string) => Promise<HttpResponse>): Promise<HttpResponse> {
+  /**
+   * A call that needs a TOTP, its body made as the request goes out (after
+   * any wait: a code is good for 256 seconds); a `totp` error once refreshes
+   * GET /totp and tries again.
+   */
+  private async withTotp(spec: CallSpec<RegistryRoute>, body: (totp: string) => { json?: unknown; query?: Record<string, string> }): Promise<HttpResponse> {
+    const attempt = async (): Promise<HttpResponse> => {
+      if (!this.totp) await this.totpInfo();
+      return this.call({ ...spec, late: () => body(this.codeNow()) });
+    };
     try {
-      return await fn(await this.code());
+      return await attempt();
     } catch (err) {
       if (!(err instanceof TotpError)) throw err;
       await this.totpInfo();
-      return fn(await this.code());
+      return attempt();
     }
   }
 
@@ -148,7 +160,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     if (bits !== undefined && (!Number.isInteger(bits) || bits < 1)) throw new RangeError(`bits must be a positive integer (got ${bits})`);
     const which = bits === undefined ? 'all' : String(bits);
     const route = `GET /api/requirements/${which}`;
-    const res = await this.withTotp((totp) => this.call({ route: 'requirements', params: { bits: which }, json: { totp } }));
+    const res = await this.withTotp({ route: 'requirements', params: { bits: which } }, (totp) => ({ json: { totp } }));
     const o = checkObject(route, this.json(res, route), { bits: 'number', trans: 'number' });
     return { bits: o.bits as number, trans: o.trans as number };
   }
@@ -156,7 +168,8 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   /** POST /add. Never retried by the HTTP layer: the key material comes only once. */
   async add(prime: bigint, metadata: Record<string, unknown> = {}): Promise<KeyMaterial> {
     const route = 'POST /api/add';
-    const res = await this.withTotp((totp) => this.call({ route: 'add', json: { ...metadata, prime: this.encodePrime(prime), totp }, noRetry: true }));
+    const encoded = this.encodePrime(prime);
+    const res = await this.withTotp({ route: 'add', noRetry: true }, (totp) => ({ json: { ...metadata, prime: encoded, totp } }));
     return this.material(route, res);
   }
 
@@ -165,11 +178,16 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     return { key: o.key as string, subkey: o.subkey as string, totp_key: o.totp_key as string, totp_ts: o.totp_ts as number };
   }
 
-  /** POST /note with the key encrypted for the current window. */
-  async note(prime: bigint, key: string, note: string): Promise<{ success: string; prevNote: string }> {
-    if (typeof note !== 'string') throw new TypeError('note must be a string');
+  /**
+   * POST /note with the key encrypted for the current window. `key` may be a
+   * function that encrypts it, called as each request is made: a wait for a
+   * slot or a TOTP retry may cross into the next 256-second window.
+   */
+  async note(prime: bigint, key: string | (() => string), note: string): Promise<{ success: string; prevNote: string }> {
+    if (typeof note !== 'string') throw argumentError(TypeError, 'note', `must be a string (got ${show(note)})`);
     const route = 'POST /api/note';
-    const res = await this.withTotp((totp) => this.call({ route: 'note', json: { prime: this.encodePrime(prime), key, note, totp }, noRetry: true }));
+    const encoded = this.encodePrime(prime);
+    const res = await this.withTotp({ route: 'note', noRetry: true }, (totp) => ({ json: { prime: encoded, key: keyNow(key), note, totp } }));
     const o = checkObject(route, this.json(res, route), { success: 'string' }, { prev_note: 'string' });
     return { success: o.success as string, prevNote: (o.prev_note as string | undefined) ?? '' };
   }
@@ -178,7 +196,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   async prime(prime: bigint): Promise<PrimeRecord | null> {
     const route = 'GET /api/prime';
     try {
-      const res = await this.withTotp((totp) => this.call({ route: 'prime', params: { p: this.encodePrime(prime) }, ...this.totpOnGet(totp) }));
+      const res = await this.withTotp({ route: 'prime', params: { p: this.encodePrime(prime) } }, (totp) => this.totpOnGet(totp));
       const o = checkObject(
         route,
         this.json(res, route),
@@ -202,22 +220,19 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     }
   }
 
-  async rekey(prime: bigint, key: string): Promise<KeyMaterial> {
+  /** POST /rekey; `key` as for note(). */
+  async rekey(prime: bigint, key: string | (() => string)): Promise<KeyMaterial> {
     const route = 'POST /api/rekey';
     const encoded = this.encodePrime(prime);
-    const res = await this.withTotp((totp) =>
-      this.call({
-        route: 'rekey',
-        ...(this.ro.rekeyTotpIn === 'body' ? { json: { prime: encoded, totp, key } } : { json: { prime: encoded, key }, query: { totp } }),
-        noRetry: true,
-      }),
+    const res = await this.withTotp({ route: 'rekey', noRetry: true }, (totp) =>
+      this.ro.rekeyTotpIn === 'body' ? { json: { prime: encoded, totp, key: keyNow(key) } } : { json: { prime: encoded, key: keyNow(key) }, query: { totp } },
     );
     return this.material(route, res);
   }
 
   async ranges(): Promise<{ from: bigint; to: bigint }> {
     const route = 'GET /api/ranges';
-    const res = await this.withTotp((totp) => this.call({ route: 'ranges', ...this.totpOnGet(totp) }));
+    const res = await this.withTotp({ route: 'ranges' }, (totp) => this.totpOnGet(totp));
     const o = checkObject(route, this.json(res, route), { from: 'string', to: 'string' });
     try {
       return { from: BigInt(o.from as string), to: BigInt(o.to as string) };
@@ -225,4 +240,11 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
       throw new ProtocolError(route, 'from/to are not whole numbers');
     }
   }
+}
+
+/** The encrypted key for a request made now. */
+function keyNow(key: string | (() => string)): string {
+  const k = typeof key === 'function' ? key() : key;
+  if (typeof k !== 'string' || k === '') throw argumentError(TypeError, 'key', `must be the encrypted key (got ${show(k)})`);
+  return k;
 }

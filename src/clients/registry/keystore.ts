@@ -52,7 +52,14 @@ export interface LedgerEntry {
    */
   received?: { material: { key: string; subkey: string; totp_key: string; totp_ts: number }; at: number };
   /**
-   * The process working on a `sending` or `received` entry: while it runs,
+   * When (ms) a POST /rekey of this `registered` entry was sent, until its
+   * answer is journaled or the registry refuses it: a crash or a lost answer
+   * in between leaves the stored key in doubt (the registry may have
+   * re-keyed), and the next recover() settles it.
+   */
+  rekeying?: number;
+  /**
+   * The process working on a `sending`, `received` or `rekeying` entry: while it runs,
    * another process sharing the keystore leaves the entry to it instead of
    * settling it as left by a crash.
    */
@@ -78,7 +85,9 @@ function entryProblem(e: unknown): string | undefined {
   for (const k of ['ident', 'message', 'key', 'subkey', 'totpKey'] as const) {
     if (o[k] !== undefined && typeof o[k] !== 'string') return `(prime ${o.prime}) has a "${k}" that is not a string`;
   }
-  if (o.totpTs !== undefined && typeof o.totpTs !== 'number') return `(prime ${o.prime}) has a "totpTs" that is not a number`;
+  for (const k of ['totpTs', 'rekeying'] as const) {
+    if (o[k] !== undefined && typeof o[k] !== 'number') return `(prime ${o.prime}) has a "${k}" that is not a number`;
+  }
   if (o.received !== undefined) {
     const r = o.received as { material?: Record<string, unknown>; at?: unknown } | null;
     const m = r?.material;

@@ -3,12 +3,14 @@
  * locally first (a prime that fails is never sent), marked `sending` before
  * POST /add, key material decrypted and stored at once, and a `sending` left
  * by a crash resolved on the next run (reported loudly as `key-lost` if the
- * registry holds the prime).
+ * registry holds the prime). A rekey is marked the same way (`rekeying`),
+ * since its answer voids the stored key.
  */
 import { isSafePrimeSync } from '../../prime/check.ts';
 import { b85decode, b85encode } from './base85.ts';
 import { decryptKey, encryptKey } from './key-crypto.ts';
 import { hostname } from 'node:os';
+import { isoTime } from '../clock.ts';
 import { Keystore, type LedgerEntry } from './keystore.ts';
 import { NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
 import type { KeyMaterial, PrimeRegistryClient } from './client.ts';
@@ -41,7 +43,10 @@ export class Registrar {
   /**
    * Settles `sending` entries left by a crash: finished from the journaled
    * answer when there is one, else back to unsent, or key-lost when the
-   * registry holds the prime. Returns the key-lost ones.
+   * registry holds the prime. A rekey that got no stored answer is sent
+   * again with the stored key: taken, it finishes as the first would have
+   * (the registry had not re-keyed); refused, the registry did re-key and
+   * the key is lost. Returns the key-lost ones.
    */
   async recover(): Promise<LedgerEntry[]> {
     const lost: LedgerEntry[] = [];
@@ -51,6 +56,11 @@ export class Registrar {
       if (e.received) {
         // An answer (to /add or /rekey) journaled before a crash: its keys are the current ones.
         this.storeKeys(e, e.received.material, e.received.at);
+        continue;
+      }
+      if (e.rekeying !== undefined && e.state === 'registered') {
+        const settled = await this.finishRekey(e as LedgerEntry & { key: string; subkey: string });
+        if (settled.state === 'key-lost') lost.push(settled);
         continue;
       }
       if (e.state !== 'sending') continue;
@@ -106,7 +116,7 @@ export class Registrar {
 
   /** The entry registered with the answer's decrypted keys, in place of its journal. */
   private storeKeys(entry: LedgerEntry, material: KeyMaterial, receivedAt: number): LedgerEntry {
-    const { received: _journal, owner: _owner, ...rest } = entry;
+    const { received: _journal, owner: _owner, rekeying: _rekeying, ...rest } = entry;
     const e: LedgerEntry = { ...rest, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
     this.keystore.put(e);
     return e;
@@ -124,18 +134,65 @@ export class Registrar {
   }
 
   async note(p: bigint, text: string): Promise<{ success: string; prevNote: string }> {
-    return this.client.note(p, this.currentBlob(this.owned(p)), text);
+    const e = this.owned(p);
+    return this.client.note(p, () => this.currentBlob(e), text);
   }
 
+  /** New keys for p; a rekey of it left unanswered by a crash is settled first (see recover). */
   async rekey(p: bigint): Promise<LedgerEntry> {
     const e = this.owned(p);
-    this.keystore.put(e, { reserveNext: true });
-    // The old key is void now: the new one is journaled first, as for /add.
-    return this.keep(e, await this.client.rekey(p, this.currentBlob(e)));
+    if (e.rekeying === undefined) return this.sendRekey(e);
+    if (Keystore.ownerRunning(e)) throw new RangeError(`${p} is being rekeyed by another process (pid ${e.owner!.pid} on ${e.owner!.host})`);
+    return this.finishRekey(e);
+  }
+
+  /**
+   * POST /rekey with the stored key, marked first: its answer voids the
+   * stored key, so it is journaled before anything else, and an answer that
+   * never came leaves the mark for recover(). A refusal clears the mark: the
+   * registry did not re-key.
+   */
+  private async sendRekey(e: LedgerEntry & { key: string; subkey: string }): Promise<LedgerEntry> {
+    const marked: LedgerEntry = { ...e, rekeying: this.client.clock.now(), owner: this.owner };
+    this.keystore.put(marked, { reserveNext: true });
+    let material: KeyMaterial;
+    try {
+      material = await this.client.rekey(BigInt(e.prime), () => this.currentBlob(e));
+    } catch (err) {
+      // Refused: the registry did not re-key on this request (a mark from an
+      // earlier one that went unanswered stays, for finishRekey to read).
+      if (err instanceof RegistryError && e.rekeying === undefined) this.keystore.put(withoutMark(marked));
+      throw err;
+    }
+    return this.keep(marked, material);
+  }
+
+  /** A rekey left without a stored answer (see recover): the entry with new keys, or key-lost. */
+  private async finishRekey(e: LedgerEntry & { key: string; subkey: string }): Promise<LedgerEntry> {
+    const sentAt = e.rekeying!;
+    try {
+      return await this.sendRekey(e);
+    } catch (err) {
+      if (!(err instanceof RegistryError) || err instanceof TotpError) throw err;
+      const { key: _k, subkey: _s, totpKey: _t, totpTs: _ts, ...rest } = withoutMark(e);
+      const entry: LedgerEntry = {
+        ...rest,
+        state: 'key-lost',
+        at: this.client.clock.now(),
+        message: `a rekey sent at ${isoTime(sentAt)} got no stored answer, and the registry now refuses the stored key (${err.serviceMessage ?? err.ident ?? err.status}): it re-keyed then`,
+      };
+      this.keystore.put(entry);
+      return entry;
+    }
   }
 }
 
 function withoutOwner(e: LedgerEntry): LedgerEntry {
   const { owner: _owner, ...rest } = e;
+  return rest;
+}
+
+function withoutMark(e: LedgerEntry): LedgerEntry {
+  const { rekeying: _rekeying, owner: _owner, ...rest } = e;
   return rest;
 }
