@@ -121,3 +121,33 @@ describe('the keystore is never replaced', () => {
     expect(readdirSync(dir)).toEqual(['keys.json']);
   });
 });
+
+describe('the HTTP cache stays bounded over a long run', () => {
+  const response = (maxAge: number) => ({ status: 200, headers: { 'cache-control': `max-age=${maxAge}` }, body: Buffer.from('{}') });
+
+  it('stale entries leave memory and disk; the folder is swept of them as new ones come', () => {
+    const clock = new ManualClock();
+    const dir = tempDir('powprime-cache-');
+    const cache = new ResponseCache(clock, dir);
+    const req = (i: number) => ({ method: 'GET' as const, url: new URL(`http://127.0.0.1/answers`), json: [`id-${i}`] });
+    for (let i = 0; i < 50; i++) cache.put(req(i), response(60));
+    expect(readdirSync(dir)).toHaveLength(50);
+    expect(cache.get(req(0))).not.toBeNull();
+    // An hour on, a new entry sweeps the stale ones; a stale entry asked for is gone from disk as well.
+    clock.advance(3_600_000);
+    expect(cache.get(req(1))).toBeNull();
+    expect(readdirSync(dir)).toHaveLength(49);
+    cache.put(req(100), response(60));
+    expect(readdirSync(dir)).toEqual([`${cache.key(req(100))}.json`]);
+  });
+
+  it('memory holds at most 256 entries; older ones are read back from the folder', () => {
+    const clock = new ManualClock();
+    const dir = tempDir('powprime-cache-');
+    const cache = new ResponseCache(clock, dir);
+    const req = (i: number) => ({ method: 'GET' as const, url: new URL(`http://127.0.0.1/answer/${i}`) });
+    for (let i = 0; i < 1000; i++) cache.put(req(i), response(3600));
+    expect((cache as unknown as { memory: Map<string, unknown> }).memory.size).toBe(256);
+    expect(cache.get(req(0))?.status).toBe(200);
+  });
+});

@@ -110,7 +110,11 @@ export class AdClient extends ServiceClient<AdRoute> {
     });
   }
 
-  /** Every ad (reused for indexMaxAgeMs, and as the cache headers allow). */
+  /**
+   * Every ad, reused for indexMaxAgeMs whatever the headers say: the spec asks
+   * clients to cache this route, and with its limits (1/min, 10/h) a client
+   * that fetched on every no-store would wait hours between picks.
+   */
   async all(): Promise<Ad[]> {
     const route = 'GET /api/all';
     const check = (v: unknown): Ad[] => checkArray(route, v).map((a) => AdClient.validate(route, a));

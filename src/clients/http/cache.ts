@@ -2,9 +2,13 @@
  * A private HTTP cache that follows the routes' Cache-Control / Expires
  * (http-cache-semantics), keyed by method, URL and request body (the `page`
  * and `answers` routes are GETs with bodies). Consulted before a rate-limit
- * slot is spent. Entries live in memory and, with a folder, on disk.
+ * slot is spent. Entries live in memory and, with a folder, on disk, and go
+ * once stale: this cache never revalidates, so a stale entry serves nothing,
+ * and a `question run` of weeks must not grow either (MEMORY_ENTRIES; the
+ * folder swept at most once an hour, SWEEP_EVERY_MS).
  */
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import CachePolicy from 'http-cache-semantics';
 import type { Clock } from '../clock.ts';
@@ -38,12 +42,18 @@ function asPolicyRequest(req: CacheRequest): CachePolicy.Request {
   return { url: req.url.pathname + req.url.search, method: req.method, headers: { host: req.url.host } };
 }
 
+/** Entries kept in memory at most, the least recently stored going first: the folder holds the rest. */
+const MEMORY_ENTRIES = 256;
+/** How often put() sweeps the folder for stale entries. */
+const SWEEP_EVERY_MS = 3_600_000;
+
 export class ResponseCache {
   private readonly memory = new Map<string, Entry>();
   private readonly Policy: typeof CachePolicy;
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly dir?: string,
   ) {
     this.Policy = policyClass(clock);
@@ -60,6 +70,10 @@ export class ResponseCache {
     const entry = this.memory.get(k) ?? this.load(k);
     if (!entry) return null;
     const policy = this.Policy.fromObject(entry.policy);
+    if (policy.timeToLive() <= 0) {
+      this.forget(k);
+      return null;
+    }
     if (!policy.satisfiesWithoutRevalidation(asPolicyRequest(req))) return null;
     return { status: entry.status, headers: entry.headers, body: Buffer.from(entry.body, 'base64') };
   }
@@ -80,8 +94,48 @@ export class ResponseCache {
     if (!policy.storable() || policy.timeToLive() <= 0) return;
     const entry: Entry = { policy: policy.toObject(), status: res.status, headers: res.headers, body: res.body.toString('base64') };
     const k = this.key(req);
+    this.remember(k, entry);
+    if (this.dir) {
+      writeFileAtomic(path.join(this.dir, `${k}.json`), JSON.stringify(entry));
+      if (this.clock.now() - this.lastSweep >= SWEEP_EVERY_MS) this.sweep();
+    }
+  }
+
+  /** Entries in memory, newest last; past MEMORY_ENTRIES the oldest is dropped (the folder still has it). */
+  private remember(k: string, entry: Entry): void {
+    this.memory.delete(k);
     this.memory.set(k, entry);
-    if (this.dir) writeFileAtomic(path.join(this.dir, `${k}.json`), JSON.stringify(entry));
+    if (this.memory.size > MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value!);
+  }
+
+  private forget(k: string): void {
+    this.memory.delete(k);
+    if (this.dir) rmSync(path.join(this.dir, `${k}.json`), { force: true });
+  }
+
+  /**
+   * Removes the folder's stale entries. Another process may be writing one
+   * as this reads it: a file that does not parse is left for its next reader
+   * to set aside, and one removed meanwhile is just gone.
+   */
+  private sweep(): void {
+    this.lastSweep = this.clock.now();
+    let names: string[];
+    try {
+      names = readdirSync(this.dir!);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(readFileSync(path.join(this.dir!, name), 'utf8'));
+      } catch {
+        continue;
+      }
+      if (this.entryProblem(entry) === undefined && this.Policy.fromObject((entry as Entry).policy).timeToLive() <= 0) this.forget(name.slice(0, -5));
+    }
   }
 
   /** A cache file's shape: a policy the library takes back, a status, headers, a base64 body. */
@@ -102,7 +156,7 @@ export class ResponseCache {
     const file = path.join(this.dir, `${k}.json`);
     // One file per entry, written whole: no other process's update can be lost, so no lock.
     const entry = readJsonState(file, 'set-aside', (x) => this.entryProblem(x)) as Entry | undefined;
-    if (entry) this.memory.set(k, entry);
+    if (entry) this.remember(k, entry);
     return entry;
   }
 }

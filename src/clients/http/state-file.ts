@@ -103,7 +103,13 @@ export function readJsonState(file: string, policy: CorruptPolicy, shape?: Shape
   if (problem === undefined) return parsed;
   if (policy === 'refuse') throw new StateFileCorruptError(file, cause, problem);
   const aside = `${file}.corrupt-${Date.now()}`;
-  renameSync(file, aside);
+  try {
+    renameSync(file, aside);
+  } catch (err) {
+    // Another process read the same bad file and set it aside first.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
   process.emitWarning(`${file} ${problem}; moved to ${aside}, starting afresh`, { code: 'POWPRIME_STATE_CORRUPT' });
   return undefined;
 }
