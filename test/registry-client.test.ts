@@ -77,6 +77,15 @@ describe('PrimeRegistryClient against the local server', () => {
   });
 });
 
+describe('PrimeRegistryClient: the TOTP where the spec puts it', () => {
+  it('GET /ranges and /prime take it in the query string: in the body, the local registry refuses it', async () => {
+    const { client } = await setup({}, { totpOnGet: 'body' });
+    await expect(client.ranges()).rejects.toBeInstanceOf(TotpError);
+    const { client: right } = await setup();
+    expect(await right.ranges()).toEqual({ from: 0n, to: 0n });
+  });
+});
+
 describe('PrimeRegistryClient: answers the spec leaves open', () => {
   /** A server that answers /api/totp properly and every other path with `other`. */
   async function serving(other: { status: number; body: unknown; contentType?: string }) {

@@ -43,8 +43,17 @@ export class FakeRegistryService {
     return BigInt(v);
   }
 
+  /**
+   * The TOTP where the spec puts it: the query string on GET /prime and
+   * /ranges, the JSON body on requirements, add and note; either on rekey,
+   * whose place the spec does not show. A client putting it elsewhere fails
+   * here as it would against the registry.
+   */
   private totpOk(req: FakeRequest, body: Record<string, unknown> | null, clock: Clock): boolean {
-    const code = (body?.totp as string | undefined) ?? req.url.searchParams.get('totp') ?? undefined;
+    const p = req.url.pathname;
+    const inQuery = req.url.searchParams.get('totp') ?? undefined;
+    const inBody = body?.totp as string | undefined;
+    const code = /^\/api\/(prime\/|ranges$)/.test(p) ? inQuery : p === '/api/rekey' ? (inBody ?? inQuery) : inBody;
     if (typeof code !== 'string') return false;
     const now = clock.now() / 1000;
     // The current period or the one before (a request sent at a boundary).
