@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, lstatSync, statSync, symlinkSync, truncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliSync } from './helpers/cli.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { Keystore } from '../src/clients/registry/keystore.ts';
@@ -283,6 +283,50 @@ describe('--out must be a regular file or absent', () => {
     const r = cli('search', '--bits', '64', '--count', '1', '--seed', '1', '--out', out);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`powprime: cannot use ${out}: no such file or directory\n`);
+  });
+});
+
+describe('downloads and the keystore: --out and --keystore judged before any request', () => {
+  const dir = tempDir();
+  const fifo = path.join(dir, 'fifo');
+  spawnSync('mkfifo', [fifo]);
+  mkdirSync(path.join(dir, 'folder'));
+  let fake: Awaited<ReturnType<typeof startFakeServices>>;
+  beforeAll(async () => {
+    fake = await startFakeServices({ unlimited: true });
+  });
+  afterAll(() => fake.close());
+
+  it.each([
+    ['a FIFO', fifo, /is not a regular file/],
+    ['/dev/null', '/dev/null', /is not a regular file/],
+    ['a folder', path.join(dir, 'folder'), /is a directory/],
+    ['a file in a missing folder', path.join(dir, 'nonexistent', 'x.bin'), /its folder .* does not exist/],
+  ])('ads image --out, question file --out and registry --keystore %s: exit 2, one line, nothing sent or made', async (_what, file, message) => {
+    const before = readdirSync(dir).sort();
+    const sent = fake.requests.length;
+    for (const args of [
+      ['ads', 'image', 'eve.png', '--out', file],
+      ['question', 'file', 'some-id', 'notes.txt', '--out', file],
+      ['registry', 'add', '23', '--keystore', file],
+    ]) {
+      const r = await runCli(...args, '--base-url', fake.url.href, '--state-dir', tempDir(), '--no-limits');
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(oneLine(r.stderr)).toEqual([expect.stringMatching(message)]);
+    }
+    expect(fake.requests.length).toBe(sent);
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it('ads image --out through a link writes the file it points to; the link stays a link', async () => {
+    const real = path.join(dir, 'real.png');
+    const link = path.join(dir, 'link.png');
+    symlinkSync(real, link);
+    const r = await runCli('ads', 'image', 'eve.png', '--out', link, '--base-url', fake.url.href, '--state-dir', tempDir(), '--no-limits');
+    expect(r.status, r.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toBe('PNG:eve.png');
   });
 });
 

@@ -3,6 +3,7 @@ import { AdClient, adJson, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { replaceablePath } from './out-path.ts';
 import { terminalLine } from './terminal-text.ts';
 
 function makeClient(o: ServiceFlags): AdClient {
@@ -55,8 +56,9 @@ export function registerAds(program: Command): void {
     .action(
       act(async (c, o, cmd) => {
         const name = cmd.args[0]!;
+        // Judged before the download: a device, a FIFO or a missing folder is refused, a link is written through.
+        const dest = replaceablePath(cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name));
         const img = await c.image({ filename: name });
-        const dest = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
         // Whole or not at all, every byte checked: a full disk is one line, not a cut image.
         writeFileAtomic(dest, img.content, 0o644);
         process.stdout.write(o.json ? `${JSON.stringify({ path: dest, bytes: img.content.length, fromCache: img.fromCache })}\n` : `${terminalLine(dest)}: ${img.content.length} bytes\n`);

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { replaceablePath } from './out-path.ts';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
@@ -163,8 +164,9 @@ export function registerQuestion(program: Command): void {
     .action(
       run(async (client, o, _status, cmd) => {
         const [id, name] = cmd.args as [string, string];
+        // Judged before the download: a device, a FIFO or a missing folder is refused, a link is written through.
+        const out = replaceablePath(cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name));
         const f = await client.file(id, name);
-        const out = cmd.opts<{ out?: string }>().out ?? sanitizeFilename(name);
         // Whole or not at all, every byte checked: a full disk is one line, not a cut file.
         writeFileAtomic(out, f.content, 0o644);
         if (o.json) process.stdout.write(`${JSON.stringify({ id, filename: name, path: out, bytes: f.content.length, fromCache: f.fromCache, attribution: f.attribution })}\n`);

@@ -6,6 +6,7 @@ import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { MAX_REGISTRY_BITS } from '../limits.ts';
 import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
+import { replaceablePath } from './out-path.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
@@ -17,7 +18,8 @@ export const KEYSTORE_OPTION = ['--keystore <file>', 'the keys of registered pri
 
 export function makeRegistrar(o: RegistryCommon): Registrar {
   const client = new PrimeRegistryClient(clientOptions(o, 'POWPRIME_REGISTRY_URL'));
-  return new Registrar(client, new Keystore(o.keystore ?? path.join(client.stateDir, 'keys.json')));
+  // A keystore given is judged like --out (it is replaced whole on each write): a regular file or none, in a folder that exists.
+  return new Registrar(client, new Keystore(o.keystore !== undefined ? replaceablePath(o.keystore, '--keystore') : path.join(client.stateDir, 'keys.json')));
 }
 
 export function parsePrimeArg(text: string): bigint {
