@@ -303,11 +303,25 @@ describe('queue mode: bad usage', () => {
     const port = await freePort();
     const r = await runCli('search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', `redis://127.0.0.1:${port}`);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0/);
+    expect(r.stderr).toMatch(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0.*ECONNREFUSED/);
+  });
+
+  it.skipIf(!redisUrl)('a database the server does not have: exit 2, one line, for search, worker and queue status', async () => {
+    const url = `${redisUrl!.replace(/\/\d*$/, '')}/99`;
+    for (const args of [
+      ['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', url],
+      ['worker', '--queue', url],
+      ['queue', 'status', '--queue', url],
+    ]) {
+      const r = await runCli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^powprime: --queue database 99 cannot be used on redis:.*\/99: .*out of range/i)]);
+    }
   });
 
   it.each([
     [['search', '--bits', '64', '--count', '1', '--queue', 'http://x'], /--queue must be a redis:\/\//],
+    [['search', '--bits', '64', '--count', '1', '--queue', ''], /--queue must be a URL/],
     [['search', '--bits', '64', '--count', '1', '--queue', 'redis://h/abc'], /database must be a number/],
     [['search', '--bits', '64', '--count', '1', '--queue', 'redis://h', '--queue-name', 'a:b'], /--queue-name/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', 'redis://h', '--shard', '1/2'], /do not go together/],

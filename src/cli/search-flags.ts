@@ -65,8 +65,8 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   const stream = opts.stream === undefined ? undefined : parseStream('--stream', parseIntArg('--stream', opts.stream));
   const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
   if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
-  if (shard && opts.queue) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
-  const target = opts.queue ? parseQueueTarget(opts.queue, opts.queueName) : null;
+  if (shard && opts.queue !== undefined) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
+  const target = opts.queue !== undefined ? parseQueueTarget(opts.queue, opts.queueName) : null;
   if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
   if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
   const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);

@@ -81,9 +81,20 @@ export async function openRedis(target: QueueTarget, onNotice: (message: string)
     ]);
   } catch (err) {
     redis.disconnect();
-    throw err instanceof QueueUnreachableError ? err : new QueueUnreachableError(target.display, (err as Error).message);
+    // The socket's own error (ECONNREFUSED, ENOTFOUND) says more than ioredis's "Connection is closed".
+    throw err instanceof QueueUnreachableError ? err : new QueueUnreachableError(target.display, lastError !== 'no answer' ? lastError : (err as Error).message);
   } finally {
     clearTimeout(timer);
+  }
+  // ioredis selects the database as it connects, and a failed SELECT only
+  // reaches its error event: a database the server does not have would leave
+  // this run on database 0, among another project's jobs.
+  const db = (target.connection as RedisOptions).db ?? 0;
+  try {
+    await redis.select(db);
+  } catch (err) {
+    redis.disconnect();
+    throw new RangeError(`--queue database ${db} cannot be used on ${target.display}: ${(err as Error).message}`);
   }
   connected = true;
   return redis;
