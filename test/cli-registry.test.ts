@@ -58,6 +58,10 @@ describe('powprime registry and ads', () => {
     const stored = JSON.parse(readFileSync(keystore, 'utf8')) as { prime: string; key?: string }[];
     expect(stored.find((e) => e.prime === p)?.key).toEqual(expect.any(String));
     expect(existsSync(path.join(state, 'keys.json'))).toBe(false);
+    // The same prime from another keystore: the registry holds it, this keystore got no keys, exit 1.
+    const other = await cli('registry', 'add', p, '--json', '--base-url', fake.url.href, '--state-dir', state, '--no-limits', '--keystore', path.join(tmp(), 'other.json'));
+    expect(other.status, other.stderr).toBe(1);
+    expect(JSON.parse(other.stdout)).toMatchObject({ prime: p, state: 'registered-elsewhere' });
   });
 
   it("every registry and ads command's JSON follows the JSON convention of docs/cli.md (ads' UNIX timestamps as ISO 8601)", async () => {

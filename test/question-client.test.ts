@@ -309,11 +309,15 @@ describe('question service: failures become typed errors and retries', () => {
     expect(calls()).toBe(3);
   });
 
-  it('a garbage body → ProtocolError; a wrong shape → ProtocolError', async () => {
+  it('a body that is not JSON is retried like a 5xx, then ProtocolError; a JSON body of the wrong shape is thrown at once', async () => {
     const garbage = await flaky([() => ({ status: 200, raw: '<html>oops' })]);
     await expect(garbage.client.stats()).rejects.toBeInstanceOf(ProtocolError);
+    expect(garbage.calls()).toBe(3);
+    const recovers = await flaky([() => ({ status: 200, raw: '<html>oops' }), () => ({ status: 200, body: { count: 2, files: 0, pages: 1 } })]);
+    expect(await recovers.client.stats()).toEqual({ count: 2, files: 0, pages: 1 });
     const shape = await flaky([() => ({ status: 200, body: { count: 'many' } })]);
     await expect(shape.client.stats()).rejects.toThrow(/field 'count'/);
+    expect(shape.calls()).toBe(1);
   });
 
   it('no answer within the timeout → RequestTimeoutError after the retries', async () => {

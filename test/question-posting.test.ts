@@ -132,6 +132,7 @@ describe('client options', () => {
       [{ banMs: 0 }, 'banMs'],
       [{ limits: { query: [{ limit: 0, periodMs: 1000 }] } }, 'limits'],
       [{ limits: [] }, 'limits'],
+      [{ limits: { nosuchroute: [{ limit: 1, periodMs: 1000 }] } }, 'limits'],
       [{ onWait: 'yes' }, 'onWait'],
       [{ signal: {} }, 'signal'],
       [{ stateDir: '' }, 'stateDir'],

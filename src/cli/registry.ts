@@ -84,7 +84,8 @@ export function registerRegistry(program: Command): void {
         const e = await reg.register(parsePrimeArg(cmd.args[0]!));
         const shown = ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys));
         out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : ''}`, shown);
-        if (e.state === 'rejected' || e.state === 'key-lost') process.exitCode = 1;
+        // Only `registered` leaves this keystore holding keys; anything else did not do what was asked.
+        if (e.state !== 'registered') process.exitCode = 1;
       }),
     );
 

@@ -178,7 +178,7 @@ export class AdClient extends ServiceClient<AdRoute> {
     const local = path.join(dir, sanitizeFilename(ad.filename));
     const saved = statSync(local, { throwIfNoEntry: false });
     if (saved?.isFile() && this.clock.now() - saved.mtimeMs < this.imageMaxAgeMs) return { path: local, content: readFileSync(local), fromCache: true };
-    const res = await this.call({ route: 'image', params: { filename: ad.filename } });
+    const res = await this.call({ route: 'image', params: { filename: ad.filename }, raw: true });
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(local, res.body, 0o644);
     return { path: local, content: res.body, fromCache: false };

@@ -54,6 +54,8 @@ export interface CallSpec<R extends string> {
   cache?: boolean;
   /** Statuses returned to the caller instead of thrown. */
   accept?: number[];
+  /** The body is not JSON (a file, an image). Otherwise a 2xx body that is not JSON is a ProtocolError, retried as a transient failure. */
+  raw?: boolean;
   /** Not retried by this layer (the caller decides, e.g. registry /add). */
   noRetry?: boolean;
   /** Stops this call's waits, backoffs and GET, beside the client's own signal. */
@@ -98,6 +100,10 @@ export class ServiceClient<R extends string = string> {
       throw new RangeError(`limits may be switched off only for a loopback baseUrl (got ${this.baseUrl.host})`);
     }
     checkOptions(opts);
+    if (opts.limits !== undefined && opts.limits !== 'off') {
+      const unknown = Object.keys(opts.limits).filter((k) => !Object.hasOwn(routes, k));
+      if (unknown.length) throw argumentError(RangeError, 'limits', `names no route of the ${service} service: ${unknown.join(', ')} (its routes: ${Object.keys(routes).join(', ')})`);
+    }
     // Defaults for what is absent or undefined: an explicit `attempts: undefined` must not mean "retry for ever".
     this.o = { ...opts, timeoutMs: opts.timeoutMs ?? 30_000, attempts: opts.attempts ?? 3, backoffMs: opts.backoffMs ?? 2_000 };
     this.clock = opts.clock ?? realClock;
@@ -183,6 +189,7 @@ export class ServiceClient<R extends string = string> {
         });
         this.cookies.store(url, res.headers['set-cookie']);
         if (res.status >= 200 && res.status < 300) {
+          if (!spec.raw) parseJson(res, name);
           if (spec.cache) this.cache.put(creq, res);
           return res;
         }

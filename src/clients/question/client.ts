@@ -281,7 +281,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
     }
     await this.session();
-    const res = await this.call({ route: 'file', params: { id, filename } });
+    const res = await this.call({ route: 'file', params: { id, filename }, raw: true });
     // The response's own caching headers (http-cache-semantics), capped; none at all: the default.
     const allowed = this.cache.freshFor({ method: 'GET', url: this.url(urlPath) }, res);
     const ttl = Math.min(allowed ?? this.fileMaxAgeMs, this.fileMaxAgeMs);
