@@ -93,16 +93,31 @@ describe('the query slot is waited for before the token is taken', () => {
     expect(clock.now() - t0).toBeGreaterThanOrEqual(1.1 * HOUR);
   });
 
-  it('a per-call signal stops the wait for the slot, and nothing is sent', async () => {
-    const clock = new ManualClock();
-    const fake = await startFakeServices({ clock, question: { difficulty: 1 } });
+  it('a per-call signal stops the wait for the slot mid-wait, and nothing more is sent', async () => {
+    const manual = new ManualClock();
+    // Sleeps like the manual clock until told to block: then a sleep ends only with its signal.
+    let block = false;
+    const clock = {
+      now: () => manual.now(),
+      sleep: (ms: number, signal?: AbortSignal) =>
+        block
+          ? new Promise<void>((_, reject) => {
+              if (signal?.aborted) return reject(signal.reason);
+              signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+            })
+          : manual.sleep(ms, signal),
+    };
+    const fake = await startFakeServices({ clock: manual, question: { difficulty: 1 } });
     running.push(fake);
     const client = new QuestionClient({ baseUrl: fake.url, clock, stateDir: tmp(), pow: { backend: 'js' } });
     await client.query('first');
     const sent = fake.requests.length;
+    block = true;
     const stop = new AbortController();
+    const second = client.query('second', { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 100));
     stop.abort(new Error('stopped by the caller'));
-    await expect(client.query('second', { signal: stop.signal })).rejects.toThrow('stopped by the caller');
+    await expect(second).rejects.toThrow('stopped by the caller');
     expect(fake.requests.length).toBe(sent);
   });
 });

@@ -249,7 +249,11 @@ describe('Registrar: ledger and keys', () => {
     const lost = await next.recover();
     expect(lost.map((e) => e.prime)).toEqual([p!.toString()]);
     expect(lost[0]!.message).toMatch(/re-keyed/);
-    expect(next.keystore.get(p!)).not.toHaveProperty('key');
+    // The old key stays beside the verdict: a refusal for another reason would leave it usable.
+    expect(next.keystore.get(p!)).toMatchObject({ state: 'key-lost', key: expect.any(String) });
+    expect(next.keystore.get(p!)).not.toHaveProperty('rekeying');
+    // A second recover (another process's, say) finds nothing left to settle.
+    expect(await new Registrar(client, new Keystore(keystore.file)).recover()).toEqual([]);
     const settled = next.keystore.get(q!)!;
     expect(settled).toMatchObject({ state: 'registered' });
     expect(settled).not.toHaveProperty('rekeying');

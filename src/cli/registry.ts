@@ -8,7 +8,7 @@ import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { replaceablePath } from './out-path.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
-import { terminalText } from './terminal-text.ts';
+import { terminalLine, terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
 
 type RegistryCommon = ServiceFlags & { keystore?: string };
@@ -124,7 +124,12 @@ export function registerRegistry(program: Command): void {
     .action(
       act(async (reg, o, cmd) => {
         const e = await reg.rekey(parsePrimeArg(cmd.args[0]!));
-        out(o, `${e.prime}: rekeyed`, ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys)));
+        if (e.state === 'key-lost') {
+          // An earlier rekey's answer was lost and the registry had re-keyed on it: said loudly, exit 1.
+          process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? '')}\n`);
+          process.exitCode = 1;
+        }
+        out(o, e.state === 'key-lost' ? `${e.prime}: key-lost` : `${e.prime}: rekeyed`, ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys)));
       }),
     );
 

@@ -72,29 +72,29 @@ export async function openRedis(target: QueueTarget, onNotice: (message: string)
     down = false;
   });
   let timer: NodeJS.Timeout | undefined;
+  const db = (target.connection as RedisOptions).db ?? 0;
   try {
     await Promise.race([
-      redis.connect(),
+      (async () => {
+        await redis.connect();
+        // ioredis selects the database as it connects, and a failed SELECT
+        // only reaches its error event: a database the server does not have
+        // would leave this run on database 0, among another project's jobs.
+        if (db !== 0) await redis.select(db);
+      })(),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new QueueUnreachableError(target.display, lastError)), CONNECT_TIMEOUT_MS);
       }),
     ]);
   } catch (err) {
     redis.disconnect();
+    if (/DB index is out of range|invalid DB index/i.test((err as Error).message)) {
+      throw new RangeError(`--queue database ${db} cannot be used on ${target.display}: ${(err as Error).message}`);
+    }
     // The socket's own error (ECONNREFUSED, ENOTFOUND) says more than ioredis's "Connection is closed".
     throw err instanceof QueueUnreachableError ? err : new QueueUnreachableError(target.display, lastError !== 'no answer' ? lastError : (err as Error).message);
   } finally {
     clearTimeout(timer);
-  }
-  // ioredis selects the database as it connects, and a failed SELECT only
-  // reaches its error event: a database the server does not have would leave
-  // this run on database 0, among another project's jobs.
-  const db = (target.connection as RedisOptions).db ?? 0;
-  try {
-    await redis.select(db);
-  } catch (err) {
-    redis.disconnect();
-    throw new RangeError(`--queue database ${db} cannot be used on ${target.display}: ${(err as Error).message}`);
   }
   connected = true;
   return redis;

@@ -67,13 +67,19 @@ export class ResponseCache {
   /** A stored response still fresh for this request, or null. */
   get(req: CacheRequest): HttpResponse | null {
     const k = this.key(req);
-    const entry = this.memory.get(k) ?? this.load(k);
+    let entry = this.memory.get(k);
+    // A stale copy here may be fresh on disk: another process stored it since.
+    if (entry && this.stale(entry)) {
+      this.memory.delete(k);
+      entry = undefined;
+    }
+    entry ??= this.load(k);
     if (!entry) return null;
-    const policy = this.Policy.fromObject(entry.policy);
-    if (policy.timeToLive() <= 0) {
+    if (this.stale(entry)) {
       this.forget(k);
       return null;
     }
+    const policy = this.Policy.fromObject(entry.policy);
     if (!policy.satisfiesWithoutRevalidation(asPolicyRequest(req))) return null;
     return { status: entry.status, headers: entry.headers, body: Buffer.from(entry.body, 'base64') };
   }
@@ -108,9 +114,23 @@ export class ResponseCache {
     if (this.memory.size > MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value!);
   }
 
+  private stale(entry: Entry): boolean {
+    return this.Policy.fromObject(entry.policy).timeToLive() <= 0;
+  }
+
+  /** Drops entry k where it is stale: from memory, and its file if what the file holds now is stale (another process may have just stored a fresh one). */
   private forget(k: string): void {
-    this.memory.delete(k);
-    if (this.dir) rmSync(path.join(this.dir, `${k}.json`), { force: true });
+    const inMemory = this.memory.get(k);
+    if (inMemory && this.stale(inMemory)) this.memory.delete(k);
+    if (!this.dir) return;
+    const file = path.join(this.dir, `${k}.json`);
+    let onDisk: unknown;
+    try {
+      onDisk = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return; // gone already, or being written: its next reader decides
+    }
+    if (this.entryProblem(onDisk) === undefined && this.stale(onDisk as Entry)) rmSync(file, { force: true });
   }
 
   /**
@@ -126,16 +146,7 @@ export class ResponseCache {
     } catch {
       return;
     }
-    for (const name of names) {
-      if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(readFileSync(path.join(this.dir!, name), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (this.entryProblem(entry) === undefined && this.Policy.fromObject((entry as Entry).policy).timeToLive() <= 0) this.forget(name.slice(0, -5));
-    }
+    for (const name of names) if (/^[0-9a-f]{64}\.json$/.test(name)) this.forget(name.slice(0, -5));
   }
 
   /** A cache file's shape: a policy the library takes back, a status, headers, a base64 body. */

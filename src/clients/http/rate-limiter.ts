@@ -103,6 +103,11 @@ export class RateLimiter {
     return at;
   }
 
+  /** nextSlot() on the record as the file holds it now: slots and bans other processes took since this one last looked. */
+  freshSlot(route: string): number {
+    return this.update(() => ({ result: this.nextSlot(route), changed: false }));
+  }
+
   /** Why `route` cannot go out now: the host ban (and which route earned it), or which of its own limits. */
   waitReason(route: string): string {
     const at = this.nextSlot(route);

@@ -126,7 +126,7 @@ export class ServiceClient<R extends string = string> {
    */
   protected async waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const at = this.limiter.nextSlot(route);
+      const at = this.limiter.freshSlot(route);
       const wait = at - this.clock.now();
       if (wait <= 0) return;
       if (this.o.maxWaitMs !== undefined && wait > this.o.maxWaitMs) {
@@ -173,8 +173,20 @@ export class ServiceClient<R extends string = string> {
           ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
           ...(this.o.onWait ? { onWait: this.o.onWait } : {}),
         });
-        if (signal?.aborted) throw signal.reason;
-        const late = spec.late?.();
+        if (signal?.aborted) {
+          this.limiter.refund(spec.route, recorded);
+          recorded = null;
+          throw signal.reason;
+        }
+        let late: ReturnType<NonNullable<CallSpec<R>['late']>> | undefined;
+        try {
+          late = spec.late?.();
+        } catch (err) {
+          // Nothing was sent: the slot goes back.
+          this.limiter.refund(spec.route, recorded);
+          recorded = null;
+          throw err;
+        }
         const json = late && 'json' in late ? late.json : spec.json;
         const target = late?.query ? this.url(fillPath(route, spec.params), { ...spec.query, ...late.query }) : url;
         const cookie = this.cookies.header(target);
@@ -203,7 +215,7 @@ export class ServiceClient<R extends string = string> {
         // A 429 banned the host, and the limiter waits that out on the next
         // attempt; a ban shorter than the backoff (Retry-After: 0) still gets the backoff.
         const banned = err instanceof RateLimitedError ? err.retryAt - this.clock.now() : 0;
-        if (banned < delay) await this.clock.sleep(delay - Math.max(0, banned), signal);
+        if (banned < delay) await this.clock.sleep(delay, signal);
         delay *= 2;
       }
     }

@@ -10,14 +10,15 @@ import type { BackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
-import { ChallengeExpiredError, ProtocolError, RateLimitedError, RateLimitWaitError, UnauthorizedError } from '../errors.ts';
+import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError, RateLimitWaitError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
-import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
+import { ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
+import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
-import { argumentError } from '../../validate.ts';
+import { argumentError, show } from '../../validate.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -75,6 +76,9 @@ export interface QuestionClientOptions extends ServiceClientOptions {
   pow?: { threads?: number; backend?: BackendChoice };
 }
 
+/** The session cookie the config route sets (the spec names it). */
+const SESSION_COOKIE = '__Host-session';
+
 /** A token older than this is not used for a POST (it expires at 16 minutes). */
 const TOKEN_USE_LIMIT_MS = TOKEN_LIFETIME_MS - 60_000;
 const MODELS_MAX_AGE_MS = HOUR;
@@ -89,6 +93,13 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   constructor(opts: QuestionClientOptions) {
     super('question', QUESTION_ROUTES, opts);
+    if (opts.homepageUrl !== undefined && (typeof opts.homepageUrl !== 'string' || !URL.canParse(opts.homepageUrl))) {
+      throw argumentError(TypeError, 'homepageUrl', `must be an absolute URL (got ${show(opts.homepageUrl)})`);
+    }
+    if (opts.fileMaxAgeMs !== undefined && !(typeof opts.fileMaxAgeMs === 'number' && opts.fileMaxAgeMs >= 0)) {
+      throw argumentError(RangeError, 'fileMaxAgeMs', `must be a number of milliseconds ≥ 0 (got ${show(opts.fileMaxAgeMs)})`);
+    }
+    if (opts.pow !== undefined && (opts.pow === null || typeof opts.pow !== 'object')) throw argumentError(TypeError, 'pow', `must be {threads?, backend?} (got ${show(opts.pow)})`);
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
     this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;
     this.pow = opts.pow ?? {};
@@ -178,15 +189,36 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
    * slot a call). Failing that, the call goes out without it and meets
    * whatever the service says to that, or its own wait or outage.
    */
-  private async session(): Promise<void> {
-    if (this.cookies.header(this.url('/gpt/api/config'))) return;
+  private async session(urlPath: string): Promise<void> {
+    if (this.cookies.header(this.url(urlPath))) return;
     if (this.sessionAsked !== null && this.clock.now() - this.sessionAsked < HOUR) return;
-    if (this.nextSlot('config') > this.clock.now()) return;
+    if (this.limiter.freshSlot('config') > this.clock.now()) return;
     this.sessionAsked = this.clock.now();
     try {
-      await this.call({ route: 'config', noRetry: true });
+      await this.call({ route: 'config', noRetry: true, maxWaitMs: 0 });
     } catch (err) {
       if (this.o.signal?.aborted) throw err;
+    }
+  }
+
+  /**
+   * A read with the session cookie (see session()). A 400 to a read that
+   * carried one is taken as a session the service no longer knows (it
+   * restarted, or the session expired): the cookie is dropped, a new
+   * session asked for, and the read tried once more.
+   */
+  private async read(spec: CallSpec<QuestionRoute>): Promise<HttpResponse> {
+    const urlPath = fillPath(QUESTION_ROUTES[spec.route], spec.params);
+    await this.session(urlPath);
+    const had = this.cookies.header(this.url(urlPath)) !== undefined;
+    try {
+      return await this.call(spec);
+    } catch (err) {
+      if (!(err instanceof BadRequestError) || !had) throw err;
+      this.cookies.store(this.url('/'), `${SESSION_COOKIE}=; Path=/; Max-Age=0`);
+      this.sessionAsked = null;
+      await this.session(urlPath);
+      return this.call(spec);
     }
   }
 
@@ -216,8 +248,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   async answer(id: string): Promise<Thread | null> {
     if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
     const route = 'GET /gpt/api/answer';
-    await this.session();
-    const res = await this.call({ route: 'answer', params: { id }, cache: true, accept: [404] });
+    const res = await this.read({ route: 'answer', params: { id }, cache: true, accept: [404] });
     if (res.status === 404) return null;
     return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
   }
@@ -229,8 +260,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     const out: (ThreadItem | ItemError)[] = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_ANSWERS) {
       const batch = ids.slice(i, i + MAX_IDS_PER_ANSWERS);
-      await this.session();
-      const res = await this.call({ route: 'answers', json: batch, cache: true });
+      const res = await this.read({ route: 'answers', json: batch, cache: true });
       out.push(...this.items(route, this.json(res, route), await this.attribution()));
     }
     return out;
@@ -244,15 +274,13 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       throw argumentError(RangeError, 'perPage', `must be a nonzero integer from -${MAX_PER_PAGE} to ${MAX_PER_PAGE} (got ${per})`);
     }
     const route = 'GET /gpt/api/page';
-    await this.session();
-    const res = await this.call({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
+    const res = await this.read({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
     return this.items(route, this.json(res, route), await this.attribution());
   }
 
   async files(): Promise<FileListing[]> {
     const route = 'GET /gpt/api/files';
-    await this.session();
-    const res = await this.call({ route: 'files', cache: true });
+    const res = await this.read({ route: 'files', cache: true });
     return checkArray(route, this.json(res, route)).map((f) => {
       const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer', question: 'string' });
       return { filename: d.filename as string, mimetype: d.mimetype as string, size: d.size as number, question: d.question as string };
@@ -261,8 +289,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   async stats(): Promise<Stats> {
     const route = 'GET /gpt/api/stats';
-    await this.session();
-    const res = await this.call({ route: 'stats', cache: true });
+    const res = await this.read({ route: 'stats', cache: true });
     const o = checkObject(route, this.json(res, route), { count: 'integer', files: 'integer', pages: 'integer' });
     return { count: o.count as number, files: o.files as number, pages: o.pages as number };
   }
@@ -280,8 +307,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (m && m.expires > this.clock.now()) {
       return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
     }
-    await this.session();
-    const res = await this.call({ route: 'file', params: { id, filename }, raw: true });
+    const res = await this.read({ route: 'file', params: { id, filename }, raw: true });
     // The response's own caching headers (http-cache-semantics), capped; none at all: the default.
     const allowed = this.cache.freshFor({ method: 'GET', url: this.url(urlPath) }, res);
     const ttl = Math.min(allowed ?? this.fileMaxAgeMs, this.fileMaxAgeMs);

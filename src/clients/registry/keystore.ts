@@ -379,6 +379,23 @@ export class Keystore {
     });
   }
 
+  /**
+   * Reads `prime`'s entry as the keystore holds it now and, under the same
+   * lock, stores what `change` makes of it (null: nothing). Returns the entry
+   * as it then stands. For a step that must not race another process (who
+   * settles a mark left by a crash).
+   */
+  update(prime: bigint, change: (current: LedgerEntry | undefined) => LedgerEntry | null): LedgerEntry | undefined {
+    return this.locked(() => {
+      this.readJournal();
+      const next = change(this.entries.get(prime.toString()));
+      if (next === null) return this.entries.get(prime.toString());
+      this.append(next, false);
+      this.entries.set(next.prime, next);
+      return next;
+    });
+  }
+
   /** Folds the journal into the snapshot; commands call it as they end, so keys.json alone holds every entry. */
   compact(): void {
     this.locked(() => {

@@ -12,7 +12,8 @@ import { decryptKey, encryptKey } from './key-crypto.ts';
 import { hostname } from 'node:os';
 import { isoTime } from '../clock.ts';
 import { Keystore, type LedgerEntry } from './keystore.ts';
-import { NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
+import { JsonError, NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
+import { NetworkError } from '../errors.ts';
 import type { KeyMaterial, PrimeRegistryClient } from './client.ts';
 
 export class Registrar {
@@ -58,7 +59,7 @@ export class Registrar {
         this.storeKeys(e, e.received.material, e.received.at);
         continue;
       }
-      if (e.rekeying !== undefined && e.state === 'registered') {
+      if (e.rekeying !== undefined && e.state === 'registered' && e.key && e.subkey) {
         const settled = await this.finishRekey(e as LedgerEntry & { key: string; subkey: string });
         if (settled.state === 'key-lost') lost.push(settled);
         continue;
@@ -142,47 +143,68 @@ export class Registrar {
   async rekey(p: bigint): Promise<LedgerEntry> {
     const e = this.owned(p);
     if (e.rekeying === undefined) return this.sendRekey(e);
-    if (Keystore.ownerRunning(e)) throw new RangeError(`${p} is being rekeyed by another process (pid ${e.owner!.pid} on ${e.owner!.host})`);
     return this.finishRekey(e);
   }
 
   /**
    * POST /rekey with the stored key, marked first: its answer voids the
    * stored key, so it is journaled before anything else, and an answer that
-   * never came leaves the mark for recover(). A refusal clears the mark: the
-   * registry did not re-key.
+   * never came leaves the mark for recover(). The mark goes when the request
+   * never went out (the key is encrypted as it goes) or the registry refused
+   * it; a resend (finishRekey) keeps the first send's time.
    */
   private async sendRekey(e: LedgerEntry & { key: string; subkey: string }): Promise<LedgerEntry> {
-    const marked: LedgerEntry = { ...e, rekeying: this.client.clock.now(), owner: this.owner };
+    const marked: LedgerEntry = { ...e, rekeying: e.rekeying ?? this.client.clock.now(), owner: this.owner };
     this.keystore.put(marked, { reserveNext: true });
+    let sent = false;
     let material: KeyMaterial;
     try {
-      material = await this.client.rekey(BigInt(e.prime), () => this.currentBlob(e));
+      material = await this.client.rekey(BigInt(e.prime), () => {
+        sent = true;
+        return this.currentBlob(e);
+      });
     } catch (err) {
-      // Refused: the registry did not re-key on this request (a mark from an
-      // earlier one that went unanswered stays, for finishRekey to read).
-      if (err instanceof RegistryError && e.rekeying === undefined) this.keystore.put(withoutMark(marked));
+      // A fresh rekey refused, or never sent: the registry did not re-key on it.
+      // (A resend's refusal is finishRekey's to read.)
+      if (e.rekeying === undefined && (!sent || err instanceof RegistryError || (err instanceof NetworkError && !err.connected))) {
+        this.keystore.update(BigInt(e.prime), (cur) => (cur !== undefined && cur.rekeying === marked.rekeying && cur.owner?.pid === process.pid ? withoutMark(cur) : null));
+      }
       throw err;
     }
     return this.keep(marked, material);
   }
 
-  /** A rekey left without a stored answer (see recover): the entry with new keys, or key-lost. */
+  /**
+   * A rekey left without a stored answer (see recover), claimed first so that
+   * one process settles it: sent again with the stored key. Taken, it
+   * finishes as the first would have; refused as a bad key (ident json), the
+   * registry did re-key then, and the entry is key-lost (the old key kept
+   * beside it, in case the refusal meant something else). Returns the entry
+   * as it then stands.
+   */
   private async finishRekey(e: LedgerEntry & { key: string; subkey: string }): Promise<LedgerEntry> {
+    const p = BigInt(e.prime);
+    const claimed = this.keystore.update(p, (cur) => (cur?.state === 'registered' && cur.rekeying === e.rekeying && !Keystore.ownerRunning(cur) ? { ...cur, owner: this.owner } : null));
+    if (claimed?.owner?.pid !== process.pid || claimed.rekeying !== e.rekeying) {
+      if (claimed?.rekeying !== undefined && Keystore.ownerRunning(claimed)) throw new RangeError(`${p} is being rekeyed by another process (pid ${claimed.owner!.pid} on ${claimed.owner!.host})`);
+      return claimed ?? e;
+    }
     const sentAt = e.rekeying!;
     try {
-      return await this.sendRekey(e);
+      return await this.sendRekey(claimed as LedgerEntry & { key: string; subkey: string });
     } catch (err) {
-      if (!(err instanceof RegistryError) || err instanceof TotpError) throw err;
-      const { key: _k, subkey: _s, totpKey: _t, totpTs: _ts, ...rest } = withoutMark(e);
-      const entry: LedgerEntry = {
-        ...rest,
-        state: 'key-lost',
-        at: this.client.clock.now(),
-        message: `a rekey sent at ${isoTime(sentAt)} got no stored answer, and the registry now refuses the stored key (${err.serviceMessage ?? err.ident ?? err.status}): it re-keyed then`,
-      };
-      this.keystore.put(entry);
-      return entry;
+      if (!(err instanceof JsonError)) throw err;
+      const lostKey = this.keystore.update(p, (cur) =>
+        cur?.rekeying === sentAt && cur.owner?.pid === process.pid
+          ? {
+              ...withoutMark(cur),
+              state: 'key-lost',
+              at: this.client.clock.now(),
+              message: `a rekey sent at ${isoTime(sentAt)} got no stored answer, and the registry now refuses the stored key (${err.serviceMessage ?? err.ident}): it re-keyed then; the old key is kept in this entry`,
+            }
+          : null,
+      );
+      return lostKey ?? e;
     }
   }
 }
