@@ -15,7 +15,7 @@ import { argumentError, show } from '../../validate.ts';
 import { fillPath } from '../http/routes.ts';
 import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
-import { ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
+import { optionalNumber, ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 
 export interface Ad {
@@ -49,13 +49,9 @@ export class AdClient extends ServiceClient<AdRoute> {
 
   constructor(opts: AdClientOptions) {
     super('ads', AD_ROUTES, opts);
-    const age = (name: 'indexMaxAgeMs' | 'imageMaxAgeMs', fallback: number): number => {
-      const v = opts[name] ?? fallback;
-      if (typeof v !== 'number' || !(v >= 0)) throw argumentError(RangeError, name, `must be a number of milliseconds ≥ 0 (got ${show(opts[name])})`);
-      return v;
-    };
-    this.indexMaxAgeMs = age('indexMaxAgeMs', 10 * MINUTE);
-    this.imageMaxAgeMs = age('imageMaxAgeMs', 30 * DAY);
+    for (const name of ['indexMaxAgeMs', 'imageMaxAgeMs'] as const) optionalNumber(opts, name, (n) => n >= 0, 'a number of milliseconds ≥ 0');
+    this.indexMaxAgeMs = opts.indexMaxAgeMs ?? 10 * MINUTE;
+    this.imageMaxAgeMs = opts.imageMaxAgeMs ?? 30 * DAY;
     if (opts.random !== undefined && typeof opts.random !== 'function') throw argumentError(TypeError, 'random', `must be a function (got ${show(opts.random)})`);
     this.rand = opts.random ?? Math.random;
   }

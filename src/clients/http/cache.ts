@@ -75,11 +75,11 @@ export class ResponseCache {
     }
     entry ??= this.load(k);
     if (!entry) return null;
-    if (this.stale(entry)) {
+    const policy = this.Policy.fromObject(entry.policy);
+    if (policy.timeToLive() <= 0) {
       this.forget(k);
       return null;
     }
-    const policy = this.Policy.fromObject(entry.policy);
     if (!policy.satisfiesWithoutRevalidation(asPolicyRequest(req))) return null;
     return { status: entry.status, headers: entry.headers, body: Buffer.from(entry.body, 'base64') };
   }

@@ -119,14 +119,28 @@ export class RateLimiter {
   }
 
   /** Waits for a slot of `route`, then records the call (saved before returning); returns the instant recorded. */
-  async acquire(route: string, opts: AcquireOptions = {}): Promise<number> {
+  acquire(route: string, opts: AcquireOptions = {}): Promise<number> {
+    return this.waitForSlot(route, opts, true);
+  }
+
+  /**
+   * Waits until `route` has a slot, without taking it: for a caller that must
+   * not hold something perishable while it waits (a proof-of-work token lives
+   * 16 minutes; the query route's slot may be a day away).
+   */
+  async awaitSlot(route: string, opts: AcquireOptions = {}): Promise<void> {
+    await this.waitForSlot(route, opts, false);
+  }
+
+  private async waitForSlot(route: string, opts: AcquireOptions, take: boolean): Promise<number> {
     for (;;) {
-      // The slot is found and taken in one step under the lock: another
+      // The slot is found (and taken) in one step under the lock: another
       // process cannot take it between the look and the record.
       const taken = this.update<{ at: number; now: number | null }>((state) => {
         const at = this.nextSlot(route);
         const now = this.clock.now();
         if (at > now) return { result: { at, now: null }, changed: false };
+        if (!take) return { result: { at, now }, changed: false };
         const longest = this.limits === 'off' ? 0 : Math.max(0, ...(this.limits[route] ?? []).map((w) => w.periodMs * this.safety));
         const calls = (state.calls[route] ?? []).filter((t) => t > now - longest);
         calls.push(now);

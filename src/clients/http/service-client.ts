@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
-import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, RateLimitWaitError, ServerError, ServiceError, UnauthorizedError } from '../errors.ts';
+import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, ServerError, ServiceError, UnauthorizedError } from '../errors.ts';
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
-import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type Limits } from './rate-limiter.ts';
+import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
 import { fillPath, limitsOf, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
 import { argumentError, show } from '../../validate.ts';
@@ -119,22 +119,13 @@ export class ServiceClient<R extends string = string> {
     return this.limiter.nextSlot(route);
   }
 
-  /**
-   * Waits until `route` has a slot, without taking it: for a call that must
-   * not hold something perishable while it waits (a proof-of-work token
-   * lives 16 minutes, the query route's slot may be a day away).
-   */
-  protected async waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      const at = this.limiter.freshSlot(route);
-      const wait = at - this.clock.now();
-      if (wait <= 0) return;
-      if (this.o.maxWaitMs !== undefined && wait > this.o.maxWaitMs) {
-        throw new RateLimitWaitError(route, at, `${this.limiter.waitReason(route)}, longer than the ${Math.round(this.o.maxWaitMs / 1000)} s allowed`);
-      }
-      this.o.onWait?.(at, route, this.limiter.waitReason(route));
-      await this.clock.sleep(wait, signal);
-    }
+  /** Waits until `route` has a slot, without taking it (RateLimiter.awaitSlot), within this client's maxWaitMs. */
+  protected waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
+    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs));
+  }
+
+  private acquireOptions(signal: AbortSignal | undefined, maxWaitMs: number | undefined): AcquireOptions {
+    return { ...(signal ? { signal } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(this.o.onWait ? { onWait: this.o.onWait } : {}) };
   }
 
   /** The client's signal and a call's own, as one. */
@@ -166,30 +157,17 @@ export class ServiceClient<R extends string = string> {
     const maxWaitMs = spec.maxWaitMs === undefined ? this.o.maxWaitMs : Math.min(spec.maxWaitMs, this.o.maxWaitMs ?? Number.POSITIVE_INFINITY);
     for (let attempt = 1; ; attempt++) {
       let recorded: number | null = null;
+      // Whether the request was handed to the network: until then a failure (an abort, a body that could not be made) spent nothing.
+      let handedOver = false;
       try {
         if (signal?.aborted) throw signal.reason;
-        recorded = await this.limiter.acquire(spec.route, {
-          ...(signal ? { signal } : {}),
-          ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
-          ...(this.o.onWait ? { onWait: this.o.onWait } : {}),
-        });
-        if (signal?.aborted) {
-          this.limiter.refund(spec.route, recorded);
-          recorded = null;
-          throw signal.reason;
-        }
-        let late: ReturnType<NonNullable<CallSpec<R>['late']>> | undefined;
-        try {
-          late = spec.late?.();
-        } catch (err) {
-          // Nothing was sent: the slot goes back.
-          this.limiter.refund(spec.route, recorded);
-          recorded = null;
-          throw err;
-        }
+        recorded = await this.limiter.acquire(spec.route, this.acquireOptions(signal, maxWaitMs));
+        if (signal?.aborted) throw signal.reason;
+        const late = spec.late?.();
         const json = late && 'json' in late ? late.json : spec.json;
         const target = late?.query ? this.url(fillPath(route, spec.params), { ...spec.query, ...late.query }) : url;
         const cookie = this.cookies.header(target);
+        handedOver = true;
         const res = await send({
           method: route.method,
           url: target,
@@ -208,8 +186,8 @@ export class ServiceClient<R extends string = string> {
         if (spec.accept?.includes(res.status)) return res;
         throw this.statusError(name, res);
       } catch (err) {
-        // Never sent (refused, no such host, TLS): the service saw nothing, so nothing was spent.
-        if (err instanceof NetworkError && !err.connected && recorded !== null) this.limiter.refund(spec.route, recorded);
+        // Never sent (not handed over; refused, no such host, TLS): the service saw nothing, so nothing was spent.
+        if (recorded !== null && (!handedOver || (err instanceof NetworkError && !err.connected))) this.limiter.refund(spec.route, recorded);
         const transient = err instanceof PowprimeError && err.transient;
         if (!transient || attempt >= attempts || signal?.aborted) throw err;
         // A 429 banned the host, and the limiter waits that out on the next
@@ -256,12 +234,13 @@ function limitsFor<R extends string>(routes: RouteTable<R>, limits: Limits | 'of
   return { ...limitsOf(routes), ...limits };
 }
 
-const optionalNumber = (opts: ServiceClientOptions, name: keyof ServiceClientOptions, ok: (n: number) => boolean, text: string): void => {
+/** A numeric option, if given: a TypeError naming it when it is no number, a RangeError when `ok` refuses it (`text` says what it must be). */
+export function optionalNumber<O extends object>(opts: O, name: keyof O & string, ok: (n: number) => boolean, text: string): void {
   const v = opts[name];
   if (v === undefined) return;
   if (typeof v !== 'number') throw argumentError(TypeError, name, `must be a number (got ${show(v)})`);
   if (!ok(v)) throw argumentError(RangeError, name, `must be ${text} (got ${show(v)})`);
-};
+}
 
 /** Every option checked where it is given, so a typo fails at once rather than as a retry loop or a stalled wait. */
 function checkOptions(opts: ServiceClientOptions): void {

@@ -14,7 +14,7 @@ import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
-import { ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
+import { optionalNumber, ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
@@ -96,9 +96,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (opts.homepageUrl !== undefined && (typeof opts.homepageUrl !== 'string' || !URL.canParse(opts.homepageUrl))) {
       throw argumentError(TypeError, 'homepageUrl', `must be an absolute URL (got ${show(opts.homepageUrl)})`);
     }
-    if (opts.fileMaxAgeMs !== undefined && !(typeof opts.fileMaxAgeMs === 'number' && opts.fileMaxAgeMs >= 0)) {
-      throw argumentError(RangeError, 'fileMaxAgeMs', `must be a number of milliseconds ≥ 0 (got ${show(opts.fileMaxAgeMs)})`);
-    }
+    optionalNumber(opts, 'fileMaxAgeMs', (n) => n >= 0, 'a number of milliseconds ≥ 0');
     if (opts.pow !== undefined && (opts.pow === null || typeof opts.pow !== 'object')) throw argumentError(TypeError, 'pow', `must be {threads?, backend?} (got ${show(opts.pow)})`);
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
     this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;

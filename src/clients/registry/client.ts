@@ -8,7 +8,7 @@ import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
 import { ProtocolError, ServiceError } from '../errors.ts';
 import { knownIdent, NotExistError, registryError, TotpError } from './errors.ts';
-import { ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
+import { optionalNumber, ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
@@ -66,11 +66,10 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
       if (!allowed.includes(v as T)) throw argumentError(RangeError, name, `must be ${allowed.map((a) => `'${a}'`).join(' or ')} (got ${show(v)})`);
       return v as T;
     };
-    const digits = opts.totpDigits ?? 6;
-    if (!Number.isInteger(digits) || digits < 1 || digits > 10) throw argumentError(RangeError, 'totpDigits', `must be a whole number from 1 to 10 (got ${show(opts.totpDigits)})`);
+    optionalNumber(opts, 'totpDigits', (n) => Number.isInteger(n) && n >= 1 && n <= 10, 'a whole number from 1 to 10');
     this.ro = {
       totpReading: oneOf('totpReading', ['t0', 'server-clock'], 't0'),
-      totpDigits: digits,
+      totpDigits: opts.totpDigits ?? 6,
       totpOnGet: oneOf('totpOnGet', ['query', 'body'], 'query'),
       primeEncoding: oneOf('primeEncoding', ['decimal', 'hex'], 'decimal'),
       rekeyTotpIn: oneOf('rekeyTotpIn', ['body', 'query'], 'body'),
