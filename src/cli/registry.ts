@@ -22,6 +22,11 @@ export function makeRegistrar(o: RegistryCommon): Registrar {
   return new Registrar(client, new Keystore(o.keystore !== undefined ? replaceablePath(o.keystore, '--keystore') : path.join(client.stateDir, 'keys.json')));
 }
 
+/** A key-lost entry, said loudly on stderr (the registrar's message says how it was lost). */
+export function reportKeyLost(e: LedgerEntry): void {
+  process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? 'the registry holds it but its key was never stored')}\n`);
+}
+
 export function parsePrimeArg(text: string): bigint {
   const p = parseBigInt('p', text);
   if (p < 5n) throw new RangeError(`p must be at least 5 (got ${text})`);
@@ -126,7 +131,7 @@ export function registerRegistry(program: Command): void {
         const e = await reg.rekey(parsePrimeArg(cmd.args[0]!));
         if (e.state === 'key-lost') {
           // An earlier rekey's answer was lost and the registry had re-keyed on it: said loudly, exit 1.
-          process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? '')}\n`);
+          reportKeyLost(e);
           process.exitCode = 1;
         }
         out(o, e.state === 'key-lost' ? `${e.prime}: key-lost` : `${e.prime}: rekeyed`, ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys)));

@@ -1,6 +1,7 @@
 /** `search --register`: each found prime registered with the prime registry, its keys kept. */
 import type { Registrar } from '../clients/registry/registrar.ts';
 import { terminalLine } from './terminal-text.ts';
+import { reportKeyLost } from './registry.ts';
 
 /** Registration of found primes: requirements read once, tallies for the summary. */
 export class Registering {
@@ -15,7 +16,7 @@ export class Registering {
   async start(): Promise<void> {
     for (const e of await this.reg.recover()) {
       this.tally['key-lost']++;
-      process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? 'the registry holds it but the last run stopped before its key was stored')}\n`);
+      reportKeyLost(e);
     }
     this.minBits = (await this.reg.client.requirements(this.bits)).bits;
   }
