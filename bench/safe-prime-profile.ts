@@ -11,7 +11,7 @@
  *
  * Prints Fermat tests a prime (measured and the sieve's expectation), core
  * time a prime and its ratio to the MR round, and the part of that time the
- * batched Fermat tests take (tests × the eight-lane cost a test, timed alone
+ * batched Fermat tests take (tests × the batched cost a test, timed alone
  * on random odd numbers of the size, in wall time: this thread is the only
  * one working then) beside the full test on q; the rest is the sieve (its
  * one-time table and roots, far blocks, striking) and the search's bookkeeping.

@@ -67,9 +67,11 @@ bool self_test(const BignumKernel& k) {
     d[0] = 9;
     add(e.data(), a.data(), a.data(), words);
     add(e.data(), e.data(), a.data(), words);
-    const u64* ns[] = {a.data(), c.data(), d.data(), e.data(), b.data()};
-    const bool want[] = {true, true, false, false, true};
-    constexpr int kCount = 5;
+    // Ten, so that a kernel testing more than eight at once runs its wider path too.
+    const u64* ns[] = {a.data(), c.data(), d.data(), e.data(), b.data(),
+                       b.data(), e.data(), d.data(), c.data(), a.data()};
+    const bool want[] = {true, true, false, false, true, true, false, false, true, true};
+    constexpr int kCount = 10;
     bool out[kCount];
     for (int from = 0; from < kCount; from += k.fermat_lanes) {
       const int count = kCount - from < k.fermat_lanes ? kCount - from : k.fermat_lanes;

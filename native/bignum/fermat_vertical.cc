@@ -14,11 +14,67 @@ namespace {
 
 using V = __m512i;
 
+// A group of lanes the kernels below run as one: G1 is one register (eight
+// lanes), G2 two independent ones (sixteen). Every product column is a chain
+// of four dependent vpmadd52 (16 cycles on Zen 5); with one register the
+// out-of-order core kept the IFMA units about three quarters busy, and a
+// second chain beside each one fills some of the rest: a 2048-bit squaring
+// took 0.80–0.90 of the time a lane in a loop of its own, and a 2048-bit
+// search 2–5 % less core time a prime (Zen 5, bench/safe-prime-profile.ts).
+struct G1 {
+  static constexpr int kRegs = 1;
+  V r[1];
+};
+struct G2 {
+  static constexpr int kRegs = 2;
+  V r[2];
+};
+
+// The operations the kernels use, register by register.
+#define POWPRIME_GROUP_OP(name, expr)                   \
+  template <class G>                                    \
+  POWPRIME_IFMA inline G name(G a, G b, G c) {          \
+    G o;                                                \
+    for (int i = 0; i < G::kRegs; i++) o.r[i] = (expr); \
+    return o;                                           \
+  }
+POWPRIME_GROUP_OP(lo, _mm512_madd52lo_epu64(a.r[i], b.r[i], c.r[i]))  // a + low 52 bits of b·c
+POWPRIME_GROUP_OP(hi, _mm512_madd52hi_epu64(a.r[i], b.r[i], c.r[i]))  // a + high 52 bits of b·c
+#undef POWPRIME_GROUP_OP
+
+template <class G>
+POWPRIME_IFMA inline G zero() {
+  G o;
+  for (int i = 0; i < G::kRegs; i++) o.r[i] = _mm512_setzero_si512();
+  return o;
+}
+template <class G>
+POWPRIME_IFMA inline G add(G a, G b) {
+  for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_add_epi64(a.r[i], b.r[i]);
+  return a;
+}
+template <class G>
+POWPRIME_IFMA inline G carry(G a) {  // what a digit carries: its bits from 52 up
+  for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_srli_epi64(a.r[i], 52);
+  return a;
+}
+template <class G>
+POWPRIME_IFMA inline G twice(G a) {
+  for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_slli_epi64(a.r[i], 1);
+  return a;
+}
+template <class G>
+POWPRIME_IFMA inline G low_digit(G a) {
+  const V mask = _mm512_set1_epi64((long long)kDigitMask);
+  for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_and_si512(a.r[i], mask);
+  return a;
+}
+
 // The stack arrays' size: numbers up to 8316 bits. There is no lower
 // bound: eight lanes beat one 64-bit Montgomery ladder at every width
 // measured (64 bits: 0.5 against 5.5 µs a test; 2048: 0.27 against 1.47 ms).
 constexpr int kMaxDigits = kVerticalMaxDigits;
-// From this many digits (about 1280 bits) sqr8 squares faster than amm8;
+// From this many digits (about 1280 bits) sqr squares faster than amm;
 // below, its extra passes over the columns cost more than the products it
 // saves (measured per test: 1024 bits 0.040 against 0.035 ms, 2048 bits
 // 0.20 against 0.27).
@@ -51,17 +107,17 @@ void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
 
 // out = t with its carries propagated: L digits under 2^52 each (the value
 // is below 2^(52·L), so nothing carries out of the top).
-POWPRIME_IFMA void normalize8(V* out, const V* t, int L) {
-  const V mask = _mm512_set1_epi64((long long)kDigitMask);
-  V c = _mm512_setzero_si512();
+template <class G>
+POWPRIME_IFMA void normalize(G* out, const G* t, int L) {
+  G c = zero<G>();
   for (int j = 0; j < L; j++) {
-    const V v = _mm512_add_epi64(t[j], c);
-    out[j] = _mm512_and_si512(v, mask);
-    c = _mm512_srli_epi64(v, 52);
+    const G v = add(t[j], c);
+    out[j] = low_digit(v);
+    c = carry(v);
   }
 }
 
-// out = a·b·R^−1 (mod n), eight lanes at once, for a, b below 4n with
+// out = a·b·R^−1 (mod n) in every lane at once, for a, b below 4n with
 // digits under 2^52; out is below 2n, its digits normalised the same way.
 // Coarsely integrated operand scanning: each step adds a_i·b and m·n and
 // drops one digit. The 64-bit accumulators take the unnormalised sums and
@@ -69,48 +125,51 @@ POWPRIME_IFMA void normalize8(V* out, const V* t, int L) {
 // a digit (lo and hi halves of a_i·b and m·n) plus the carry out of digit 0
 // (under 2^11), and there are at most kMaxDigits = 160 steps, so a sum stays
 // under 160·(4·2^52 + 2^11) < 640·2^52 < 2^62.
-POWPRIME_IFMA void amm8(V* out, const V* a, const V* b, const V* n, V k0, int L) {
-  alignas(64) V t[kMaxDigits + 1];
-  const V zero = _mm512_setzero_si512();
-  for (int j = 0; j <= L; j++) t[j] = zero;
+template <class G>
+POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, G k0, int L) {
+  alignas(64) G t[kMaxDigits + 1];
+  const G z = zero<G>();
+  for (int j = 0; j <= L; j++) t[j] = z;
   for (int i = 0; i < L; i++) {
-    const V ai = a[i];
-    V t0 = _mm512_madd52lo_epu64(t[0], ai, b[0]);
+    const G ai = a[i];
+    G t0 = lo(t[0], ai, b[0]);
     // madd52lo reads the low 52 bits of t0: m = (t0 · k0) mod 2^52.
-    const V m = _mm512_madd52lo_epu64(zero, t0, k0);
-    t0 = _mm512_madd52lo_epu64(t0, m, n[0]);
-    V x = _mm512_add_epi64(t[1], _mm512_srli_epi64(t0, 52));
-    x = _mm512_madd52hi_epu64(x, ai, b[0]);
-    x = _mm512_madd52hi_epu64(x, m, n[0]);
+    const G m = lo(z, t0, k0);
+    t0 = lo(t0, m, n[0]);
+    G x = add(t[1], carry(t0));
+    x = hi(x, ai, b[0]);
+    x = hi(x, m, n[0]);
     for (int j = 1; j < L; j++) {
-      x = _mm512_madd52lo_epu64(x, ai, b[j]);
-      x = _mm512_madd52lo_epu64(x, m, n[j]);
+      x = lo(x, ai, b[j]);
+      x = lo(x, m, n[j]);
       t[j - 1] = x;
-      x = _mm512_madd52hi_epu64(t[j + 1], ai, b[j]);
-      x = _mm512_madd52hi_epu64(x, m, n[j]);
+      x = hi(t[j + 1], ai, b[j]);
+      x = hi(x, m, n[j]);
     }
     t[L - 1] = x;
   }
-  normalize8(out, t, L);
+  normalize(out, t, L);
 }
 
 // Column k of the cross products of rows i and i+1 (x0 = a_i, x1 = a_{i+1}):
 // lo(a_i·a_j) lands in column i+j and hi in i+j+1, for i < j < L.
-POWPRIME_IFMA inline V cross_column(V c, const V* a, V x0, V x1, int i, int k, int L) {
-  if (k - i <= L - 1) c = _mm512_madd52lo_epu64(c, x0, a[k - i]);
-  if (k - i - 1 >= i + 1 && k - i - 1 <= L - 1) c = _mm512_madd52hi_epu64(c, x0, a[k - i - 1]);
-  if (k - i - 1 >= i + 2 && k - i - 1 <= L - 1) c = _mm512_madd52lo_epu64(c, x1, a[k - i - 1]);
-  if (k - i - 2 >= i + 2 && k - i - 2 <= L - 1) c = _mm512_madd52hi_epu64(c, x1, a[k - i - 2]);
+template <class G>
+POWPRIME_IFMA inline G cross_column(G c, const G* a, G x0, G x1, int i, int k, int L) {
+  if (k - i <= L - 1) c = lo(c, x0, a[k - i]);
+  if (k - i - 1 >= i + 1 && k - i - 1 <= L - 1) c = hi(c, x0, a[k - i - 1]);
+  if (k - i - 1 >= i + 2 && k - i - 1 <= L - 1) c = lo(c, x1, a[k - i - 1]);
+  if (k - i - 2 >= i + 2 && k - i - 2 <= L - 1) c = hi(c, x1, a[k - i - 2]);
   return c;
 }
 
 // Column k of rows r and r+1 of the reduction (factors m0, m1): lo(m·n_j)
 // lands in column r+j, hi in r+j+1, for 0 ≤ j < L.
-POWPRIME_IFMA inline V reduce_column(V c, const V* n, V m0, V m1, int r, int k, int L) {
-  if (k - r <= L - 1) c = _mm512_madd52lo_epu64(c, m0, n[k - r]);
-  if (k - r - 1 >= 0 && k - r - 1 <= L - 1) c = _mm512_madd52hi_epu64(c, m0, n[k - r - 1]);
-  if (k - r - 1 >= 0 && k - r - 1 <= L - 1) c = _mm512_madd52lo_epu64(c, m1, n[k - r - 1]);
-  if (k - r - 2 >= 0 && k - r - 2 <= L - 1) c = _mm512_madd52hi_epu64(c, m1, n[k - r - 2]);
+template <class G>
+POWPRIME_IFMA inline G reduce_column(G c, const G* n, G m0, G m1, int r, int k, int L) {
+  if (k - r <= L - 1) c = lo(c, m0, n[k - r]);
+  if (k - r - 1 >= 0 && k - r - 1 <= L - 1) c = hi(c, m0, n[k - r - 1]);
+  if (k - r - 1 >= 0 && k - r - 1 <= L - 1) c = lo(c, m1, n[k - r - 1]);
+  if (k - r - 2 >= 0 && k - r - 2 <= L - 1) c = hi(c, m1, n[k - r - 2]);
   return c;
 }
 
@@ -118,99 +177,110 @@ POWPRIME_IFMA inline V reduce_column(V c, const V* n, V m0, V m1, int r, int k, 
 // reached start from zero instead of from t (for rows 0 and 1, all of them;
 // below, the last two), so t needs no clearing first: that clearing was 2 %
 // of a 2048-bit squaring.
-template <bool kFirst>
-POWPRIME_IFMA inline void cross_rows(V* t, const V* a, int i, int L) {
-  const V zero = _mm512_setzero_si512();
-  const V x0 = a[i], x1 = a[i + 1];
+template <bool kFirst, class G>
+POWPRIME_IFMA inline void cross_rows(G* t, const G* a, int i, int L) {
+  const G z = zero<G>();
+  const G x0 = a[i], x1 = a[i + 1];
   const int full_from = 2 * i + 4, full_to = i + L - 1;  // columns with all four products
   const int fresh = kFirst ? 0 : i + L;
   int k = 2 * i + 1;
-  for (; k < full_from && k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? zero : t[k], a, x0, x1, i, k, L);
+  for (; k < full_from && k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? z : t[k], a, x0, x1, i, k, L);
   for (; k <= full_to; k++) {
-    V c = _mm512_madd52lo_epu64(kFirst ? zero : t[k], x0, a[k - i]);
-    c = _mm512_madd52hi_epu64(c, x0, a[k - i - 1]);
-    c = _mm512_madd52lo_epu64(c, x1, a[k - i - 1]);
-    t[k] = _mm512_madd52hi_epu64(c, x1, a[k - i - 2]);
+    G c = lo(kFirst ? z : t[k], x0, a[k - i]);
+    c = hi(c, x0, a[k - i - 1]);
+    c = lo(c, x1, a[k - i - 1]);
+    t[k] = hi(c, x1, a[k - i - 2]);
   }
-  for (; k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? zero : t[k], a, x0, x1, i, k, L);
+  for (; k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? z : t[k], a, x0, x1, i, k, L);
 }
 
-// out = a²·R^−1 (mod n) under the same bounds as amm8, with a quarter fewer
+// out = a²·R^−1 (mod n) under the same bounds as amm, with a quarter fewer
 // multiplications: the square first (each cross product a_i·a_j once, the
 // sum doubled, then the diagonal), then the reduction. Both go two rows at a
 // time, column by column, so each accumulator's load and store carries four
 // products (one row at a time, two, and the memory traffic ate the gain).
 // The columns where all four products exist run without conditions.
-POWPRIME_IFMA void sqr8(V* out, const V* a, const V* n, V k0, int L) {
-  alignas(64) V t[2 * kMaxDigits + 2];
-  const V zero = _mm512_setzero_si512();
+template <class G>
+POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, G k0, int L) {
+  alignas(64) G t[2 * kMaxDigits + 2];
+  const G z = zero<G>();
   // The row pairs write columns 1 to 2L − 1 (2L − 2 when L is odd) before the
   // diagonal reads them; column 0 and the top one are the diagonal's alone.
-  t[0] = zero;
-  t[2 * L - 1] = zero;
+  t[0] = z;
+  t[2 * L - 1] = z;
   cross_rows<true>(t, a, 0, L);
   for (int i = 2; i + 1 < L; i += 2) cross_rows<false>(t, a, i, L);
   // Double, then add the squares a_i² on the diagonal.
   for (int k = 0; k < L; k++) {
-    t[2 * k] = _mm512_madd52lo_epu64(_mm512_slli_epi64(t[2 * k], 1), a[k], a[k]);
-    t[2 * k + 1] = _mm512_madd52hi_epu64(_mm512_slli_epi64(t[2 * k + 1], 1), a[k], a[k]);
+    t[2 * k] = lo(twice(t[2 * k]), a[k], a[k]);
+    t[2 * k + 1] = hi(twice(t[2 * k + 1]), a[k], a[k]);
   }
   // Reduction: for digit r, m = t_r·k0 mod 2^52 makes t_r + m·n_0 divisible
   // by 2^52; its carry moves up before the next factor is taken from t_{r+1}.
   int r = 0;
   for (; r + 1 < L; r += 2) {
-    const V m0 = _mm512_madd52lo_epu64(zero, t[r], k0);
-    V c = _mm512_add_epi64(t[r + 1], _mm512_srli_epi64(_mm512_madd52lo_epu64(t[r], m0, n[0]), 52));
-    c = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(c, m0, n[0]), m0, n[1]);
-    const V m1 = _mm512_madd52lo_epu64(zero, c, k0);
-    t[r + 2] = _mm512_add_epi64(t[r + 2], _mm512_srli_epi64(_mm512_madd52lo_epu64(c, m1, n[0]), 52));
+    const G m0 = lo(z, t[r], k0);
+    G c = add(t[r + 1], carry(lo(t[r], m0, n[0])));
+    c = lo(hi(c, m0, n[0]), m0, n[1]);
+    const G m1 = lo(z, c, k0);
+    t[r + 2] = add(t[r + 2], carry(lo(c, m1, n[0])));
     int k = r + 2;
     for (; k < r + 3; k++) t[k] = reduce_column(t[k], n, m0, m1, r, k, L);
     for (; k <= r + L - 1; k++) {
-      V d = _mm512_madd52lo_epu64(t[k], m0, n[k - r]);
-      d = _mm512_madd52hi_epu64(d, m0, n[k - r - 1]);
-      d = _mm512_madd52lo_epu64(d, m1, n[k - r - 1]);
-      t[k] = _mm512_madd52hi_epu64(d, m1, n[k - r - 2]);
+      G d = lo(t[k], m0, n[k - r]);
+      d = hi(d, m0, n[k - r - 1]);
+      d = lo(d, m1, n[k - r - 1]);
+      t[k] = hi(d, m1, n[k - r - 2]);
     }
     for (; k <= r + L + 1; k++) t[k] = reduce_column(t[k], n, m0, m1, r, k, L);
   }
   if (r < L) {  // L odd: the last digit alone
-    const V m = _mm512_madd52lo_epu64(zero, t[r], k0);
-    V c = _mm512_add_epi64(t[r + 1], _mm512_srli_epi64(_mm512_madd52lo_epu64(t[r], m, n[0]), 52));
-    c = _mm512_madd52hi_epu64(c, m, n[0]);
-    t[r + 1] = L > 1 ? _mm512_madd52lo_epu64(c, m, n[1]) : c;
+    const G m = lo(z, t[r], k0);
+    G c = add(t[r + 1], carry(lo(t[r], m, n[0])));
+    c = hi(c, m, n[0]);
+    t[r + 1] = L > 1 ? lo(c, m, n[1]) : c;
     for (int k = r + 2; k <= r + L; k++) {
-      V d = _mm512_madd52hi_epu64(t[k], m, n[k - r - 1]);
-      if (k - r <= L - 1) d = _mm512_madd52lo_epu64(d, m, n[k - r]);
+      G d = hi(t[k], m, n[k - r - 1]);
+      if (k - r <= L - 1) d = lo(d, m, n[k - r]);
       t[k] = d;
     }
   }
-  normalize8(out, t + L, L);
+  normalize(out, t + L, L);
 }
 
-// x = 2x in the lanes of `lanes`: each digit shifts by one and takes the top
-// bit of the digit below; values stay below 2^(52·L).
-POWPRIME_IFMA void double8(V* x, __mmask8 lanes, int L) {
+// x = 2x in the lanes set in `lanes` (register i's eight lanes in byte i):
+// each digit shifts by one and takes the top bit of the digit below; values
+// stay below 2^(52·L).
+template <class G>
+POWPRIME_IFMA void double_lanes(G* x, unsigned lanes, int L) {
   const V mask = _mm512_set1_epi64((long long)kDigitMask);
-  V below = _mm512_setzero_si512();
-  for (int j = 0; j < L; j++) {
-    const V v = x[j];
-    const V d = _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(v, 1), mask), _mm512_srli_epi64(below, 51));
-    x[j] = _mm512_mask_mov_epi64(v, lanes, d);
-    below = v;
+  for (int i = 0; i < G::kRegs; i++) {
+    const __mmask8 in = __mmask8(lanes >> (8 * i));
+    if (!in) continue;
+    V below = _mm512_setzero_si512();
+    for (int j = 0; j < L; j++) {
+      const V v = x[j].r[i];
+      const V d = _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(v, 1), mask), _mm512_srli_epi64(below, 51));
+      x[j].r[i] = _mm512_mask_mov_epi64(v, in, d);
+      below = v;
+    }
   }
 }
 
-// Digit j of every lane into register j.
-POWPRIME_IFMA void gather(V* dst, const u64 (*col)[kMaxDigits], int L) {
-  for (int j = 0; j < L; j++) {
-    alignas(64) u64 row[kVerticalLanes];
-    for (int k = 0; k < kVerticalLanes; k++) row[k] = col[k][j];
-    dst[j] = _mm512_load_si512(row);
-  }
+// Digit j of every lane into group j (lane k in register k / 8).
+template <class G>
+POWPRIME_IFMA void gather(G* dst, const u64 (*col)[kMaxDigits], int L) {
+  for (int j = 0; j < L; j++)
+    for (int i = 0; i < G::kRegs; i++) {
+      alignas(64) u64 row[8];
+      for (int k = 0; k < 8; k++) row[k] = col[8 * i + k][j];
+      dst[j].r[i] = _mm512_load_si512(row);
+    }
 }
 
+template <class G>
 POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
+  constexpr int kLanes = 8 * G::kRegs;
   int top = 0;
   for (int k = 0; k < count; k++) top = std::max(top, bit_length(n[k], limbs));
   // The words above the widest number are zero padding: work on the number's size.
@@ -218,48 +288,58 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   // At least two digits: the products read n_1.
   const int L = std::max(2, digits_for(top));
   // Lanes past count repeat lane 0; their answers are dropped.
-  const u64* lane[kVerticalLanes];
-  for (int k = 0; k < kVerticalLanes; k++) lane[k] = n[k < count ? k : 0];
+  const u64* lane[kLanes];
+  for (int k = 0; k < kLanes; k++) lane[k] = n[k < count ? k : 0];
 
-  alignas(64) V N[kMaxDigits], acc[kMaxDigits];
-  alignas(64) u64 col[kVerticalLanes][kMaxDigits];
-  alignas(64) u64 k0s[kVerticalLanes];
-  for (int k = 0; k < kVerticalLanes; k++) {
+  alignas(64) G N[kMaxDigits], acc[kMaxDigits];
+  alignas(64) u64 col[kLanes][kMaxDigits];
+  alignas(64) u64 k0s[kLanes];
+  for (int k = 0; k < kLanes; k++) {
     to_digits(col[k], L, lane[k], limbs);
     k0s[k] = neg_inverse_mod_2_64(lane[k][0]) & kDigitMask;
   }
   gather(N, col, L);
-  const V k0 = _mm512_load_si512(k0s);
-  for (int k = 0; k < kVerticalLanes; k++) montgomery_one(col[k], lane[k], limbs, L);
+  G k0;
+  for (int i = 0; i < G::kRegs; i++) k0.r[i] = _mm512_load_si512(k0s + 8 * i);
+  for (int k = 0; k < kLanes; k++) montgomery_one(col[k], lane[k], limbs, L);
   gather(acc, col, L);
 
   // 2^(n−1), left to right: square, then double in the lanes whose exponent
   // bit is set. Bit 0 of n − 1 is 0 (n is odd); above bit 0 it is n's bit.
   for (int i = top - 1; i >= 0; i--) {
     if (L >= kSqrMinDigits)
-      sqr8(acc, acc, N, k0, L);
+      sqr(acc, acc, N, k0, L);
     else
-      amm8(acc, acc, acc, N, k0, L);
+      amm(acc, acc, acc, N, k0, L);
     if (i == 0) break;
-    __mmask8 lanes = 0;
-    for (int k = 0; k < kVerticalLanes; k++) lanes |= __mmask8(bit(lane[k], i) << k);
-    if (lanes) double8(acc, lanes, L);
+    unsigned lanes = 0;
+    for (int k = 0; k < kLanes; k++) lanes |= unsigned(bit(lane[k], i)) << k;
+    if (lanes) double_lanes(acc, lanes, L);
   }
   // Out of the Montgomery domain: a·1·R^−1 is below n + 1 and never n (2 is
   // invertible mod n), so it is the exact residue; compare it with 1.
-  alignas(64) V one[kMaxDigits];
-  for (int j = 0; j < L; j++) one[j] = _mm512_setzero_si512();
-  one[0] = _mm512_set1_epi64(1);
-  amm8(acc, acc, one, N, k0, L);
-  V diff = _mm512_xor_si512(acc[0], one[0]);
-  for (int j = 1; j < L; j++) diff = _mm512_or_si512(diff, acc[j]);
-  const __mmask8 is_one = _mm512_testn_epi64_mask(diff, diff);
-  for (int k = 0; k < count; k++) out[k] = (is_one >> k) & 1;
+  alignas(64) G one[kMaxDigits];
+  for (int j = 0; j < L; j++) one[j] = zero<G>();
+  for (int i = 0; i < G::kRegs; i++) one[0].r[i] = _mm512_set1_epi64(1);
+  amm(acc, acc, one, N, k0, L);
+  for (int i = 0; i < G::kRegs; i++) {
+    V diff = _mm512_xor_si512(acc[0].r[i], one[0].r[i]);
+    for (int j = 1; j < L; j++) diff = _mm512_or_si512(diff, acc[j].r[i]);
+    const __mmask8 is_one = _mm512_testn_epi64_mask(diff, diff);
+    for (int k = 8 * i; k < std::min(count, 8 * i + 8); k++) out[k] = (is_one >> (k - 8 * i)) & 1;
+  }
 }
 
 }  // namespace
 
-void fermat2_vertical(const u64* const* n, int count, int limbs, bool* out) { run(n, count, limbs, out); }
+// A batch that fits one register's eight lanes runs alone: two chains
+// would cost it twice the products for the same answers.
+void fermat2_vertical(const u64* const* n, int count, int limbs, bool* out) {
+  if (count <= 8)
+    run<G1>(n, count, limbs, out);
+  else
+    run<G2>(n, count, limbs, out);
+}
 
 }  // namespace powprime::bignum
 #endif

@@ -2,8 +2,8 @@
 // 2^52, eight digits per 512-bit register, almost-Montgomery products that
 // stay below 2n. The "ifma" kernel: these exponentiations for moduli of
 // kIfmaMinBits..kIfmaMaxBits bits, the MULX/ADX products elsewhere (Lucas
-// steps, narrower and wider moduli), and base-2 Fermat tests eight numbers at
-// a time in SIMD lanes (fermat_vertical.h).
+// steps, narrower and wider moduli), and base-2 Fermat tests of up to sixteen
+// numbers at a time in SIMD lanes (fermat_vertical.h).
 #include "fermat_vertical.h"
 #include "kernel.h"
 #include "mont_adx.h"
@@ -32,7 +32,7 @@ constexpr int kIfmaMaxBits = 52 * kMaxDigits - 2;
 // so alone it beats the ADX kernel only for wide moduli (measured: 1024-bit
 // modexp 0.32 ms either way, 2048-bit 1.07 vs 1.9 ms). The sieve's Fermat
 // tests, the bulk of a search, use IFMA at every width through the batched
-// test, eight numbers in eight lanes.
+// test, one number a lane.
 constexpr int kIfmaMinBits = 1100;
 
 // Registers needed for a modulus of `bits` bits: R = 2^(52·8·Z) ≥ 4n.

@@ -42,7 +42,7 @@ bool is_safe_prime(const u64* p, int limbs, int rounds);
 bool fermat_base2(const Mont& m);
 // The same for count odd numbers n[k] > 1 of `limbs` words (zero-padded), on
 // the kernel in force: in its batched test where it has one and takes them
-// all (eight at a time in SIMD lanes on the IFMA kernel), else one by one.
+// all (up to sixteen at a time in SIMD lanes on the IFMA kernel), else one by one.
 void fermat_base2_many(const u64* const* n, int count, int limbs, bool* out);
 // How many numbers of this width fermat_base2_many runs together on the
 // kernel in force: its lane count, or 1.

@@ -190,8 +190,9 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, Stop
       if ((deep_[j / 64] >> (j % 64)) & 1) marks[j - j0] = 1;
   }
   stats.sieved += len;
-  // Survivors go through base-2 Fermat on q eight at a time on the IFMA
-  // kernel (one per SIMD lane), one at a time elsewhere. Pocklington's Fermat
+  // Survivors go through base-2 Fermat on q sixteen at a time on the IFMA
+  // kernel (one per SIMD lane; a batch of eight or fewer, as a range's last
+  // one often is, runs at half the cost), one at a time elsewhere. Pocklington's Fermat
   // test on p, for the candidates whose q passed, takes the first lanes of
   // the next batch: alone it would run the one-number kernel at several times
   // a lane's cost. Candidates resolve in increasing j (p tests come oldest

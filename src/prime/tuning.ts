@@ -13,7 +13,7 @@ function testsBoundSlice(bits: number): number {
 /**
  * Candidates per slice, the unit threads claim an index's stream in. Native
  * slices hold at least 8192 candidates, about 55 sieve survivors at 2048 bits
- * (70 at 1024), so the IFMA kernel's eight-lane Fermat batches are mostly
+ * (70 at 1024), so the IFMA kernel's sixteen-lane Fermat batches are mostly
  * full; a stop is seen between batches, not slices. TS slices are 16x smaller
  * than the tests bound, so a stop is seen quickly there.
  */
