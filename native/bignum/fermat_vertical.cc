@@ -21,14 +21,16 @@ using V = __m512i;
 // second chain beside each one fills some of the rest: a 2048-bit squaring
 // took 0.80–0.90 of the time a lane in a loop of its own, and a 2048-bit
 // search 2–5 % less core time a prime (Zen 5, bench/safe-prime-profile.ts).
-struct G1 {
-  static constexpr int kRegs = 1;
-  V r[1];
+template <int kCount>
+struct Group {
+  static constexpr int kRegs = kCount;
+  V r[kCount];
 };
-struct G2 {
-  static constexpr int kRegs = 2;
-  V r[2];
-};
+using G1 = Group<1>;
+using G2 = Group<2>;
+// 64-bit lanes in one register.
+constexpr int kRegLanes = 8;
+static_assert(G2::kRegs * kRegLanes == kVerticalLanes, "the widest group holds every lane of a batch");
 
 // The operations the kernels use, register by register.
 #define POWPRIME_GROUP_OP(name, expr)                   \
@@ -255,7 +257,7 @@ template <class G>
 POWPRIME_IFMA void double_lanes(G* x, unsigned lanes, int L) {
   const V mask = _mm512_set1_epi64((long long)kDigitMask);
   for (int i = 0; i < G::kRegs; i++) {
-    const __mmask8 in = __mmask8(lanes >> (8 * i));
+    const __mmask8 in = __mmask8(lanes >> (kRegLanes * i));
     if (!in) continue;
     V below = _mm512_setzero_si512();
     for (int j = 0; j < L; j++) {
@@ -272,15 +274,15 @@ template <class G>
 POWPRIME_IFMA void gather(G* dst, const u64 (*col)[kMaxDigits], int L) {
   for (int j = 0; j < L; j++)
     for (int i = 0; i < G::kRegs; i++) {
-      alignas(64) u64 row[8];
-      for (int k = 0; k < 8; k++) row[k] = col[8 * i + k][j];
+      alignas(64) u64 row[kRegLanes];
+      for (int k = 0; k < kRegLanes; k++) row[k] = col[kRegLanes * i + k][j];
       dst[j].r[i] = _mm512_load_si512(row);
     }
 }
 
 template <class G>
 POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
-  constexpr int kLanes = 8 * G::kRegs;
+  constexpr int kLanes = kRegLanes * G::kRegs;
   int top = 0;
   for (int k = 0; k < count; k++) top = std::max(top, bit_length(n[k], limbs));
   // The words above the widest number are zero padding: work on the number's size.
@@ -300,7 +302,7 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   }
   gather(N, col, L);
   G k0;
-  for (int i = 0; i < G::kRegs; i++) k0.r[i] = _mm512_load_si512(k0s + 8 * i);
+  for (int i = 0; i < G::kRegs; i++) k0.r[i] = _mm512_load_si512(k0s + kRegLanes * i);
   for (int k = 0; k < kLanes; k++) montgomery_one(col[k], lane[k], limbs, L);
   gather(acc, col, L);
 
@@ -326,7 +328,8 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
     V diff = _mm512_xor_si512(acc[0].r[i], one[0].r[i]);
     for (int j = 1; j < L; j++) diff = _mm512_or_si512(diff, acc[j].r[i]);
     const __mmask8 is_one = _mm512_testn_epi64_mask(diff, diff);
-    for (int k = 8 * i; k < std::min(count, 8 * i + 8); k++) out[k] = (is_one >> (k - 8 * i)) & 1;
+    for (int k = kRegLanes * i; k < std::min(count, kRegLanes * (i + 1)); k++)
+      out[k] = (is_one >> (k - kRegLanes * i)) & 1;
   }
 }
 
@@ -335,7 +338,7 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
 // A batch that fits one register's eight lanes runs alone: two chains
 // would cost it twice the products for the same answers.
 void fermat2_vertical(const u64* const* n, int count, int limbs, bool* out) {
-  if (count <= 8)
+  if (count <= kRegLanes)
     run<G1>(n, count, limbs, out);
   else
     run<G2>(n, count, limbs, out);
