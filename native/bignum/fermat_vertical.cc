@@ -107,20 +107,32 @@ void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
   to_digits(out, digits, x, limbs);
 }
 
-// out = t with its carries propagated: L digits under 2^52 each (the value
-// is below 2^(52·L), so nothing carries out of the top).
+// out = t, doubled in the lanes set in `twice_lanes` (register i's eight
+// lanes in byte i), with its carries propagated: L digits under 2^52 each.
+// The value t holds is below 2n and R ≥ 16n, so even doubled it is below
+// 2^(52·L) and nothing carries out of the top; a digit of t is under 2^62
+// (amm; a column of sqr sums at most 4L + 1 products under 2^52, the cross
+// ones doubled, and carries), so doubled it still fits its 64 bits. Doubling here, one masked add
+// a digit beside the carry chain, replaced a pass of its own over the digits
+// after each squaring (shift, take the bit below, blend): 4 % of a test.
 template <class G>
-POWPRIME_IFMA void normalize(G* out, const G* t, int L) {
+POWPRIME_IFMA void normalize(G* out, const G* t, int L, unsigned twice_lanes) {
   G c = zero<G>();
   for (int j = 0; j < L; j++) {
-    const G v = add(t[j], c);
+    G v = t[j];
+    for (int i = 0; i < G::kRegs; i++) {
+      const __mmask8 in = __mmask8(twice_lanes >> (kRegLanes * i));
+      v.r[i] = _mm512_mask_add_epi64(v.r[i], in, v.r[i], v.r[i]);
+    }
+    v = add(v, c);
     out[j] = low_digit(v);
     c = carry(v);
   }
 }
 
 // out = a·b·R^−1 (mod n) in every lane at once, for a, b below 4n with
-// digits under 2^52; out is below 2n, its digits normalised the same way.
+// digits under 2^52; out is below 2n, its digits normalised the same way,
+// then doubled in the lanes set in `twice_lanes` (normalize).
 // Coarsely integrated operand scanning: each step adds a_i·b and m·n and
 // drops one digit. The 64-bit accumulators take the unnormalised sums and
 // are normalised once at the end: a step adds at most 4 terms under 2^52 to
@@ -128,7 +140,7 @@ POWPRIME_IFMA void normalize(G* out, const G* t, int L) {
 // (under 2^11), and there are at most kMaxDigits = 160 steps, so a sum stays
 // under 160·(4·2^52 + 2^11) < 640·2^52 < 2^62.
 template <class G>
-POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, G k0, int L) {
+POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, G k0, int L, unsigned twice_lanes) {
   alignas(64) G t[kMaxDigits + 1];
   const G z = zero<G>();
   for (int j = 0; j <= L; j++) t[j] = z;
@@ -150,7 +162,7 @@ POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, G k0, int L) 
     }
     t[L - 1] = x;
   }
-  normalize(out, t, L);
+  normalize(out, t, L, twice_lanes);
 }
 
 // Column k of the cross products of rows i and i+1 (x0 = a_i, x1 = a_{i+1}):
@@ -203,7 +215,7 @@ POWPRIME_IFMA inline void cross_rows(G* t, const G* a, int i, int L) {
 // products (one row at a time, two, and the memory traffic ate the gain).
 // The columns where all four products exist run without conditions.
 template <class G>
-POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, G k0, int L) {
+POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, G k0, int L, unsigned twice_lanes) {
   alignas(64) G t[2 * kMaxDigits + 2];
   const G z = zero<G>();
   // The row pairs write columns 1 to 2L − 1 (2L − 2 when L is odd) before the
@@ -247,26 +259,7 @@ POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, G k0, int L) {
       t[k] = d;
     }
   }
-  normalize(out, t + L, L);
-}
-
-// x = 2x in the lanes set in `lanes` (register i's eight lanes in byte i):
-// each digit shifts by one and takes the top bit of the digit below; values
-// stay below 2^(52·L).
-template <class G>
-POWPRIME_IFMA void double_lanes(G* x, unsigned lanes, int L) {
-  const V mask = _mm512_set1_epi64((long long)kDigitMask);
-  for (int i = 0; i < G::kRegs; i++) {
-    const __mmask8 in = __mmask8(lanes >> (kRegLanes * i));
-    if (!in) continue;
-    V below = _mm512_setzero_si512();
-    for (int j = 0; j < L; j++) {
-      const V v = x[j].r[i];
-      const V d = _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(v, 1), mask), _mm512_srli_epi64(below, 51));
-      x[j].r[i] = _mm512_mask_mov_epi64(v, in, d);
-      below = v;
-    }
-  }
+  normalize(out, t + L, L, twice_lanes);
 }
 
 // Digit j of every lane into group j (lane k in register k / 8).
@@ -309,21 +302,20 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   // 2^(n−1), left to right: square, then double in the lanes whose exponent
   // bit is set. Bit 0 of n − 1 is 0 (n is odd); above bit 0 it is n's bit.
   for (int i = top - 1; i >= 0; i--) {
-    if (L >= kSqrMinDigits)
-      sqr(acc, acc, N, k0, L);
-    else
-      amm(acc, acc, acc, N, k0, L);
-    if (i == 0) break;
     unsigned lanes = 0;
-    for (int k = 0; k < kLanes; k++) lanes |= unsigned(bit(lane[k], i)) << k;
-    if (lanes) double_lanes(acc, lanes, L);
+    if (i > 0)
+      for (int k = 0; k < kLanes; k++) lanes |= unsigned(bit(lane[k], i)) << k;
+    if (L >= kSqrMinDigits)
+      sqr(acc, acc, N, k0, L, lanes);
+    else
+      amm(acc, acc, acc, N, k0, L, lanes);
   }
   // Out of the Montgomery domain: a·1·R^−1 is below n + 1 and never n (2 is
   // invertible mod n), so it is the exact residue; compare it with 1.
   alignas(64) G one[kMaxDigits];
   for (int j = 0; j < L; j++) one[j] = zero<G>();
   for (int i = 0; i < G::kRegs; i++) one[0].r[i] = _mm512_set1_epi64(1);
-  amm(acc, acc, one, N, k0, L);
+  amm(acc, acc, one, N, k0, L, 0);
   for (int i = 0; i < G::kRegs; i++) {
     V diff = _mm512_xor_si512(acc[0].r[i], one[0].r[i]);
     for (int j = 1; j < L; j++) diff = _mm512_or_si512(diff, acc[j].r[i]);
