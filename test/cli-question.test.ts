@@ -36,8 +36,15 @@ describe('powprime question', () => {
     const none = await cli('question', 'answer', 'nope', '--json', ...common);
     expect(none.status).toBe(1);
     expect(none.stdout.trim()).toBe('null');
-    const many = JSON.parse((await cli('question', 'answers', id, 'nope', '--json', ...common)).stdout);
+    const manyRun = await cli('question', 'answers', id, 'nope', '--json', ...common);
+    const many = JSON.parse(manyRun.stdout);
     expect(many[1]).toEqual({ error: 'question not answered or not existing', id: 'nope' });
+    // One of the ids has no answer: exit 1, as `answer` gives for it alone, and stderr says how many.
+    expect(manyRun.status).toBe(1);
+    expect(manyRun.stderr).toContain('1 of 2 questions not answered yet');
+    // --no-limits: the route allows one call a minute, and the call above took it.
+    const allAnswered = await cli('question', 'answers', id, '--json', '--no-limits', ...common);
+    expect(allAnswered.status, allAnswered.stderr).toBe(0);
     const page = JSON.parse((await cli('question', 'page', '1', '--per-page', '5', '--json', ...common)).stdout);
     expect(page[0].attribution.notice).toBe(HUMAN_NOTICE);
     expect(JSON.parse((await cli('question', 'stats', '--json', ...common)).stdout)).toMatchObject({ count: 1, files: 1 });

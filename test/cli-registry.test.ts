@@ -107,7 +107,14 @@ describe('powprime registry and ads', () => {
     const img = await cli('ads', 'image', 'bob.png', '--out', out, ...common);
     expect(img.status, img.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe('PNG:bob.png');
-    expect(JSON.parse((await cli('ads', 'leaderboard', '--json', ...common)).stdout)).toBeTypeOf('object');
+    const board = JSON.parse((await cli('ads', 'leaderboard', '--json', ...common)).stdout) as Record<string, number>;
+    expect(board).toBeTypeOf('object');
+    // A line a site, most rendered first; an empty board prints nothing, not an empty line.
+    const lines = Object.entries(board)
+      .sort((x, y) => y[1] - x[1])
+      .map(([site, count]) => `${count}\t${site}\n`)
+      .join('');
+    expect((await cli('ads', 'leaderboard', ...common)).stdout).toBe(lines);
   });
 
   it('search --register: a kill -9 in the middle, then a rerun: nothing registered twice, no key lost unreported', async () => {

@@ -44,10 +44,10 @@ export function registerAds(program: Command): void {
         process.stdout.write(
           o.json
             ? `${JSON.stringify(lb)}\n`
-            : `${Object.entries(lb)
+            : Object.entries(lb)
                 .sort((x, y) => y[1] - x[1])
-                .map(([k, v]) => `${v}\t${terminalLine(k)}`)
-                .join('\n')}\n`,
+                .map(([k, v]) => `${v}\t${terminalLine(k)}\n`)
+                .join(''),
         );
       }),
     );

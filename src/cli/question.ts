@@ -116,7 +116,19 @@ export function registerQuestion(program: Command): void {
 
   common(q.command('answers').argument('<id...>'))
     .description('answers to many questions (asked 128 at a time)')
-    .action(run(async (client, o, _status, cmd) => printItems(await client.answers(cmd.args), o.json)));
+    .action(
+      run(async (client, o, _status, cmd) => {
+        const items = await client.answers(cmd.args);
+        printItems(items, o.json);
+        // As `answer` does for one id: exit 1 when any asked id has no answer to show.
+        const answered = new Set(items.flatMap((i) => ('error' in i ? [] : [i.id])));
+        const missing = new Set(cmd.args.filter((id) => !answered.has(id)));
+        if (missing.size) {
+          process.exitCode = 1;
+          info(`${missing.size} of ${new Set(cmd.args).size} questions not answered yet (or no such question)`);
+        }
+      }),
+    );
 
   common(q.command('page').argument('<n>').option('--per-page <k>', 'threads per page, 1 ≤ |k| ≤ 128'))
     .description('a page of answered threads')
