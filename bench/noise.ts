@@ -53,13 +53,14 @@ export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores:
 /**
  * Each target's verdict: met, not met, not measured, or — for a goal missed
  * on a noisy machine — not judged, with the reason. A goal met on a busy
- * machine stays met: other work only slows a run down.
+ * machine stays met: other work only slows a run down. A counted figure
+ * (Fermat tests a prime) is judged whatever the load: the load cannot change it.
  */
 export function withVerdicts(targets: readonly BenchTarget[], noise: BenchNoise): BenchTarget[] {
   return targets.map((t) => {
     if (t.met === null) return { ...t, verdict: 'not measured' as const };
     if (t.met) return { ...t, verdict: 'met' as const };
-    if (noise.busy) return { ...t, verdict: 'not judged' as const, why: `the machine was busy (${noise.reasons.join('; ')})` };
+    if (noise.busy && !t.counted) return { ...t, verdict: 'not judged' as const, why: `the machine was busy (${noise.reasons.join('; ')})` };
     return { ...t, verdict: 'not met' as const };
   });
 }

@@ -58,6 +58,11 @@ export interface BenchTarget {
   /** null when the value could not be measured here. */
   met: boolean | null;
   /**
+   * The figure counts work done (Fermat tests a prime), which other work on
+   * the machine cannot change: judged met or not met whatever the load.
+   */
+  counted?: boolean;
+  /**
    * How to read the result (runs saved before this field have none): `met` as
    * measured, except that a goal missed on a busy or noisy machine is 'not
    * judged' rather than 'not met'.
@@ -137,8 +142,8 @@ export function ratio(a: number | null | undefined, b: number | null | undefined
   return a != null && b != null ? a / b : null;
 }
 
-export function target(what: string, value: number | null, unit: string, goal: number, direction: 'min' | 'max'): BenchTarget {
-  return { what, value, unit, goal, direction, met: value === null ? null : direction === 'min' ? value >= goal : value <= goal };
+export function target(what: string, value: number | null, unit: string, goal: number, direction: 'min' | 'max', opts: { counted?: boolean } = {}): BenchTarget {
+  return { what, value, unit, goal, direction, met: value === null ? null : direction === 'min' ? value >= goal : value <= goal, ...(opts.counted ? { counted: true } : {}) };
 }
 
 /** Throws a RangeError naming the file when `x` is not a saved bench result (for --compare). */

@@ -8,7 +8,7 @@ import { htmlReport, implementationOf } from '../bench/html-report.ts';
 import { probeCores } from '../bench/cores.ts';
 import { judgeNoise, withVerdicts } from '../bench/noise.ts';
 import { compareRuns, formatReport } from '../bench/report.ts';
-import { SCHEMA_VERSION, type BenchResult, type BenchRow } from '../bench/schema.ts';
+import { SCHEMA_VERSION, target, type BenchResult, type BenchRow } from '../bench/schema.ts';
 import { hasNative } from './helpers/backends.ts';
 import { runCli } from './helpers/cli.ts';
 import { hasCommand } from './helpers/oracles.ts';
@@ -136,6 +136,12 @@ describe('bench report', () => {
     expect(busyText).toMatch(/^Verdict: 3 of 4 goals met, 1 not judged\.$/m);
     expect(busyText).toMatch(/The machine was busy: load average 3\.50/);
     expect(busyText).toMatch(/--quick measures small sizes/);
+    // A count of work (Fermat tests a prime) is the same however busy the machine: missed is NOT met there too.
+    const counted = target('4096-bit Fermat tests a prime / expectation', 0.73, '×', 0.6, 'max', { counted: true });
+    expect(withVerdicts([counted], busy)[0]).toMatchObject({ verdict: 'not met' });
+    expect(formatReport({ ...quick, targets: withVerdicts([...missed, counted], busy), noise: busy })).toMatch(
+      /^Verdict: 3 of 5 goals met, 1 not met \(4096-bit Fermat tests a prime \/ expectation\), 1 not judged\.$/m,
+    );
     const calm = judgeNoise(quick.rows, 0.2, 2);
     expect(calm).toMatchObject({ busy: false, reasons: [] });
     // Runs that do different work by design (openssl dhparam starts at random), and sub-millisecond ones, are not noise.
