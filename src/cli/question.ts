@@ -122,10 +122,11 @@ export function registerQuestion(program: Command): void {
         printItems(items, o.json);
         // As `answer` does for one id: exit 1 when any asked id has no answer to show.
         const answered = new Set(items.flatMap((i) => ('error' in i ? [] : [i.id])));
-        const missing = new Set(cmd.args.filter((id) => !answered.has(id)));
-        if (missing.size) {
+        const asked = new Set(cmd.args);
+        const missing = [...asked].filter((id) => !answered.has(id)).length;
+        if (missing) {
           process.exitCode = 1;
-          info(`${missing.size} of ${new Set(cmd.args).size} questions not answered yet (or no such question)`);
+          info(`${missing} of ${asked.size} questions not answered yet (or no such question)`);
         }
       }),
     );
