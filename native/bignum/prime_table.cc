@@ -107,12 +107,15 @@ class PrimeTableBuilder {
     const uint64_t hi = lo_ + kSegment;
     // The pattern strikes 3 to 13 themselves, but they are below kDenseSieveLimit too.
     std::memcpy(composite_.data(), pattern_.data() + lo_ % kPeriod, kSegment);
-    uint8_t* c = composite_.data();
+    // Locals, not members: a byte store may alias any object, so the loop
+    // would otherwise load lo_ again after every strike.
+    uint8_t* const c = composite_.data();
+    const uint64_t lo = lo_;
     for (size_t k = 0; k < base_.size(); k++) {
       const uint64_t p = base_[k];
-      uint64_t i = next_[k];
-      for (; i < hi; i += p) c[i - lo_] = 1;
-      next_[k] = i;
+      uint64_t i = next_[k] - lo;
+      for (; i < kSegment; i += p) c[i] = 1;
+      next_[k] = i + lo;
     }
     // Bytes are 0 or 1: the low bit of each byte of ~word marks a prime, and
     // the multiply gathers byte k's low bit into bit 56 + k.
