@@ -333,3 +333,25 @@ describe('JSON and progress of the prime commands', () => {
     expect(err.stderr).toMatch(/^powprime: [^\n]+\n$/);
   });
 });
+
+// A real terminal (a pseudo-terminal from util-linux `script`), where the bar
+// on stderr and the primes on stdout share one screen.
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+describe.runIf(hasScript)('search on a terminal', () => {
+  it('clears the bar before each prime, with line wrap on, and saves the cursor beneath it', () => {
+    const command = [process.execPath, ...CLI, 'search', '--bits', '512', '--count', '3', '--seed', '7'].map((a) => `'${a}'`).join(' ');
+    const r = spawnSync('script', ['-q', '-e', '-c', command, '/dev/null'], { encoding: 'utf8', timeout: 120_000, cwd: process.cwd(), env: { ...process.env, COLUMNS: '80', LINES: '24' } });
+    expect(r.status, r.stderr).toBe(0);
+    const screen = r.stdout;
+    expect(screen).toContain('safe primes');
+    // The pty turns each \n into \r\n. Every prime line starts on a cleared line with wrapping
+    // on (not glued after the bar's text), and the cursor is saved where the bar is drawn next.
+    const primes = [...screen.matchAll(/(.{0,12})\{"prime":"\d+"[^\n]*\}\r\n(.{0,2})/gs)];
+    expect(primes.length).toBe(3);
+    for (const [, before = '', after] of primes) {
+      expect(before.endsWith('\r\x1b[2K\x1b[?7h'), JSON.stringify(before)).toBe(true);
+      expect(after).toBe('\x1b7');
+    }
+  });
+});

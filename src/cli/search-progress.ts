@@ -38,6 +38,8 @@ export class SearchProgress {
         ? new SingleBar({
             format: target ? 'safe primes {bar} {value}/{total} | {queueText} | {rate} | {etaText}' : 'safe primes {bar} {value}/{total} | {rate} | {etaText}',
             hideCursor: true,
+            // Drawn again even when unchanged: print() clears the bar's line, and it must come back at once.
+            forceRedraw: true,
             stream: process.stderr,
           })
         : null;
@@ -75,6 +77,25 @@ export class SearchProgress {
     this.bar?.stop();
     process.stderr.write(`powprime: ${message}\n`);
     this.bar?.start(this.o.wanted, this.o.earlier + this.found, this.tokens);
+  };
+
+  /**
+   * A result line on stdout. When stdout is the bar's terminal too, the bar's
+   * line is cleared first and drawn again beneath, and the terminal's line
+   * wrap (which the bar turns off while it runs) is on while the line is
+   * written, so a prime longer than the screen is not cut off. The cursor
+   * is saved again where the bar now is: cli-progress returns it to the
+   * saved place when it stops, which would be above these lines.
+   */
+  readonly print = (line: string): void => {
+    if (!this.bar || !process.stdout.isTTY) {
+      process.stdout.write(line);
+      return;
+    }
+    process.stderr.write('\r\x1b[2K\x1b[?7h');
+    process.stdout.write(line);
+    process.stderr.write('\x1b7\x1b[?7l');
+    this.bar.render();
   };
 
   stop(): void {

@@ -97,7 +97,7 @@ export function registerSearch(program: Command): void {
       const emit = async (r: Found, registrations: RegistrationQueue | null = null): Promise<void> => {
         const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs), ...(stream === 1 ? {} : { stream }) };
         if (out) out.append(line);
-        else process.stdout.write(`${JSON.stringify(opts.hex ? { ...line, prime: `0x${r.prime.toString(16)}` } : line)}\n`);
+        else progress.print(`${JSON.stringify(opts.hex ? { ...line, prime: `0x${r.prime.toString(16)}` } : line)}\n`);
         progress.found++;
         if (registrations) await registrations.submit({ prime: r.prime.toString(), bits, seed: seed.toString(), index: r.index.toString() });
         else await registering?.register(r.prime);
