@@ -83,8 +83,8 @@ export function verdictLines(r: BenchResult): string[] {
   }
   if (r.noise?.busy) {
     lines.push(
-      `The machine was busy: ${r.noise.reasons.join('; ')}. Figures from such a run mostly measure the other work;` +
-        ` ${unjudged.length ? 'the goals it missed are not judged. ' : ''}Run again when the machine is quiet.`,
+      `The machine was busy: ${r.noise.reasons.join('; ')}. Figures from such a run mostly measure the other work` +
+        `${unjudged.length ? '; the goals it missed are not judged' : ''}. Run again when the machine is quiet.`,
     );
   }
   const probes = r.noise?.coreRates;
