@@ -41,10 +41,14 @@ describe('powprime question', () => {
     expect(many[1]).toEqual({ error: 'question not answered or not existing', id: 'nope' });
     // One of the ids has no answer: exit 1, as `answer` gives for it alone, and stderr says how many.
     expect(manyRun.status).toBe(1);
-    expect(manyRun.stderr).toContain('1 of 2 questions not answered yet');
+    expect(manyRun.stderr).toContain('powprime: 1 of 2 questions not answered yet');
     // --no-limits: the route allows one call a minute, and the call above took it.
     const allAnswered = await cli('question', 'answers', id, '--json', '--no-limits', ...common);
     expect(allAnswered.status, allAnswered.stderr).toBe(0);
+    // The line explains the exit code, so --quiet keeps it.
+    const quietRun = await cli('--quiet', 'question', 'answers', 'nope', '--no-limits', ...common);
+    expect(quietRun.status).toBe(1);
+    expect(quietRun.stderr.trim()).toBe('powprime: 1 of 1 questions not answered yet (or no such question)');
     const page = JSON.parse((await cli('question', 'page', '1', '--per-page', '5', '--json', ...common)).stdout);
     expect(page[0].attribution.notice).toBe(HUMAN_NOTICE);
     expect(JSON.parse((await cli('question', 'stats', '--json', ...common)).stdout)).toMatchObject({ count: 1, files: 1 });

@@ -126,7 +126,8 @@ export function registerQuestion(program: Command): void {
         const missing = [...asked].filter((id) => !answered.has(id)).length;
         if (missing) {
           process.exitCode = 1;
-          info(`${missing} of ${asked.size} questions not answered yet (or no such question)`);
+          // The reason for the exit code: the one error line, which --quiet keeps.
+          process.stderr.write(`powprime: ${missing} of ${asked.size} questions not answered yet (or no such question)\n`);
         }
       }),
     );
