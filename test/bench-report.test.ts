@@ -285,4 +285,17 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     expect((await runCli('bench', '--quick', '--compare', bad)).status).toBe(2);
     expect((await runCli('bench', '--quick', '--compare', join(dir, 'missing.json'))).status).toBe(2);
   });
+
+  it('a --save or --report place that cannot take the file is refused before measuring (exit 2), and no folder is made', async () => {
+    const dir = tempDir();
+    const asDir = await runCli('bench', '--quick', '--progress', 'json', '--save', dir);
+    expect(asDir.status).toBe(2);
+    // One line and no progress event: refused before the first step of the run.
+    expect(asDir.stderr).toMatch(/^powprime: --save .* is a directory; give a file name\n$/);
+    const missing = join(dir, 'no-such-folder', 'r.html');
+    const noFolder = await runCli('bench', '--quick', '--report', missing);
+    expect(noFolder.status).toBe(2);
+    expect(noFolder.stderr).toMatch(/--report .*its folder .* does not exist/);
+    expect(existsSync(join(dir, 'no-such-folder'))).toBe(false);
+  });
 });

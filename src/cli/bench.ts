@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { checkOneOf } from '../validate.ts';
+import { replaceablePath } from './out-path.ts';
 import { StatusLine } from './status.ts';
 
 interface BenchOpts {
@@ -32,6 +33,10 @@ export function registerBench(program: Command): void {
     .option('--compare <old.json>', 'show each figure’s change against a result saved with --save')
     .action(async (opts: BenchOpts) => {
       const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'all'] as const);
+      // Where the result goes is judged before minutes of measuring, as every other --out is: a folder
+      // that is missing or read-only, or a directory given as the file, would lose the run at its end.
+      const save = opts.save === undefined ? undefined : replaceablePath(opts.save, '--save');
+      const report = opts.report === undefined ? undefined : replaceablePath(opts.report, '--report');
       // The suites load only here: they are not part of the library or the other commands.
       const [{ runPowBench }, { runPrimeBench }, { formatReport, compareRuns }, schema, noise, cores] = await Promise.all([
         import('../../bench/pow.ts'),
@@ -86,10 +91,10 @@ export function registerBench(program: Command): void {
         noise: quiet,
       };
       const comparison = old ? compareRuns(result, old) : undefined;
-      if (opts.save) writeFileAtomic(opts.save, `${JSON.stringify(result, null, 1)}\n`, 0o644);
-      if (opts.report) {
+      if (save) writeFileAtomic(save, `${JSON.stringify(result, null, 1)}\n`, 0o644);
+      if (report) {
         const { htmlReport } = await import('../../bench/html-report.ts');
-        writeFileAtomic(opts.report, await htmlReport(result, comparison), 0o644);
+        writeFileAtomic(report, await htmlReport(result, comparison), 0o644);
       }
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(comparison ? { ...result, changes: Object.fromEntries(comparison.changes), machineNote: comparison.machineNote } : result, null, 2)}\n`);
