@@ -263,6 +263,13 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', 'abc'], /--seed is not a whole number/],
     [['search', '--bits', '64', '--count', '1', '--seed', '-3'], /--seed must be from 0/],
     [['search', '--count', '1'], /required option '--bits/],
+    // A flag of --register or --queue without it: refused, not dropped without a word.
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--base-url', 'http://127.0.0.1:9'], /^powprime: --base-url goes with --register\n$/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--keystore', 'k.json'], /^powprime: --keystore goes with --register\n$/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--state-dir', '.'], /--state-dir goes with --register/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--max-wait', '5'], /--max-wait goes with --register/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--no-limits'], /--no-limits goes with --register/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue-name', 'mine'], /--queue-name goes with --queue/],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);

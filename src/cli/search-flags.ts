@@ -7,7 +7,7 @@ import { MAX_CHUNK_LENGTH, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts
 import { parseStream } from '../prime/search-options.ts';
 import { parseSeed } from '../prime/seed.ts';
 import type { StreamVersion } from '../prime/stream.ts';
-import { parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
+import { DEFAULT_QUEUE_NAME, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
 import { checkCount, checkInteger, checkOneOf, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { parseShard, shardSize, type Shard } from './shard.ts';
@@ -66,6 +66,11 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
   if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
   if (shard && opts.queue !== undefined) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
+  // A flag of the registration or the queue given without it would be dropped without a word; the user
+  // most likely forgot --register or --queue, and would find nothing registered or no queue used.
+  const registration = { '--base-url': opts.baseUrl, '--state-dir': opts.stateDir, '--keystore': opts.keystore, '--max-wait': opts.maxWait, '--no-limits': opts.limits === false ? true : undefined };
+  for (const [flag, value] of Object.entries(registration)) if (value !== undefined && !opts.register) throw new RangeError(`${flag} goes with --register`);
+  if (opts.queueName !== DEFAULT_QUEUE_NAME && opts.queue === undefined) throw new RangeError('--queue-name goes with --queue');
   const target = opts.queue !== undefined ? parseQueueTarget(opts.queue, opts.queueName) : null;
   if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
   if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
