@@ -29,6 +29,8 @@ export interface BackendInfo {
 }
 
 export function backendInfo(): BackendInfo {
+  // What runs here depends on POWPRIME_BACKEND too: a value it cannot honour is said here as well.
+  envChoice();
   const n = native();
   if (!n) {
     return { backend: 'js', sha256: 'js', bignum: 'js', bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };

@@ -34,6 +34,17 @@ describe('environment', () => {
     const r = cli.withEnv({ POWPRIME_BACKEND: 'bogus' })('solve', 'env', '2');
     expect(r.status).toBe(0);
     expect(r.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, js; ignored');
+    // `backend`, which says what runs here, says it too.
+    const shown = cli.withEnv({ POWPRIME_BACKEND: 'bogus' })('backend');
+    expect(shown.status).toBe(0);
+    expect(shown.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, js; ignored');
+  });
+
+  it('an unusable POWPRIME_SIEVE_LIMIT is one warning line, and the search still runs', () => {
+    const r = cli.withEnv({ POWPRIME_SIEVE_LIMIT: 'abc' })('search', '--bits', '256', '--count', '2', '--seed', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
+    expect(r.stderr.trim()).toBe('powprime: warning: POWPRIME_SIEVE_LIMIT="abc" is not a whole number from 5; ignored');
   });
 
   it('POWPRIME_POW_KERNEL puts the named kernel first; one naming no usable kernel is one warning line', () => {

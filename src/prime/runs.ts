@@ -7,7 +7,7 @@ import { NoSafePrimeError, SearchStoppedError } from '../errors.ts';
 import { runOnThreads } from '../pool/pool.ts';
 import { createShared, shared, type SharedSearch } from '../pool/shared-search.ts';
 import { IndexStream, type IndexTask } from './index-search.ts';
-import { farSlots } from './sieve-depth.ts';
+import { checkSieveLimitEnv, farSlots } from './sieve-depth.ts';
 import { slicesPerClaim } from './tuning.ts';
 import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
@@ -44,6 +44,7 @@ export class RangeRun {
 
   /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead: see IndexTask. */
   constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY) {
+    checkSieveLimitEnv();
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.only23Mod24);
     const end = to === undefined || to > st.length ? st.length : to;
     const length = end > from ? end - from : 0n;

@@ -174,5 +174,15 @@ function forcedSieveLimit(): number | null {
   const v = process.env.POWPRIME_SIEVE_LIMIT;
   if (v === undefined || v === '') return null;
   const b = Number(v);
-  return Number.isSafeInteger(b) && b >= 5 ? b : null;
+  if (Number.isSafeInteger(b) && b >= 5) return b;
+  if (!badLimitWarned) process.emitWarning(`POWPRIME_SIEVE_LIMIT=${JSON.stringify(v)} is not a whole number from 5; ignored`, { code: 'POWPRIME_BAD_ENV' });
+  badLimitWarned = true;
+  return null;
+}
+
+let badLimitWarned = false;
+
+/** Says once, on the calling thread, that POWPRIME_SIEVE_LIMIT is unusable: the pool's threads that read it have no one to tell. */
+export function checkSieveLimitEnv(): void {
+  forcedSieveLimit();
 }
