@@ -1,21 +1,47 @@
 /**
  * Whether a run's figures can be judged against the goals: a machine busy
- * with other work before the run started (load average), or figures whose
+ * with other work before the run started (its runnable tasks), or figures whose
  * repeated runs disagree widely, make a short ratio say more about the
  * neighbours than about powprime. Such a run is reported as not judged, not
  * as a goal missed.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchNoise, BenchRow, BenchTarget } from './schema.ts';
 
 /** Repeated runs of one figure further apart than this (max − min over the median) are noise. */
 export const MAX_SPREAD = 0.25;
-/** A 1-minute load average above this share of the cores before the run: others are using them. */
+/** Others' load (loadNow) above this share of the cores before the run: others are using them. */
 export const MAX_LOAD_SHARE = 0.5;
 
-/** The 1-minute load average now (0 where the platform has none, as on Windows). */
-export function loadNow(): number {
-  return loadavg()[0] ?? 0;
+/**
+ * Others' work on the CPUs just before the run: on Linux the runnable tasks
+ * besides this process (procs_running in /proc/stat), averaged over `ms`;
+ * elsewhere the 1-minute load average (0 where there is none, as on Windows).
+ * Not the load average on Linux: it fades over minutes, so the compile of
+ * the `npm install` just before a first `bench` would count as others' work
+ * for a minute or two after it ended.
+ */
+export async function loadNow(ms = 2000): Promise<number> {
+  const samples: number[] = [];
+  for (let t = 0; t < ms; t += 100) {
+    const running = procsRunning();
+    if (running === null) return loadavg()[0] ?? 0;
+    // This thread is running while it reads the count.
+    samples.push(Math.max(0, running - 1));
+    await sleep(100);
+  }
+  return samples.reduce((a, b) => a + b, 0) / samples.length;
+}
+
+function procsRunning(): number | null {
+  try {
+    const m = /^procs_running (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -45,7 +71,7 @@ export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores:
     if (s !== null && (worst === null || s > worst.spread)) worst = { what: r.what, spread: s };
   }
   const reasons: string[] = [];
-  if (loadBefore > MAX_LOAD_SHARE * cores) reasons.push(`load average ${loadBefore.toFixed(2)} on ${cores} cores before the run`);
+  if (loadBefore > MAX_LOAD_SHARE * cores) reasons.push(`others' load ${loadBefore.toFixed(2)} on ${cores} cores before the run`);
   if (worst && worst.spread > MAX_SPREAD) reasons.push(`repeated runs of "${worst.what}" differed by ${Math.round(worst.spread * 100)}%`);
   return { loadBefore, cores, worstSpread: worst, ...(coreRates ? { coreRates } : {}), busy: reasons.length > 0, reasons };
 }

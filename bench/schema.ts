@@ -82,7 +82,7 @@ export interface CoreProbe {
 
 /** How quiet the machine was: the load before the run and the spread of repeated runs. */
 export interface BenchNoise {
-  /** 1-minute load average just before measuring (others' work; 0 where the platform has none). */
+  /** Others' load just before measuring (noise.ts loadNow: runnable tasks on Linux, else the 1-minute load average). */
   loadBefore: number;
   cores: number;
   /** The row whose repeated runs disagreed most: (max − min) / median. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { htmlReport, implementationOf } from '../bench/html-report.ts';
 import { probeCores } from '../bench/cores.ts';
-import { judgeNoise, withVerdicts } from '../bench/noise.ts';
+import { judgeNoise, loadNow, withVerdicts } from '../bench/noise.ts';
 import { compareRuns, formatReport } from '../bench/report.ts';
 import { SCHEMA_VERSION, target, type BenchResult, type BenchRow } from '../bench/schema.ts';
 import { hasNative } from './helpers/backends.ts';
@@ -129,12 +129,12 @@ describe('bench report', () => {
     const spreadRow = row({ chart: 'modexp', series: 'native', bits: 4096, what: 'modexp 4096 bits, native', value: 10, unit: 'ms', min: 9, max: 30 });
     const busy = judgeNoise([...quick.rows, spreadRow], 3.5, 2);
     expect(busy.busy).toBe(true);
-    expect(busy.reasons.join('; ')).toMatch(/load average 3\.50 on 2 cores.*"modexp 4096 bits, native" differed by 210%/);
+    expect(busy.reasons.join('; ')).toMatch(/others' load 3\.50 on 2 cores.*"modexp 4096 bits, native" differed by 210%/);
     const busyText = formatReport({ ...quick, targets: withVerdicts(missed, busy), noise: busy });
     expect(busyText).not.toContain('NOT met');
     expect(busyText).toMatch(/2 threads \/ 1 thread: 0\.760 × \(goal ≥ 1\.8 ×\) not judged/);
     expect(busyText).toMatch(/^Verdict: 3 of 4 goals met, 1 not judged\.$/m);
-    expect(busyText).toMatch(/The machine was busy: load average 3\.50.*mostly measure the other work; the goals it missed are not judged\. Run again when the machine is quiet\./);
+    expect(busyText).toMatch(/The machine was busy: others' load 3\.50.*mostly measure the other work; the goals it missed are not judged\. Run again when the machine is quiet\./);
     // Busy, but every goal met: the sentence still reads whole.
     expect(formatReport({ ...quick, targets: withVerdicts(quick.targets, busy), noise: busy })).toMatch(/mostly measure the other work\. Run again when the machine is quiet\./);
     expect(busyText).toMatch(/--quick measures small sizes/);
@@ -219,6 +219,19 @@ describe('bench report', () => {
     // A blank page is a few kilobytes; charts and tables make it far larger.
     expect(statSync(shot).size).toBeGreaterThan(50_000);
     expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
+describe.runIf(existsSync('/proc/stat'))("others' load before a run", () => {
+  it('counts the runnable tasks of other processes while they run, not this process', async () => {
+    // Two processes that spin: at least about two runnable tasks besides this one, whatever else runs.
+    const spinners = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await loadNow(1000)).toBeGreaterThanOrEqual(1.5);
+    } finally {
+      for (const s of spinners) s.kill('SIGKILL');
+    }
   });
 });
 
