@@ -74,7 +74,7 @@ export {
 export { Keystore, redact } from './clients/registry/keystore.ts';
 export type { LedgerEntry, LedgerState } from './clients/registry/keystore.ts';
 export { Registrar } from './clients/registry/registrar.ts';
-export { QuestionPipeline } from './clients/question/pipeline.ts';
+export { pipelineFile, QuestionPipeline } from './clients/question/pipeline.ts';
 export type { PipelineOptions } from './clients/question/pipeline.ts';
 export { AdClient } from './clients/ads/client.ts';
 export { AD_ROUTES } from './clients/ads/routes.ts';

@@ -6,6 +6,7 @@ import { runCli } from './helpers/cli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -16,6 +17,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const tmp = (): string => tempDir('powprime-cliq-');
+/** A state file of `question run` against `url`: kept per host (pipeline-<host>.json). */
+const hostFile = (state: string, name: string, url = fake.url): string => hostStateFile(state, name, hostTag(url));
 
 const cli = runCli;
 
@@ -221,7 +224,7 @@ describe('question run keys prompts by their text, and each --out holds the whol
     mkdirSync(state, { recursive: true });
     // Queued by an earlier run that was stopped before posting it.
     const queued = { key: createHash('sha256').update('the typo txet').digest('hex').slice(0, 16), prompt: 'the typo txet', failures: 0, notBefore: 0 };
-    writeFileSync(path.join(state, 'pipeline.json'), JSON.stringify({ prompts: [queued], awaiting: [], delivering: [], answered: [], dropped: [] }));
+    writeFileSync(hostFile(state, 'pipeline.json'), JSON.stringify({ prompts: [queued], awaiting: [], delivering: [], answered: [], dropped: [] }));
     const before = posts();
     const out = path.join(dir, 'a.jsonl');
     const r = await cli(...runArgs(dir, prompts, out));
@@ -268,7 +271,7 @@ describe('question run keys prompts by their text, and each --out holds the whol
     const state = path.join(dir, 'state');
     mkdirSync(state, { recursive: true });
     const legacy = { prompts: [], awaiting: [], delivering: [], dropped: [], answered: [{ key: `${path.resolve(prompts)}#0`, id: 'old-id', at: 1 }] };
-    writeFileSync(path.join(state, 'pipeline.json'), JSON.stringify(legacy));
+    writeFileSync(hostFile(state, 'pipeline.json'), JSON.stringify(legacy));
     const before = posts();
     const out = path.join(dir, 'a.jsonl');
     const r = await cli(...runArgs(dir, prompts, out));
@@ -277,11 +280,11 @@ describe('question run keys prompts by their text, and each --out holds the whol
     expect(questions(out)).toEqual(['new one']);
     expect(r.stderr).toMatch(/^2 answered \(1 in .*a\.jsonl; 1 answered before answers were kept are only in earlier outputs\)/m);
 
-    writeFileSync(path.join(state, 'pipeline.json'), '{"prompts":"x"}');
+    writeFileSync(hostFile(state, 'pipeline.json'), '{"prompts":"x"}');
     const shaped = await cli(...runArgs(dir, prompts, out));
     expect(shaped.status, shaped.stderr).toBe(0);
-    expect(shaped.stderr).toMatch(/^powprime: warning: .*pipeline\.json has a prompts that is not a list; moved to .*\.corrupt-\d+, starting afresh$/m);
-    expect(readdirSync(state).some((f) => /^pipeline\.json\.corrupt-\d+$/.test(f))).toBe(true);
+    expect(shaped.stderr).toMatch(/^powprime: warning: .*pipeline-127\.0\.0\.1_\d+\.json has a prompts that is not a list; moved to .*\.corrupt-\d+, starting afresh$/m);
+    expect(readdirSync(state).some((f) => f.startsWith(`${path.basename(hostFile(state, 'pipeline.json'))}.corrupt-`))).toBe(true);
   });
 
   it('a second run on the same --state-dir is refused at once, posting nothing; the lock goes with the first run', async () => {
@@ -307,22 +310,22 @@ describe('question run keys prompts by their text, and each --out holds the whol
         '600',
       ];
       const first = startCli(args('a.jsonl'));
-      await first.waitFor(() => existsSync(path.join(state, 'pipeline.lock')) && slow.requests.filter((q) => q === 'POST /gpt/api/query').length === 2, 'both prompts posted');
+      await first.waitFor(() => existsSync(hostFile(state, 'pipeline.lock', slow.url)) && slow.requests.filter((q) => q === 'POST /gpt/api/query').length === 2, 'both prompts posted');
       const second = await cli(...args('b.jsonl'));
       expect(second.status).toBe(2);
       expect(second.stderr).toMatch(
-        new RegExp(`^powprime: --state-dir .* is in use by another question run \\(pid ${first.child.pid}\\); wait for it to end or stop it, or use another --state-dir\n$`),
+        new RegExp(`^powprime: --state-dir .* is in use by another question run against ${slow.url.host} \\(pid ${first.child.pid}\\); wait for it to end or stop it, or use another --state-dir\n$`),
       );
       expect(slow.requests.filter((q) => q === 'POST /gpt/api/query')).toHaveLength(2);
       first.child.kill('SIGINT');
       expect((await first.exited).status).toBe(130);
-      expect(existsSync(path.join(state, 'pipeline.lock'))).toBe(false);
+      expect(existsSync(hostFile(state, 'pipeline.lock', slow.url))).toBe(false);
       // A lock left by a run killed with -9 is taken over.
       const killed = startCli(args('a.jsonl'));
-      await killed.waitFor(() => existsSync(path.join(state, 'pipeline.lock')), 'the lock');
+      await killed.waitFor(() => existsSync(hostFile(state, 'pipeline.lock', slow.url)), 'the lock');
       await killed.kill9();
       const next = startCli(args('a.jsonl'));
-      await next.waitFor(() => (JSON.parse(readFileSync(path.join(state, 'pipeline.lock'), 'utf8')) as { pid: number }).pid === next.child.pid, 'the lock taken over');
+      await next.waitFor(() => (JSON.parse(readFileSync(hostFile(state, 'pipeline.lock', slow.url), 'utf8')) as { pid: number }).pid === next.child.pid, 'the lock taken over');
       next.child.kill('SIGTERM');
       expect((await next.exited).status).toBe(143);
     } finally {

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -57,7 +58,7 @@ describe('powprime registry and ads', () => {
     expect(add.status, add.stderr).toBe(0);
     const stored = JSON.parse(readFileSync(keystore, 'utf8')) as { prime: string; key?: string }[];
     expect(stored.find((e) => e.prime === p)?.key).toEqual(expect.any(String));
-    expect(existsSync(path.join(state, 'keys.json'))).toBe(false);
+    expect(readdirSync(state).filter((f) => f.startsWith('keys'))).toEqual([]);
     // The same prime from another keystore: the registry holds it, this keystore got no keys, exit 1.
     const other = await cli('registry', 'add', p, '--json', '--base-url', fake.url.href, '--state-dir', state, '--no-limits', '--keystore', path.join(tmp(), 'other.json'));
     expect(other.status, other.stderr).toBe(1);
@@ -156,7 +157,7 @@ describe('powprime registry and ads', () => {
     expect(primes).toHaveLength(8);
     const added = fake.registry.added.filter((p) => primes.includes(p));
     expect(new Set(added).size).toBe(added.length); // none twice
-    const ledger = JSON.parse(readFileSync(path.join(dir, 'reg', 'keys.json'), 'utf8')) as { prime: string; state: string }[];
+    const ledger = JSON.parse(readFileSync(hostStateFile(path.join(dir, 'reg'), 'keys.json', hostTag(fake.url)), 'utf8')) as { prime: string; state: string }[];
     const states = new Map(ledger.map((e) => [e.prime, e.state]));
     for (const p of primes) expect(['registered', 'key-lost']).toContain(states.get(p.toString()));
     const lost = [...states.values()].filter((s) => s === 'key-lost').length;

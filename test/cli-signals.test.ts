@@ -10,6 +10,7 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -151,11 +152,11 @@ describe('service commands', () => {
     writeFileSync(prompts, 'one\ntwo\n');
     const state = path.join(dir, 'state');
     const p = startCli(['question', 'run', '--prompts', prompts, '--out', path.join(dir, 'a.jsonl'), '--state-dir', state, '--base-url', fake.url.href, '--no-limits', '--first-check', '600']);
-    const posted = (): boolean => (JSON.parse(readFileSync(path.join(state, 'pipeline.json'), 'utf8')) as { awaiting: unknown[] }).awaiting.length === 2;
+    const posted = (): boolean => (JSON.parse(readFileSync(hostStateFile(state, 'pipeline.json', hostTag(fake.url)), 'utf8')) as { awaiting: unknown[] }).awaiting.length === 2;
     const r = await stop(p, 'SIGTERM', posted, 'both prompts posted');
     expectInterrupted(r, 'SIGTERM', /: rerun the same command to resume$/);
     expect(r.stderr).toMatch(/^0 answered \(0 in .*a\.jsonl\), 2 awaiting, 0 queued, 0 dropped \(stopped; rerun to resume\)$/m);
-    expect(existsSync(path.join(state, 'pipeline.lock'))).toBe(false);
+    expect(existsSync(hostStateFile(state, 'pipeline.lock', hostTag(fake.url)))).toBe(false);
   });
 
   it('registry: SIGHUP during a ban wait', async () => {

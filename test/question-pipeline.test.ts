@@ -7,7 +7,7 @@ import { NetworkError } from '../src/clients/errors.ts';
 import { ManualClock } from '../src/clients/clock.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';
-import { QuestionPipeline } from '../src/clients/question/pipeline.ts';
+import { pipelineFile, QuestionPipeline } from '../src/clients/question/pipeline.ts';
 import { DAY, HOUR, MINUTE } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -145,7 +145,7 @@ describe('QuestionPipeline against the local server', () => {
     expect((err as NetworkError).errno).toBe('ECONNREFUSED');
     expect((err as NetworkError).connected).toBe(false);
     expect(pipeline.status()).toEqual({ queued: 1, awaiting: 0, delivering: 0, answered: 0, dropped: 0 });
-    const saved = JSON.parse(readFileSync(path.join(dir, 'pipeline.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(pipelineFile(client, dir), 'utf8'));
     expect(saved.prompts[0]).toMatchObject({ prompt: 'during an outage', failures: 0 });
     expect(saved.prompts[0].posting).toBeFalsy();
     // The config call that never left this machine is not on the limiter's record.

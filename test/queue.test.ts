@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchSafePrimes } from '../src/index.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
 import { runCli } from './helpers/cli.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
@@ -291,7 +292,7 @@ describe.skipIf(!redisUrl)('search --queue --register (real redis-server, fake r
     const added = fake.registry.added.filter((p) => primes.includes(p));
     expect(added.length).toBe(10);
     expect(new Set(added).size).toBe(10);
-    const ledger = JSON.parse(readFileSync(join(dir, 'reg', 'keys.json'), 'utf8')) as { prime: string; state: string }[];
+    const ledger = JSON.parse(readFileSync(hostStateFile(join(dir, 'reg'), 'keys.json', hostTag(fake.url)), 'utf8')) as { prime: string; state: string }[];
     const states = new Map(ledger.map((e) => [e.prime, e.state]));
     for (const p of primes) expect(['registered', 'key-lost']).toContain(states.get(p.toString()));
     if ([...states.values()].includes('key-lost')) expect(rerun.stderr).toMatch(/KEY LOST/);

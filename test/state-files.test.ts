@@ -26,7 +26,7 @@ describe('set aside and start afresh', () => {
   it.each([
     ['rate-limiter record', (dir: string) => new RateLimiter({ stats: [{ limit: 1, periodMs: 60_000 }] }, new ManualClock(), path.join(dir, 'limits.json')).nextSlot('stats'), 'limits.json'],
     ['cookie jar', (dir: string) => new CookieJar(new ManualClock(), path.join(dir, 'cookies.json')).header(new URL('http://127.0.0.1/')), 'cookies.json'],
-    ['pipeline queues', (dir: string) => new QuestionPipeline({ client: new QuestionClient({ baseUrl: 'http://127.0.0.1:9', stateDir: dir }), stateDir: dir }).status(), 'pipeline.json'],
+    ['pipeline queues', (dir: string) => new QuestionPipeline({ client: new QuestionClient({ baseUrl: 'http://127.0.0.1:9', stateDir: dir }), stateDir: dir }).status(), 'pipeline-127.0.0.1_9.json'],
   ] as const)('%s', (_what, open, name) => {
     const dir = tempDir('powprime-state-');
     writeFileSync(path.join(dir, name), GARBAGE);
@@ -84,12 +84,15 @@ describe('state files of the wrong shape are set aside like invalid JSON', () =>
     try {
       const dir = tempDir('powprime-state-');
       const clock = new ManualClock();
-      writeFileSync(path.join(dir, name), text);
+      const client = new AdClient({ baseUrl: fake.url.href, stateDir: dir, clock });
+      const file = client.hostFile(name);
+      expect(path.basename(file)).toBe(name.replace('.json', `-127.0.0.1_${fake.url.port}.json`)); // per host
+      writeFileSync(file, text);
       const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-      await call(new AdClient({ baseUrl: fake.url.href, stateDir: dir, clock }));
-      expect(setAside(dir, name)).toHaveLength(1);
+      await call(client);
+      expect(setAside(dir, path.basename(file))).toHaveLength(1);
       expect(String(warn.mock.calls[0]?.[0])).toMatch(/is not a saved answer|holds an answer of the wrong shape/);
-      expect(existsSync(path.join(dir, name))).toBe(true); // fetched and saved again
+      expect(existsSync(file)).toBe(true); // fetched and saved again
     } finally {
       fake.close();
     }

@@ -7,7 +7,7 @@ import { attributionText } from '../clients/question/attribution.ts';
 import { isoTime } from '../clients/clock.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { QuestionClient, threadJson, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
-import { QuestionPipeline } from '../clients/question/pipeline.ts';
+import { pipelineFile, QuestionPipeline } from '../clients/question/pipeline.ts';
 import { InterruptedError } from '../errors.ts';
 import { lockHolderText, tryLock, type FileLock } from '../fs/file-lock.ts';
 import { AnswerSink } from './answer-sink.ts';
@@ -30,16 +30,20 @@ function makeClient(o: Common, status: StatusLine): QuestionClient {
 }
 
 /**
- * One `question run` per state dir: each run works from its own copy of the
- * pipeline's queue, so two at once would post the same prompts twice (the
- * service allows 16 a day). Refused at once, naming the holder.
+ * One `question run` per state dir and host: each run works from its own copy
+ * of the pipeline's queue, so two at once would post the same prompts twice
+ * (the service allows 16 a day). Refused at once, naming the holder. The lock
+ * sits beside the queue file (pipeline-<host>.lock, or pipeline.lock beside a
+ * legacy pipeline.json).
  */
-function holdPipeline(stateDir: string): FileLock {
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const file = path.join(stateDir, 'pipeline.lock');
-  const lock = tryLock(file, path.join(stateDir, 'pipeline.json'));
-  if (!lock) throw new RangeError(`--state-dir ${stateDir} is in use by another question run (${lockHolderText(file)}); wait for it to end or stop it, or use another --state-dir`);
-  return lock;
+function holdPipeline(client: QuestionClient): FileLock {
+  mkdirSync(client.stateDir, { recursive: true, mode: 0o700 });
+  const queues = pipelineFile(client, client.stateDir);
+  const file = queues.replace(/\.json$/, '.lock');
+  const lock = tryLock(file, queues);
+  if (lock) return lock;
+  const holder = lockHolderText(file);
+  throw new RangeError(`--state-dir ${client.stateDir} is in use by another question run against ${client.baseUrl.host} (${holder}); wait for it to end or stop it, or use another --state-dir`);
 }
 
 /** A thread for a person: every server string with its controls escaped (--json keeps them verbatim). */
@@ -207,8 +211,8 @@ export function registerQuestion(program: Command): void {
           .split('\n')
           .map((l) => l.trim())
           .filter(Boolean);
-        // One run per state dir: a second would post the same prompts again from its own copy of the queue.
-        const lock = holdPipeline(client.stateDir);
+        // One run per state dir and host: a second would post the same prompts again from its own copy of the queue.
+        const lock = holdPipeline(client);
         try {
           const sink = new AnswerSink(client, opts.filesDir, opts.out);
           const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: sink.deliver });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { Keystore, redact, type LedgerEntry } from '../clients/registry/keystore.ts';
@@ -7,19 +8,40 @@ import { MAX_REGISTRY_BITS } from '../limits.ts';
 import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { replaceablePath } from './out-path.ts';
-import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { clientOptions, defaultBaseUrl, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
 
 type RegistryCommon = ServiceFlags & { keystore?: string };
 
 /** The keystore's option: it holds the primes' private keys, so it is named apart from state and caches. */
-export const KEYSTORE_OPTION = ['--keystore <file>', 'the keys of registered primes (default: <state-dir>/keys.json); back it up'] as const;
+export const KEYSTORE_OPTION = ['--keystore <file>', 'the keys of registered primes (default: <state-dir>/keys-<host>.json, one per registry host); back it up'] as const;
+
+/**
+ * The keystore's file: --keystore as given, else one per registry host in the
+ * state dir. A keys.json of an earlier version (no host in its name) belongs
+ * to the default registry (POWPRIME_REGISTRY_URL) and stays in use for it
+ * while keys-<host>.json does not exist; used against another host it is left
+ * alone, and said so on stderr, since it holds keys.
+ */
+export function keystoreFile(client: PrimeRegistryClient, keystore: string | undefined): string {
+  // A keystore given is judged like --out (it is replaced whole on each write): a regular file or none, in a folder that exists.
+  if (keystore !== undefined) return replaceablePath(keystore, '--keystore');
+  const file = client.hostFile('keys.json', { legacy: true });
+  const legacy = path.join(client.stateDir, 'keys.json');
+  if (file !== legacy && existsSync(legacy)) {
+    const url = defaultBaseUrl('POWPRIME_REGISTRY_URL');
+    const defaultHost = url === undefined ? undefined : new URL(url).host;
+    process.stderr.write(
+      `powprime: ${legacy}, the keystore of an earlier version, belongs to the default registry (POWPRIME_REGISTRY_URL: ${defaultHost ?? 'not set'}) and is not used for ${client.baseUrl.host}, whose keystore is ${file}; pass --keystore ${legacy} to use it\n`,
+    );
+  }
+  return file;
+}
 
 export function makeRegistrar(o: RegistryCommon): Registrar {
   const client = new PrimeRegistryClient(clientOptions(o, 'POWPRIME_REGISTRY_URL'));
-  // A keystore given is judged like --out (it is replaced whole on each write): a regular file or none, in a folder that exists.
-  return new Registrar(client, new Keystore(o.keystore !== undefined ? replaceablePath(o.keystore, '--keystore') : path.join(client.stateDir, 'keys.json')));
+  return new Registrar(client, new Keystore(keystoreFile(client, o.keystore)));
 }
 
 /** A key-lost entry, said loudly on stderr (the registrar's message says how it was lost). */

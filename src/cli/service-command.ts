@@ -21,7 +21,7 @@ export interface ServiceFlags {
 export function serviceFlags(c: Command, service: string, envVar: string): Command {
   return c
     .option('--base-url <url>', `${service} address (or ${envVar})`)
-    .option('--state-dir <dir>', `rate-limit state, cookies and caches (default: ~/.local/state/powprime/${service})`)
+    .option('--state-dir <dir>', `rate-limit state, cookies and caches, each kept per host (default: ~/.local/state/powprime/${service})`)
     .option('--no-limits', 'skip the client-side rate limits (only for a local server)')
     .option('--max-wait <seconds>', 'fail (exit 1) instead of waiting longer than this for a rate limit or a ban')
     .option('--json', 'machine-readable output');
@@ -34,10 +34,16 @@ export function serviceFlags(c: Command, service: string, envVar: string): Comma
  * ends waits and GETs at once; a POST already sent is seen through, so its
  * answer (a question id, a prime's keys) is kept.
  */
-export function clientOptions(o: ServiceFlags, envVar: string, status = new StatusLine()): Pick<ServiceClientOptions, 'baseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait' | 'signal'> {
+export function clientOptions(
+  o: ServiceFlags,
+  envVar: string,
+  status = new StatusLine(),
+): Pick<ServiceClientOptions, 'baseUrl' | 'defaultBaseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait' | 'signal'> {
   const maxWait = o.maxWait === undefined ? undefined : checkInteger('--max-wait', parseIntArg('--max-wait', o.maxWait), 0, MAX_WAIT_SECONDS);
+  const defaultUrl = defaultBaseUrl(envVar);
   return {
     baseUrl: baseUrlFrom(o, envVar),
+    ...(defaultUrl !== undefined ? { defaultBaseUrl: defaultUrl } : {}),
     ...(o.stateDir ? { stateDir: o.stateDir } : {}),
     ...(o.limits === false ? { limits: 'off' as const } : {}),
     ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
@@ -66,6 +72,12 @@ export function baseUrlFrom(o: ServiceFlags, envVar: string): string {
   const url = o.baseUrl ?? process.env[envVar];
   if (!url) throw new TypeError(`--base-url is required (or set ${envVar}): the service address is not built in`);
   return url;
+}
+
+/** The service's default address (its environment variable, used when --base-url is not given), if set and a URL: state files of earlier versions, which carry no host, belong to it. */
+export function defaultBaseUrl(envVar: string): string | undefined {
+  const url = process.env[envVar];
+  return url && URL.canParse(url) ? url : undefined;
 }
 
 /** commander calls actions with (args…, options, command): hand the action its command and options. */

@@ -87,7 +87,8 @@ export class AdClient extends ServiceClient<AdRoute> {
 
   /** `valid` checks a saved value as the route's answer is checked (throws when it is not one). */
   private stored<T>(name: string, fetcher: () => Promise<T>, valid: (value: unknown) => void): Promise<T> {
-    const file = path.join(this.stateDir, `${name}.json`);
+    // Per host: another server's index is never shown as this one's.
+    const file = this.hostFile(`${name}.json`);
     const shape = (x: unknown): string | undefined => {
       const o = x as { at?: unknown; value?: unknown } | null;
       if (o === null || typeof o !== 'object' || typeof o.at !== 'number') return 'is not a saved answer {at, value}';
@@ -170,7 +171,7 @@ export class AdClient extends ServiceClient<AdRoute> {
   /** The ad's image, cached on disk for imageMaxAgeMs (counted from when it was saved). */
   async image(ad: Pick<Ad, 'filename'>): Promise<{ path: string; content: Buffer; fromCache: boolean }> {
     if (typeof ad?.filename !== 'string' || ad.filename === '') throw argumentError(TypeError, 'ad.filename', `must be the ad's image name (got ${show(ad?.filename)})`);
-    const dir = path.join(this.stateDir, 'images');
+    const dir = this.hostFile('images');
     const local = path.join(dir, sanitizeFilename(ad.filename));
     const saved = statSync(local, { throwIfNoEntry: false });
     if (saved?.isFile() && this.clock.now() - saved.mtimeMs < this.imageMaxAgeMs) return { path: local, content: readFileSync(local), fromCache: true };

@@ -4,6 +4,7 @@
  * with the session cookie, turn statuses into typed errors, and retry
  * transient failures with backoff — each retry through the limiter again.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { realClock, type Clock } from '../clock.ts';
@@ -18,8 +19,14 @@ import { argumentError, show } from '../../validate.ts';
 
 export interface ServiceClientOptions {
   baseUrl: string | URL;
-  /** Where limiter state, cookies and caches are kept (default: ~/.local/state/powprime/<service>). */
+  /** Where limiter state, cookies and caches are kept, each file per host (default: ~/.local/state/powprime/<service>). */
   stateDir?: string;
+  /**
+   * The service's default address (the CLI's is its environment variable, e.g. POWPRIME_REGISTRY_URL).
+   * State files of earlier versions carry no host (`keys.json`, `pipeline.json`): they belong to this
+   * address, and are used for it while its per-host file does not exist (see hostFile).
+   */
+  defaultBaseUrl?: string | URL;
   /** Per-route limits: a route named here gets these windows, the others keep the spec's; or 'off' (only for loopback base URLs). */
   limits?: Limits | 'off';
   /** How long a 429 without a usable Retry-After bans the host (default 60 minutes: the question service's bans last 40 to 60). */
@@ -75,8 +82,32 @@ export function defaultStateDir(service: string): string {
   return path.join(base, 'powprime', service);
 }
 
+/** A URL's host (with its port) as it appears in state file names: characters other than letters, digits, '.' and '-' become '_'. */
+export function hostTag(url: URL): string {
+  return url.host.replace(/[^a-zA-Z0-9.-]/g, '_');
+}
+
+/**
+ * `name` in `dir`, per host: `<stem>-<host><ext>` (keys.json for 127.0.0.1:8080 is keys-127.0.0.1_8080.json).
+ * With `legacyHost`, the host the host-less file of earlier versions belongs to: for that host, while
+ * the per-host file does not exist and the host-less one does, the host-less one (used where it is:
+ * not renamed or copied, so a process holding its lock is never raced).
+ */
+export function hostStateFile(dir: string, name: string, host: string, legacyHost?: string): string {
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const file = path.join(dir, `${stem}-${host}${ext}`);
+  const legacy = path.join(dir, name);
+  if (legacyHost === host && !existsSync(file) && existsSync(legacy)) return legacy;
+  return file;
+}
+
 export class ServiceClient<R extends string = string> {
   readonly baseUrl: URL;
+  /** The base URL's host as state file names carry it (hostTag). */
+  readonly host: string;
+  /** The host of the default base URL, whose state may still be in host-less files; null without one. */
+  readonly defaultHost: string | null;
   readonly stateDir: string;
   readonly clock: Clock;
   protected readonly limiter: RateLimiter;
@@ -100,6 +131,16 @@ export class ServiceClient<R extends string = string> {
       throw new RangeError(`limits may be switched off only for a loopback baseUrl (got ${this.baseUrl.host})`);
     }
     checkOptions(opts);
+    let defaultUrl: URL | null = null;
+    if (opts.defaultBaseUrl !== undefined) {
+      try {
+        defaultUrl = new URL(String(opts.defaultBaseUrl));
+      } catch {
+        throw argumentError(TypeError, 'defaultBaseUrl', `must be an absolute http(s) URL (got ${show(opts.defaultBaseUrl)})`);
+      }
+    }
+    this.host = hostTag(this.baseUrl);
+    this.defaultHost = defaultUrl ? hostTag(defaultUrl) : null;
     if (opts.limits !== undefined && opts.limits !== 'off') {
       const unknown = Object.keys(opts.limits).filter((k) => !Object.hasOwn(routes, k));
       if (unknown.length) throw argumentError(RangeError, 'limits', `names no route of the ${service} service: ${unknown.join(', ')} (its routes: ${Object.keys(routes).join(', ')})`);
@@ -108,10 +149,18 @@ export class ServiceClient<R extends string = string> {
     this.o = { ...opts, timeoutMs: opts.timeoutMs ?? 30_000, attempts: opts.attempts ?? 3, backoffMs: opts.backoffMs ?? 2_000 };
     this.clock = opts.clock ?? realClock;
     this.stateDir = opts.stateDir ?? defaultStateDir(service);
-    const host = this.baseUrl.host.replace(/[^a-zA-Z0-9.-]/g, '_');
-    this.limiter = new RateLimiter(limitsFor(routes, opts.limits), this.clock, path.join(this.stateDir, `limits-${host}.json`));
-    this.cookies = new CookieJar(this.clock, path.join(this.stateDir, `cookies-${host}.json`));
+    this.limiter = new RateLimiter(limitsFor(routes, opts.limits), this.clock, this.hostFile('limits.json'));
+    this.cookies = new CookieJar(this.clock, this.hostFile('cookies.json'));
     this.cache = new ResponseCache(this.clock, path.join(this.stateDir, 'http-cache'));
+  }
+
+  /**
+   * This client's state file `name`, kept per host: `<stem>-<host><ext>` in the state dir (or `dir`).
+   * With `legacy`, a host-less `name` written by an earlier version stays in use for the default
+   * base URL's host while no per-host file exists (hostStateFile).
+   */
+  hostFile(name: string, opts: { legacy?: boolean; dir?: string } = {}): string {
+    return hostStateFile(opts.dir ?? this.stateDir, name, this.host, opts.legacy && this.defaultHost !== null ? this.defaultHost : undefined);
   }
 
   /** When the next call of `route` may go out (ms since the epoch). */

@@ -23,7 +23,6 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import path from 'node:path';
 import { writeFileAtomic, readJsonState, type ShapeCheck } from '../http/state-file.ts';
 import { BadRequestError, NetworkError, RateLimitedError } from '../errors.ts';
 import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
@@ -118,9 +117,17 @@ export function promptKey(prompt: string): string {
   return createHash('sha256').update(prompt).digest('hex').slice(0, 16);
 }
 
+/**
+ * The file a pipeline keeps its queues in: `pipeline-<host>.json` in `stateDir`, per the client's
+ * host; for the client's default host, a `pipeline.json` of an earlier version while that does not exist.
+ */
+export function pipelineFile(client: QuestionClient, stateDir: string): string {
+  return client.hostFile('pipeline.json', { legacy: true, dir: stateDir });
+}
+
 export interface PipelineOptions {
   client: QuestionClient;
-  /** Where the queues are kept (a file `pipeline.json` inside). */
+  /** Where the queues are kept (a file `pipeline-<host>.json` inside: see pipelineFile). */
   stateDir: string;
   /** Attempts before an item is dropped (default 5). */
   maxFailures?: number;
@@ -169,7 +176,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     if (opts.deliver !== undefined && typeof opts.deliver !== 'function') throw new TypeError('deliver must be a function');
     this.deliver = opts.deliver;
     this.client = opts.client;
-    this.file = path.join(opts.stateDir, 'pipeline.json');
+    this.file = pipelineFile(opts.client, opts.stateDir);
     this.maxFailures = opts.maxFailures ?? 5;
     this.backoffMs = opts.backoffMs ?? MINUTE;
     this.firstCheckMs = opts.firstCheckAfterMs ?? 5 * MINUTE;
