@@ -27,8 +27,19 @@ runCliSync.withEnv =
 
 /** Asynchronously, so a fake server in the test's own process keeps answering. */
 export function runCli(...args: string[]): Promise<CliResult> {
+  return runAsyncWith({}, args);
+}
+/** runCli with extra environment variables (undefined: removed). */
+runCli.withEnv =
+  (env: NodeJS.ProcessEnv) =>
+  (...args: string[]): Promise<CliResult> =>
+    runAsyncWith(env, args);
+
+function runAsyncWith(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete merged[k];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe', env: merged });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
