@@ -2,7 +2,39 @@
 // 64-bit and refused beyond, and malformed arguments are TypeError/RangeError
 // naming the argument instead of "Cannot read properties of …".
 import { afterAll, describe, expect, it } from 'vitest';
-import { candidate, closePool, findSafePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync, powLayout, searchSafePrimeSlice, sha256, solvePow } from '../src/index.ts';
+import {
+  PowExhaustedError,
+  candidate,
+  closePool,
+  decryptKey,
+  decryptKeyDetailed,
+  encryptKey,
+  findSafePrime,
+  generateDhParams,
+  isProbablePrime,
+  isProbablePrimeSync,
+  isSafePrime,
+  isSafePrimeSync,
+  powLayout,
+  searchSafePrimeRange,
+  searchSafePrimeSlice,
+  searchSafePrimes,
+  sha256,
+  solvePow,
+  totpCode,
+  totpCounter,
+} from '../src/index.ts';
+import { DECRYPT_KEY_OPTIONS, ENCRYPT_KEY_OPTIONS } from '../src/clients/registry/key-crypto.ts';
+import { TOTP_OPTIONS } from '../src/clients/registry/totp.ts';
+import { SHA256_OPTIONS } from '../src/hash/digest.ts';
+import { SOLVE_OPTIONS } from '../src/pow/solve.ts';
+import { PRIME_CHECK_OPTIONS } from '../src/prime/check.ts';
+import { DH_PARAMS_OPTIONS } from '../src/prime/dhparam.ts';
+import { RANGE_SEARCH_OPTIONS } from '../src/prime/range-search.ts';
+import { FIND_SAFE_PRIME_OPTIONS, SEARCH_SAFE_PRIMES_OPTIONS } from '../src/prime/search.ts';
+import { SEARCH_OPTIONS } from '../src/prime/search-options.ts';
+import { SLICE_OPTIONS } from '../src/prime/slice-search.ts';
+import { optionNames } from '../src/validate.ts';
 import { backends } from './helpers/backends.ts';
 
 afterAll(() => closePool());
@@ -70,5 +102,136 @@ describe('malformed arguments', () => {
 
   it('findSafePrime(undefined) is a TypeError', async () => {
     await expect(findSafePrime(undefined as never)).rejects.toThrow(TypeError);
+  });
+});
+
+// A misspelled option would otherwise be ignored and its default used:
+// `maxAttempt` would search for ever, `thread: 2` would use every core.
+
+/** Bounds any call that would start a search if its options were taken. */
+const soon = () => AbortSignal.timeout(3_000);
+
+/** A call given an unknown option key: a TypeError naming the key, where it was refused, the option it looks like and every option taken, before any work starts. */
+async function expectUnknownOption(where: string, key: string, near: string, call: () => unknown): Promise<void> {
+  const started = performance.now();
+  let error: unknown;
+  try {
+    await call();
+  } catch (err) {
+    error = err;
+  }
+  expect(error).toBeInstanceOf(TypeError);
+  const message = (error as Error).message;
+  expect(message).toMatch(new RegExp(`^(options|opts|pow)\\.${key} is not an option of ${where}\\b`));
+  if (near) expect(message).toContain(`(did you mean ${near}?)`);
+  // The accepted ones are listed.
+  expect(message).toMatch(/; its options are \w+(, \w+)*$/);
+  // Refused before any work (no search, no request).
+  expect(performance.now() - started).toBeLessThan(1_000);
+}
+
+describe('unknown option keys are refused where they are given', () => {
+  const subkey = new Uint8Array(64).fill(7);
+
+  const calls: [string, string, string, () => unknown][] = [
+    ['solvePow', 'maxAttempt', 'maxAttempts', () => solvePow({ nonce: 'x', difficulty: 64 }, { maxAttempt: 1000, threads: 1, signal: soon() } as never)],
+    ['solvePow', 'thread', 'threads', () => solvePow({ nonce: 'x', difficulty: 64 }, { thread: 2, maxAttempts: 1000, signal: soon() } as never)],
+    ['sha256', 'kernal', 'kernel', () => sha256(new Uint8Array(1), { kernal: 'js' } as never)],
+    ['isProbablePrimeSync', 'round', 'rounds', () => isProbablePrimeSync(7n, { round: 2 } as never)],
+    ['isProbablePrime', 'backnd', 'backend', () => isProbablePrime(7n, { backnd: 'js' } as never)],
+    ['isSafePrimeSync', 'rounds_', 'rounds', () => isSafePrimeSync(7n, { rounds_: 2 } as never)],
+    ['isSafePrime', 'Backend', 'backend', () => isSafePrime(7n, { Backend: 'js' } as never)],
+    ['findSafePrime', 'cnt', '', () => findSafePrime({ bits: 64, seed: 1n, signal: soon(), cnt: 2 } as never)],
+    ['searchSafePrimes', 'bogus', '', () => searchSafePrimes({ bits: 64, count: 1, seed: 1n, signal: soon(), bogus: 1 } as never).next()],
+    ['searchSafePrimes', 'strid', 'stride', () => searchSafePrimes({ bits: 64, count: 1, seed: 1n, signal: soon(), strid: 2 } as never).next()],
+    ['generateDhParams', 'seeds', 'seed', () => generateDhParams({ bits: 512, seeds: 1n, signal: soon() } as never)],
+    ['generateDhParams', 'stream', '', () => generateDhParams({ bits: 512, seed: 1n, stream: 2, signal: soon() } as never)],
+    ['searchSafePrimeRange', 'too', 'to', () => searchSafePrimeRange({ bits: 64, seed: 1n, index: 0, from: 0, to: 10, too: 20, signal: soon() } as never)],
+    ['searchSafePrimeSlice', 'slices', 'slice', () => searchSafePrimeSlice({ bits: 64, seed: 1n, index: 0, slice: 0, slices: 4 } as never)],
+    ['totpCode', 'digit', 'digits', () => totpCode(new Uint8Array(8), { t0: 0, now: 1000, digit: 8 } as never)],
+    ['totpCounter', 'periods', 'period', () => totpCounter({ t0: 0, now: 1000, periods: 30 } as never)],
+    ['encryptKey', 'nonse', 'nonce', () => encryptKey(new Uint8Array(4), subkey, { now: 1000, nonse: new Uint8Array(12) } as never)],
+    ['decryptKey', 'tryPrev', 'tryPrevious', () => decryptKey('', subkey, { now: 1000, tryPrev: false } as never)],
+    ['decryptKeyDetailed', 'tryPrevious_', 'tryPrevious', () => decryptKeyDetailed('', subkey, { now: 1000, tryPrevious_: false } as never)],
+  ];
+
+  it.each(calls)('%s refuses %s', expectUnknownOption);
+
+  it('the message lists every accepted option, and an unknown key given as undefined is refused too', async () => {
+    await expect(solvePow({ nonce: 'x', difficulty: 1 }, { maxAttempt: undefined } as never)).rejects.toThrow(
+      'options.maxAttempt is not an option of solvePow (did you mean maxAttempts?); its options are threads, backend, signal, onProgress, maxAttempts',
+    );
+    // A key that is no identifier is quoted.
+    expect(() => sha256(new Uint8Array(1), { 'no such': 1 } as never)).toThrow(/^options\["no such"\] is not an option of sha256; its options are kernel$/);
+    // A known key given as undefined takes its default.
+    expect((await solvePow({ nonce: 'x', difficulty: 1 }, { maxAttempts: undefined, threads: undefined })).solution).toMatch(/^[0-9]+$/);
+  });
+
+  it('the option lists are checked against their types at compile time', () => {
+    // @ts-expect-error: b is an option the list leaves out
+    optionNames<{ a?: number; b?: number }>()(['a']);
+    // @ts-expect-error: c is not an option
+    optionNames<{ a?: number; b?: number }>()(['a', 'b', 'c']);
+    expect(optionNames<{ a?: number; b?: number }>()(['b', 'a'])).toEqual(['b', 'a']);
+  });
+});
+
+// Every documented option is still taken: one call with each key set to a good value.
+describe('every known option is accepted', () => {
+  const search = { bits: 64, seed: 1n, threads: 1, backend: 'js', rounds: 1, stream: 2, signal: new AbortController().signal, onProgress: () => {} } as const;
+
+  const keysOf = (o: object) => Object.keys(o).sort();
+
+  it('the search options hold exactly the keys these calls give', () => {
+    expect(keysOf(search)).toEqual([...SEARCH_OPTIONS].sort());
+  });
+
+  it('solvePow, sha256 and the prime checks', async () => {
+    const pow = { threads: 1, backend: 'js', signal: new AbortController().signal, onProgress: () => {}, maxAttempts: 10 } as const;
+    expect(keysOf(pow)).toEqual([...SOLVE_OPTIONS].sort());
+    await expect(solvePow({ nonce: 'x', difficulty: 64 }, pow)).rejects.toThrow(PowExhaustedError);
+    expect(SHA256_OPTIONS).toEqual(['kernel']);
+    expect(sha256(new Uint8Array(1), { kernel: 'js' })).toHaveLength(32);
+    const check = { rounds: 1, backend: 'js' } as const;
+    expect(keysOf(check)).toEqual([...PRIME_CHECK_OPTIONS].sort());
+    expect(isProbablePrimeSync(23n, check)).toBe(true);
+    expect(isSafePrimeSync(23n, check)).toBe(true);
+    expect(await isProbablePrime(23n, check)).toBe(true);
+    expect(await isSafePrime(23n, check)).toBe(true);
+  });
+
+  it('the safe-prime searches', async () => {
+    const many = { ...search, count: 1, startIndex: 0, stride: 1 };
+    expect(keysOf(many)).toEqual([...SEARCH_SAFE_PRIMES_OPTIONS].sort());
+    const found: bigint[] = [];
+    for await (const r of searchSafePrimes(many)) found.push(r.prime);
+    expect(found).toHaveLength(1);
+    const one = { ...search, index: 0 };
+    expect(keysOf(one)).toEqual([...FIND_SAFE_PRIME_OPTIONS].sort());
+    expect(await findSafePrime(one)).toBe(found[0]);
+    const range = { ...search, index: 0, from: 0, to: 1 } as const;
+    const { onProgress: _progress, ...rangeOptions } = range;
+    expect(keysOf(rangeOptions)).toEqual([...RANGE_SEARCH_OPTIONS].sort());
+    expect(await searchSafePrimeRange(rangeOptions)).toMatchObject({ sieved: expect.any(Number) });
+    const slice = { bits: 64, seed: 1n, index: 0, slice: 0, backend: 'js', rounds: 1, stream: 2 } as const;
+    expect(keysOf(slice)).toEqual([...SLICE_OPTIONS].sort());
+    expect(searchSafePrimeSlice(slice).sliceLength).toBeGreaterThan(0);
+    const { stream: _stream, ...dh } = { ...search, bits: 512, backend: 'auto' as const };
+    expect(keysOf(dh)).toEqual([...DH_PARAMS_OPTIONS].sort());
+    expect((await generateDhParams(dh)).g).toBe(2n);
+  });
+
+  it('the registry crypto', () => {
+    const totp = { t0: 0, now: 1000, digits: 8, period: 30 };
+    expect(keysOf(totp)).toEqual([...TOTP_OPTIONS].sort());
+    expect(totpCode(new Uint8Array(8), totp)).toMatch(/^[0-9]{8}$/);
+    expect(totpCounter(totp)).toBe(33);
+    const subkey = new Uint8Array(64).fill(7);
+    const enc = { now: 1000, nonce: new Uint8Array(12) };
+    expect(keysOf(enc)).toEqual([...ENCRYPT_KEY_OPTIONS].sort());
+    const dec = { now: 1000, tryPrevious: false };
+    expect(keysOf(dec)).toEqual([...DECRYPT_KEY_OPTIONS].sort());
+    expect(decryptKey(encryptKey(new Uint8Array([1, 2]), subkey, enc), subkey, dec)).toEqual(new Uint8Array([1, 2]));
+    expect(decryptKeyDetailed(encryptKey(new Uint8Array([3]), subkey, enc), subkey, dec).window).toBe('current');
   });
 });

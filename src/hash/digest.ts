@@ -1,6 +1,6 @@
 /** The public `sha256()`: one message hashed by the kernel asked for, native or the TS one in ./sha256.ts. */
 import { native } from '../native.ts';
-import { checkOptions } from '../validate.ts';
+import { checkOptions, optionNames } from '../validate.ts';
 import { sha256 as sha256Js } from './sha256.ts';
 
 export interface Sha256Options {
@@ -11,10 +11,13 @@ export interface Sha256Options {
   kernel?: string;
 }
 
+/** Every option of sha256: any other key is refused. */
+export const SHA256_OPTIONS = optionNames<Sha256Options>()(['kernel']);
+
 /** SHA-256 of `data`, computed by the selected kernel. */
 export function sha256(data: Uint8Array, opts?: Sha256Options): Uint8Array {
   if (!(data instanceof Uint8Array)) throw new TypeError('data must be a Uint8Array');
-  const options: Sha256Options = checkOptions('options', opts);
+  const options: Sha256Options = checkOptions('options', opts, 'sha256', SHA256_OPTIONS);
   const kernel = options.kernel;
   if (kernel !== undefined && typeof kernel !== 'string') throw new TypeError('kernel must be a string');
   const n = native();

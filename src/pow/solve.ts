@@ -5,7 +5,7 @@ import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
 import { MAX_DIFFICULTY, MAX_SOLUTION_LENGTH, MIN_DIFFICULTY } from '../limits.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads, checkWellFormed } from '../validate.ts';
+import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads, checkWellFormed, optionNames } from '../validate.ts';
 import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
@@ -39,6 +39,9 @@ export interface SolveOptions {
   maxAttempts?: number | bigint;
 }
 
+/** Every option of solvePow: any other key is refused. */
+export const SOLVE_OPTIONS = optionNames<SolveOptions>()(['threads', 'backend', 'signal', 'onProgress', 'maxAttempts']);
+
 export interface PowSolution {
   /** The digit string S to send. */
   solution: string;
@@ -57,7 +60,7 @@ const WORKER = new URL('../worker.ts', import.meta.url);
  * `difficulty` '0' hex characters. The same S for every backend and thread count.
  */
 export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Promise<PowSolution> {
-  const options: SolveOptions = checkOptions('options', opts);
+  const options: SolveOptions = checkOptions('options', opts, 'solvePow', SOLVE_OPTIONS);
   if (challenge === null || typeof challenge !== 'object') {
     throw new TypeError('challenge must be an object {nonce, difficulty}');
   }

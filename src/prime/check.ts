@@ -3,7 +3,7 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { native } from '../native.ts';
 import { runTask } from '../pool/pool.ts';
 import { MAX_CHECK_BITS, NATIVE_MAX_BITS } from '../limits.ts';
-import { argumentError, checkOneOf, checkOptions, checkRounds, parseBigInt } from '../validate.ts';
+import { argumentError, checkOneOf, checkOptions, checkRounds, optionNames, parseBigInt } from '../validate.ts';
 import { bitLength } from './bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
 
@@ -12,6 +12,9 @@ export interface PrimeCheckOptions {
   rounds?: number;
   backend?: BackendChoice;
 }
+
+/** Every option of the prime checks: any other key is refused. */
+export const PRIME_CHECK_OPTIONS = optionNames<PrimeCheckOptions>()(['rounds', 'backend']);
 
 const WORKER = new URL('../worker.ts', import.meta.url);
 
@@ -29,8 +32,8 @@ interface Parsed {
   backend: Backend;
 }
 
-function parse(name: string, value: unknown, options: PrimeCheckOptions | undefined): Parsed {
-  const opts: PrimeCheckOptions = checkOptions('options', options);
+function parse(where: string, name: string, value: unknown, options: PrimeCheckOptions | undefined): Parsed {
+  const opts: PrimeCheckOptions = checkOptions('options', options, where, PRIME_CHECK_OPTIONS);
   const n = parseBigInt(name, value);
   if (n < 0n) throw argumentError(RangeError, name, `must not be negative (got ${n})`);
   if (bitLength(n) > MAX_CHECK_BITS) throw argumentError(RangeError, name, `has ${bitLength(n)} bits; at most ${MAX_CHECK_BITS} are accepted`);
@@ -54,22 +57,22 @@ export function runCheck(t: Omit<CheckTask, 'kind'>): boolean {
 
 /** Trial division, Baillie–PSW and extra Miller–Rabin rounds; n is a bigint or a decimal / 0x string. */
 export function isProbablePrimeSync(n: bigint | string, opts?: PrimeCheckOptions): boolean {
-  return runCheck({ what: 'prime', ...parse('n', n, opts) });
+  return runCheck({ what: 'prime', ...parse('isProbablePrimeSync', 'n', n, opts) });
 }
 
 /** p ≡ 3 (mod 4) (or p = 5), q = (p−1)/2 probable prime, p proved prime from q by Pocklington; false below 5. */
 export function isSafePrimeSync(p: bigint | string, opts?: PrimeCheckOptions): boolean {
-  return runCheck({ what: 'safe', ...parse('p', p, opts) });
+  return runCheck({ what: 'safe', ...parse('isSafePrimeSync', 'p', p, opts) });
 }
 
 /** isProbablePrimeSync on a pool thread. */
 export async function isProbablePrime(n: bigint | string, opts?: PrimeCheckOptions): Promise<boolean> {
-  const task: CheckTask = { kind: 'check', what: 'prime', ...parse('n', n, opts) };
+  const task: CheckTask = { kind: 'check', what: 'prime', ...parse('isProbablePrime', 'n', n, opts) };
   return runTask<boolean>(WORKER, task);
 }
 
 /** isSafePrimeSync on a pool thread. */
 export async function isSafePrime(p: bigint | string, opts?: PrimeCheckOptions): Promise<boolean> {
-  const task: CheckTask = { kind: 'check', what: 'safe', ...parse('p', p, opts) };
+  const task: CheckTask = { kind: 'check', what: 'safe', ...parse('isSafePrime', 'p', p, opts) };
   return runTask<boolean>(WORKER, task);
 }

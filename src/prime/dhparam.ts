@@ -10,7 +10,7 @@
  * candidates, so this costs what one safe prime does.
  */
 import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
-import { checkInteger, checkOptions } from '../validate.ts';
+import { checkInteger, checkOptions, optionNames } from '../validate.ts';
 import { dhParamsDer, dhParamsPem } from './dh-pem.ts';
 import { findSafePrime23Mod24 } from './search.ts';
 import type { SafePrimeSearchOptions } from './search-options.ts';
@@ -26,8 +26,12 @@ export interface DhParams {
   elapsedMs: number;
 }
 
-export async function generateDhParams(options: Omit<SafePrimeSearchOptions, 'stream'>): Promise<DhParams> {
-  const opts = checkOptions('options', options) as SafePrimeSearchOptions;
+/** The options of generateDhParams: a search's but its stream (always 1, see below). */
+export type DhParamsOptions = Omit<SafePrimeSearchOptions, 'stream'>;
+export const DH_PARAMS_OPTIONS = optionNames<DhParamsOptions>()(['bits', 'seed', 'threads', 'backend', 'rounds', 'signal', 'onProgress']);
+
+export async function generateDhParams(options: DhParamsOptions): Promise<DhParams> {
+  const opts = checkOptions('options', options, 'generateDhParams', DH_PARAMS_OPTIONS) as SafePrimeSearchOptions;
   // The search takes smaller sizes; DH parameters do not.
   checkInteger('bits', opts.bits, DH_MIN_BITS, DH_MAX_BITS);
   // Stream 1 always: the same bits and seed keep giving the parameters they

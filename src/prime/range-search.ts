@@ -3,7 +3,7 @@ import type { BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { argumentError, parseBigInt } from '../validate.ts';
+import { argumentError, checkOptionKeys, checkPlainObject, optionNames, parseBigInt } from '../validate.ts';
 import { RangeRun } from './runs.ts';
 import { parseIndex, parseOptions } from './search-options.ts';
 
@@ -23,6 +23,9 @@ export interface RangeSearchOptions {
   signal?: AbortSignal;
 }
 
+/** Every option of searchSafePrimeRange: any other key is refused. */
+export const RANGE_SEARCH_OPTIONS = optionNames<RangeSearchOptions>()(['bits', 'seed', 'index', 'from', 'to', 'threads', 'backend', 'rounds', 'stream', 'signal']);
+
 export interface RangeOutcome {
   /** The lowest offset in the range holding a safe prime, and that prime; null when none does. */
   offset: bigint | null;
@@ -40,6 +43,7 @@ export interface RangeOutcome {
  * that is handed to other machines.
  */
 export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<RangeOutcome> {
+  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with {bits, seed, index, from, to}'), 'searchSafePrimeRange', RANGE_SEARCH_OPTIONS);
   const p = parseOptions(opts);
   const index = parseIndex('index', opts.index);
   const from = parseBigInt('from', opts.from);

@@ -2,7 +2,7 @@
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { INDEX_LIMIT, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
-import { argumentError, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, parseBigInt } from '../validate.ts';
+import { argumentError, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, optionNames, parseBigInt } from '../validate.ts';
 import { parseSeed, randomSeed } from './seed.ts';
 import { LATEST_STREAM, type StreamVersion } from './stream.ts';
 
@@ -28,6 +28,9 @@ export interface SafePrimeSearchOptions {
   signal?: AbortSignal;
   onProgress?: (p: SafePrimeProgress) => void;
 }
+
+/** Every option of a seeded search; each entry point adds its own (search.ts) and refuses any other key. */
+export const SEARCH_OPTIONS = optionNames<SafePrimeSearchOptions>()(['bits', 'seed', 'threads', 'backend', 'rounds', 'stream', 'signal', 'onProgress']);
 
 export interface Parsed {
   bits: number;

@@ -7,7 +7,16 @@
 import { InternalError } from '../errors.ts';
 import type { SafePrimeResult } from './runs.ts';
 import { runSearch } from './scheduler.ts';
-import { parseIndex, parseOptions, type SafePrimeSearchOptions } from './search-options.ts';
+import { parseIndex, parseOptions, SEARCH_OPTIONS, type SafePrimeSearchOptions } from './search-options.ts';
+import { checkOptionKeys, checkPlainObject, optionNames } from '../validate.ts';
+
+/** The options of searchSafePrimes: a search's, and which of its primes to yield. */
+export type SearchSafePrimesOptions = SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint };
+export const SEARCH_SAFE_PRIMES_OPTIONS = optionNames<SearchSafePrimesOptions>()([...SEARCH_OPTIONS, 'count', 'startIndex', 'stride']);
+
+/** The options of findSafePrime: a search's, and the index of the prime. */
+export type FindSafePrimeOptions = SafePrimeSearchOptions & { index?: number | bigint };
+export const FIND_SAFE_PRIME_OPTIONS = optionNames<FindSafePrimeOptions>()([...SEARCH_OPTIONS, 'index']);
 
 /**
  * Safe primes number startIndex, startIndex+stride, … (count of them) of the
@@ -15,9 +24,8 @@ import { parseIndex, parseOptions, type SafePrimeSearchOptions } from './search-
  * threads, each thread takes its own index; otherwise all threads share one.
  * A stride above 1 runs one shard of a search split over many processes.
  */
-export async function* searchSafePrimes(
-  opts: SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint },
-): AsyncGenerator<SafePrimeResult, void, undefined> {
+export async function* searchSafePrimes(opts: SearchSafePrimesOptions): AsyncGenerator<SafePrimeResult, void, undefined> {
+  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with at least {bits, count}'), 'searchSafePrimes', SEARCH_SAFE_PRIMES_OPTIONS);
   yield* runSearch(parseOptions(opts), opts);
 }
 
@@ -34,10 +42,11 @@ export async function findSafePrime23Mod24(opts: SafePrimeSearchOptions): Promis
 }
 
 /** The first prime (index 0, or `index`) of a seeded search: all threads on one index. */
-export async function findSafePrime(opts: SafePrimeSearchOptions & { index?: number | bigint }): Promise<bigint> {
-  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
-  const index = opts.index === undefined ? 0n : parseIndex('index', opts.index);
-  for await (const r of searchSafePrimes({ ...opts, count: 1, startIndex: index })) return r.prime;
+export async function findSafePrime(opts: FindSafePrimeOptions): Promise<bigint> {
+  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with at least {bits}'), 'findSafePrime', FIND_SAFE_PRIME_OPTIONS);
+  const { index: given, ...search } = opts;
+  const index = given === undefined ? 0n : parseIndex('index', given);
+  for await (const r of searchSafePrimes({ ...search, count: 1, startIndex: index })) return r.prime;
   // searchSafePrimes yields `count` results or throws.
   throw new InternalError('a search for one prime ended without one');
 }

@@ -1,6 +1,6 @@
 /** One slice of an index's candidate stream, searched on the calling thread. */
 import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
-import { argumentError, checkInteger, checkOneOf, checkRounds, parseBigInt } from '../validate.ts';
+import { argumentError, checkInteger, checkOneOf, checkOptionKeys, checkPlainObject, checkRounds, optionNames, parseBigInt } from '../validate.ts';
 import { IndexStream } from './index-search.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { parseIndex, parseStream } from './search-options.ts';
@@ -20,6 +20,9 @@ export interface SliceOptions {
   stream?: StreamVersion;
 }
 
+/** Every option of searchSafePrimeSlice: any other key is refused. */
+export const SLICE_OPTIONS = optionNames<SliceOptions>()(['bits', 'seed', 'index', 'slice', 'backend', 'rounds', 'stream']);
+
 export interface SliceOutcome {
   /** The lowest safe prime of the slice, or null. */
   prime: bigint | null;
@@ -37,7 +40,7 @@ export interface SliceOutcome {
  * this thread.
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
-  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {bits, seed, index, slice}');
+  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with {bits, seed, index, slice}'), 'searchSafePrimeSlice', SLICE_OPTIONS);
   const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
   const seed = parseSeed('seed', opts.seed);
   const index = parseIndex('index', opts.index);

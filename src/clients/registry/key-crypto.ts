@@ -10,13 +10,31 @@ import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { randomBytes } from 'node:crypto';
 import { b85decode, b85encode } from './base85.ts';
+import { checkOptionKeys, checkPlainObject, optionNames } from '../../validate.ts';
 
 export const WINDOW_SECONDS = 256;
 const SUBKEY_BYTES = 64;
 
-function checkArgs(subkey: unknown, opts: unknown): number {
+export interface EncryptKeyOptions {
+  /** UNIX seconds: the 256-second window the key is encrypted for. */
+  now: number;
+  /** 12 bytes (default: random). */
+  nonce?: Uint8Array;
+}
+export const ENCRYPT_KEY_OPTIONS = optionNames<EncryptKeyOptions>()(['now', 'nonce']);
+
+export interface DecryptKeyOptions {
+  /** UNIX seconds: the window tried first. */
+  now: number;
+  /** Also try the window before (default true). */
+  tryPrevious?: boolean;
+}
+export const DECRYPT_KEY_OPTIONS = optionNames<DecryptKeyOptions>()(['now', 'tryPrevious']);
+
+function checkArgs(where: string, subkey: unknown, opts: object, known: readonly string[]): number {
   if (!(subkey instanceof Uint8Array) || subkey.length !== SUBKEY_BYTES) throw new TypeError(`subkey must be a Uint8Array of ${SUBKEY_BYTES} bytes`);
-  const now = (opts as { now?: unknown })?.now;
+  checkOptionKeys('opts', checkPlainObject('opts', opts, 'must be an object with {now}'), where, known);
+  const now = (opts as { now?: unknown }).now;
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('opts.now must be a finite number of UNIX seconds');
   return now;
 }
@@ -29,9 +47,9 @@ function deriveKey(nonce: Uint8Array, subkey: Uint8Array, window: number): Uint8
   return sha3_256(input);
 }
 
-export function encryptKey(plain: Uint8Array, subkey: Uint8Array, opts: { now: number; nonce?: Uint8Array }): string {
+export function encryptKey(plain: Uint8Array, subkey: Uint8Array, opts: EncryptKeyOptions): string {
   if (!(plain instanceof Uint8Array)) throw new TypeError('plain must be a Uint8Array');
-  const now = checkArgs(subkey, opts);
+  const now = checkArgs('encryptKey', subkey, opts, ENCRYPT_KEY_OPTIONS);
   const nonce = opts.nonce ?? new Uint8Array(randomBytes(12));
   if (!(nonce instanceof Uint8Array) || nonce.length !== 12) throw new TypeError('opts.nonce must be 12 bytes');
   const key = deriveKey(nonce, subkey, Math.floor(now / WINDOW_SECONDS));
@@ -43,8 +61,16 @@ export function encryptKey(plain: Uint8Array, subkey: Uint8Array, opts: { now: n
 }
 
 /** The plaintext and the window that opened it: 'current', or 'previous' (one window back). */
-export function decryptKeyDetailed(blob: string, subkey: Uint8Array, opts: { now: number; tryPrevious?: boolean }): { plain: Uint8Array; window: 'current' | 'previous' } {
-  const now = checkArgs(subkey, opts);
+export function decryptKeyDetailed(blob: string, subkey: Uint8Array, opts: DecryptKeyOptions): { plain: Uint8Array; window: 'current' | 'previous' } {
+  return decrypt('decryptKeyDetailed', blob, subkey, opts);
+}
+
+export function decryptKey(blob: string, subkey: Uint8Array, opts: DecryptKeyOptions): Uint8Array {
+  return decrypt('decryptKey', blob, subkey, opts).plain;
+}
+
+function decrypt(where: string, blob: string, subkey: Uint8Array, opts: DecryptKeyOptions): { plain: Uint8Array; window: 'current' | 'previous' } {
+  const now = checkArgs(where, subkey, opts, DECRYPT_KEY_OPTIONS);
   if (typeof blob !== 'string') throw new TypeError('blob must be a string');
   const raw = b85decode(blob);
   if (raw.length < 12 + 16) throw new RangeError(`key blob too short: ${raw.length} bytes, at least 28 needed`);
@@ -61,8 +87,4 @@ export function decryptKeyDetailed(blob: string, subkey: Uint8Array, opts: { now
     }
   }
   throw new RangeError('key blob does not open with this subkey in the current (or previous) 256-second window');
-}
-
-export function decryptKey(blob: string, subkey: Uint8Array, opts: { now: number; tryPrevious?: boolean }): Uint8Array {
-  return decryptKeyDetailed(blob, subkey, opts).plain;
 }

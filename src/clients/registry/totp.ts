@@ -6,6 +6,7 @@
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha3_512 } from '@noble/hashes/sha3.js';
+import { checkOptionKeys, checkPlainObject, optionNames } from '../../validate.ts';
 
 export interface TotpOptions {
   /** Reference time in UNIX seconds (default reading: the `ts` from GET /totp). */
@@ -16,9 +17,12 @@ export interface TotpOptions {
   period?: number;
 }
 
+/** Every option of totpCode and totpCounter: any other key is refused. */
+export const TOTP_OPTIONS = optionNames<TotpOptions>()(['t0', 'now', 'digits', 'period']);
+
 /** The checked options: t0 and now finite UNIX seconds, a positive integer period. */
-function checkTotp(opts: TotpOptions): { t0: number; now: number; period: number } {
-  if (opts === null || typeof opts !== 'object') throw new TypeError('opts must be {t0, now}');
+function checkTotp(where: string, opts: TotpOptions): { t0: number; now: number; period: number } {
+  checkOptionKeys('opts', checkPlainObject('opts', opts, 'must be {t0, now}'), where, TOTP_OPTIONS);
   for (const k of ['t0', 'now'] as const) {
     if (typeof opts[k] !== 'number' || !Number.isFinite(opts[k])) throw new TypeError(`${k} must be a finite number of UNIX seconds`);
   }
@@ -28,16 +32,19 @@ function checkTotp(opts: TotpOptions): { t0: number; now: number; period: number
 }
 
 export function totpCounter(opts: TotpOptions): number {
-  const o = checkTotp(opts);
+  return counterOf(checkTotp('totpCounter', opts));
+}
+
+function counterOf(o: { t0: number; now: number; period: number }): number {
   return Math.floor((o.now - o.t0) / o.period);
 }
 
 export function totpCode(secret: Uint8Array, opts: TotpOptions): string {
   if (!(secret instanceof Uint8Array)) throw new TypeError('secret must be a Uint8Array');
-  checkTotp(opts);
+  const checked = checkTotp('totpCode', opts);
   const digits = opts.digits ?? 6;
   if (!Number.isInteger(digits) || digits < 1 || digits > 10) throw new RangeError(`digits must be an integer from 1 to 10 (got ${digits})`);
-  const counter = totpCounter(opts);
+  const counter = counterOf(checked);
   if (counter < 0) throw new RangeError(`now (${opts.now}) is before t0 (${opts.t0})`);
   const msg = new Uint8Array(8);
   new DataView(msg.buffer).setBigUint64(0, BigInt(counter));
