@@ -37,7 +37,7 @@ export type { SafePrimeResult } from './prime/runs.ts';
 export type { SafePrimeProgress, SafePrimeSearchOptions } from './prime/search-options.ts';
 export { QuestionClient } from './clients/question/client.ts';
 export { sanitizeFilename } from './clients/http/file-names.ts';
-export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, Stats, Thread, ThreadItem } from './clients/question/client.ts';
+export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, QuestionPowOptions, Stats, Thread, ThreadItem } from './clients/question/client.ts';
 export { HUMAN_NOTICE, attributionText } from './clients/question/attribution.ts';
 export type { Attribution } from './clients/question/attribution.ts';
 export {
@@ -74,7 +74,7 @@ export {
   TotpError,
 } from './clients/registry/errors.ts';
 export { Keystore, redact } from './clients/registry/keystore.ts';
-export type { LedgerEntry, LedgerState } from './clients/registry/keystore.ts';
+export type { KeystoreOptions, LedgerEntry, LedgerState } from './clients/registry/keystore.ts';
 export { Registrar } from './clients/registry/registrar.ts';
 export { pipelineFile, QuestionPipeline } from './clients/question/pipeline.ts';
 export type { PipelineOptions } from './clients/question/pipeline.ts';

@@ -1,9 +1,15 @@
 // The public boundary: every non-negative number has a verdict, indexes are
 // 64-bit and refused beyond, and malformed arguments are TypeError/RangeError
 // naming the argument instead of "Cannot read properties of …".
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  AdClient,
+  Keystore,
   PowExhaustedError,
+  PrimeRegistryClient,
+  QuestionClient,
+  Registrar,
   candidate,
   closePool,
   decryptKey,
@@ -24,7 +30,13 @@ import {
   totpCode,
   totpCounter,
 } from '../src/index.ts';
+import { ManualClock } from '../src/clients/clock.ts';
+import { AD_CLIENT_OWN_OPTIONS } from '../src/clients/ads/options.ts';
+import { SERVICE_CLIENT_OPTIONS, type ServiceClientOptions } from '../src/clients/http/service-client.ts';
+import { QUESTION_CLIENT_OPTIONS, QUESTION_POW_OPTIONS } from '../src/clients/question/client.ts';
+import { REGISTRY_CLIENT_OPTIONS } from '../src/clients/registry/client.ts';
 import { DECRYPT_KEY_OPTIONS, ENCRYPT_KEY_OPTIONS } from '../src/clients/registry/key-crypto.ts';
+import { KEYSTORE_OPTIONS } from '../src/clients/registry/keystore.ts';
 import { TOTP_OPTIONS } from '../src/clients/registry/totp.ts';
 import { SHA256_OPTIONS } from '../src/hash/digest.ts';
 import { SOLVE_OPTIONS } from '../src/pow/solve.ts';
@@ -36,6 +48,7 @@ import { SEARCH_OPTIONS } from '../src/prime/search-options.ts';
 import { SLICE_OPTIONS } from '../src/prime/slice-search.ts';
 import { optionNames } from '../src/validate.ts';
 import { backends } from './helpers/backends.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 afterAll(() => closePool());
 
@@ -233,5 +246,94 @@ describe('every known option is accepted', () => {
     expect(keysOf(dec)).toEqual([...DECRYPT_KEY_OPTIONS].sort());
     expect(decryptKey(encryptKey(new Uint8Array([1, 2]), subkey, enc), subkey, dec)).toEqual(new Uint8Array([1, 2]));
     expect(decryptKeyDetailed(encryptKey(new Uint8Array([3]), subkey, enc), subkey, dec).window).toBe('current');
+  });
+});
+
+// The clients and the keystore: unknown options, and arguments checked in the constructor.
+describe('the clients refuse unknown options and check their arguments where they are given', () => {
+  const dir = tempDir('powprime-options-');
+  const client = { baseUrl: 'http://127.0.0.1:9', stateDir: dir, limits: 'off' } as const;
+
+  const calls: [string, string, string, () => unknown][] = [
+    ['QuestionClient', 'timeotMs', 'timeoutMs', () => new QuestionClient({ ...client, timeotMs: 5 } as never)],
+    ['QuestionClient', 'homepage', 'homepageUrl', () => new QuestionClient({ ...client, homepage: 'https://x.example/' } as never)],
+    ['QuestionClient', 'thread', 'threads', () => new QuestionClient({ ...client, pow: { thread: 2 } } as never)],
+    ['PrimeRegistryClient', 'primeEncodng', 'primeEncoding', () => new PrimeRegistryClient({ ...client, primeEncodng: 'hex' } as never)],
+    ['PrimeRegistryClient', 'attempt', 'attempts', () => new PrimeRegistryClient({ ...client, attempt: 1 } as never)],
+    ['AdClient', 'indexMaxAge', 'indexMaxAgeMs', () => new AdClient({ ...client, indexMaxAge: 5 } as never)],
+    ['AdClient', 'maxWait', 'maxWaitMs', () => new AdClient({ ...client, maxWait: 5 } as never)],
+    ['Keystore', 'lockWait', 'lockWaitMs', () => new Keystore(path.join(dir, 'keys.json'), { lockWait: 5 } as never)],
+    ['query', 'signl', 'signal', () => new QuestionClient(client).query('a prompt', { signl: soon() } as never)],
+    ['config', 'sigal', 'signal', () => new QuestionClient(client).config({ sigal: soon() } as never)],
+    ['page', 'per_page', 'perPage', () => new QuestionClient(client).page(1, { per_page: 5 } as never)],
+  ];
+
+  it.each(calls)('%s refuses %s', expectUnknownOption);
+
+  it('an unknown key given as undefined is refused', () => {
+    expect(() => new QuestionClient({ ...client, bogus: undefined } as never)).toThrow(expect.objectContaining({ argument: 'options.bogus' }));
+  });
+
+  it('nested pow options are checked by the QuestionClient constructor, not by the first query()', () => {
+    expect(() => new QuestionClient({ ...client, pow: { threads: 0 } })).toThrow(RangeError);
+    expect(() => new QuestionClient({ ...client, pow: { threads: 0 } })).toThrow(/^pow\.threads must be an integer from 1/);
+    expect(() => new QuestionClient({ ...client, pow: { backend: 'gpu' as never } })).toThrow(/^pow\.backend must be one of/);
+    expect(() => new QuestionClient({ ...client, pow: null as never })).toThrow(/^pow must be \{threads\?, backend\?\}/);
+  });
+
+  it('Registrar and Keystore check their arguments in the constructor', () => {
+    const keystore = new Keystore(path.join(dir, 'registrar.json'));
+    const registry = new PrimeRegistryClient(client);
+    expect(() => new Registrar(null as never, null as never)).toThrow(expect.objectContaining({ name: 'TypeError', argument: 'client' }));
+    expect(() => new Registrar(null as never, null as never)).toThrow(/^client must be a PrimeRegistryClient \(got null\)/);
+    expect(() => new Registrar(registry, {} as never)).toThrow(/^keystore must be a Keystore/);
+    expect(() => new Registrar(keystore as never, registry as never)).toThrow(/^client must be a PrimeRegistryClient/);
+    expect(new Registrar(registry, keystore).keystore).toBe(keystore);
+    expect(() => new (Keystore as unknown as new () => Keystore)()).toThrow(expect.objectContaining({ name: 'TypeError', argument: 'file' }));
+    expect(() => new Keystore('')).toThrow(/^file must be a non-empty path/);
+    expect(() => new Keystore(path.join(dir, 'k.json'), { lockWaitMs: -1 })).toThrow(RangeError);
+    expect(() => new Keystore(path.join(dir, 'k.json'), null as never)).toThrow(/^opts must be an object/);
+  });
+});
+
+describe('every known client option is accepted', () => {
+  const dir = tempDir('powprime-options-');
+  const isUnknownOption = (err: unknown) => err instanceof TypeError && / is not an option of /.test(err.message);
+  const keysOf = (o: object) => Object.keys(o).sort();
+  const base: Required<Omit<ServiceClientOptions, 'limits'>> & { limits: 'off' } = {
+    baseUrl: 'http://127.0.0.1:9',
+    stateDir: dir,
+    limits: 'off',
+    banMs: 60_000,
+    clock: new ManualClock(),
+    timeoutMs: 1_000,
+    maxWaitMs: 1_000,
+    attempts: 1,
+    backoffMs: 10,
+    onWait: () => {},
+    signal: new AbortController().signal,
+  };
+
+  it('the service options hold exactly the keys these calls give', () => {
+    expect(keysOf(base)).toEqual([...SERVICE_CLIENT_OPTIONS].sort());
+  });
+
+  it('the clients and the keystore', async () => {
+    const question = { ...base, homepageUrl: 'https://questions.example/', fileMaxAgeMs: 1_000, pow: { threads: 1, backend: 'js' } } as const;
+    expect(keysOf(question)).toEqual([...SERVICE_CLIENT_OPTIONS, ...QUESTION_CLIENT_OPTIONS.own].sort());
+    expect(keysOf(question.pow)).toEqual([...QUESTION_POW_OPTIONS].sort());
+    const q = new QuestionClient(question);
+    // Past the options check: the service is not there.
+    for (const call of [() => q.query('a prompt', { signal: new AbortController().signal }), () => q.config({ signal: new AbortController().signal }), () => q.page(1, { perPage: 5 })]) {
+      await expect(call()).rejects.toSatisfy((err) => !isUnknownOption(err));
+    }
+    const registry = { ...base, totpReading: 'server-clock', totpDigits: 8, totpOnGet: 'body', primeEncoding: 'hex', rekeyTotpIn: 'query' } as const;
+    expect(keysOf(registry)).toEqual([...SERVICE_CLIENT_OPTIONS, ...REGISTRY_CLIENT_OPTIONS.own].sort());
+    expect(new PrimeRegistryClient(registry).encodePrime(23n)).toBe('0x17');
+    const ads = { ...base, indexMaxAgeMs: 1_000, imageMaxAgeMs: 1_000, random: () => 0.5 };
+    expect(keysOf(ads)).toEqual([...SERVICE_CLIENT_OPTIONS, ...AD_CLIENT_OWN_OPTIONS].sort());
+    expect(new AdClient(ads)).toBeInstanceOf(AdClient);
+    expect(keysOf({ lockWaitMs: 100 })).toEqual([...KEYSTORE_OPTIONS]);
+    expect(new Keystore(path.join(dir, 'keys.json'), { lockWaitMs: 100 }).all()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BackendChoice } from '../../backend.ts';
+import { BACKEND_CHOICES, type BackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
@@ -14,11 +14,11 @@ import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
-import { optionalNumber, ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
+import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
-import { argumentError, show } from '../../validate.ts';
+import { argumentError, checkOneOf, checkOptionKeys, checkOptions, checkPlainObject, checkThreads, optionNames, show } from '../../validate.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -73,8 +73,25 @@ export interface QuestionClientOptions extends ServiceClientOptions {
   /** Keep downloaded files this long at most (default 30 days, or less when the route says so). */
   fileMaxAgeMs?: number;
   /** Proof-of-work settings for query(). */
-  pow?: { threads?: number; backend?: BackendChoice };
+  pow?: QuestionPowOptions;
 }
+
+/** solvePow's settings that a QuestionClient takes for query(). */
+export interface QuestionPowOptions {
+  threads?: number;
+  backend?: BackendChoice;
+}
+
+/** QuestionClient's options beside every client's: any other key is refused. */
+export const QUESTION_CLIENT_OPTIONS: ClientOptionNames = {
+  client: 'QuestionClient',
+  own: optionNames<Omit<QuestionClientOptions, keyof ServiceClientOptions>>()(['homepageUrl', 'fileMaxAgeMs', 'pow']),
+};
+export const QUESTION_POW_OPTIONS = optionNames<QuestionPowOptions>()(['threads', 'backend']);
+
+/** The options of config() and query(), and of page(). */
+const SIGNAL_ONLY = optionNames<{ signal?: AbortSignal }>()(['signal']);
+const PAGE_OPTIONS = optionNames<{ perPage?: number }>()(['perPage']);
 
 /** The session cookie the config route sets (the spec names it). */
 const SESSION_COOKIE = '__Host-session';
@@ -89,15 +106,20 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   /** When this client last asked the config route for a session (ms since the epoch). */
   private sessionAsked: number | null = null;
   private readonly fileMaxAgeMs: number;
-  private readonly pow: { threads?: number; backend?: BackendChoice };
+  private readonly pow: QuestionPowOptions;
 
   constructor(opts: QuestionClientOptions) {
-    super('question', QUESTION_ROUTES, opts);
+    super('question', QUESTION_ROUTES, opts, QUESTION_CLIENT_OPTIONS);
     if (opts.homepageUrl !== undefined && (typeof opts.homepageUrl !== 'string' || !URL.canParse(opts.homepageUrl))) {
       throw argumentError(TypeError, 'homepageUrl', `must be an absolute URL (got ${show(opts.homepageUrl)})`);
     }
     optionalNumber(opts, 'fileMaxAgeMs', (n) => n >= 0, 'a number of milliseconds ≥ 0');
-    if (opts.pow !== undefined && (opts.pow === null || typeof opts.pow !== 'object')) throw argumentError(TypeError, 'pow', `must be {threads?, backend?} (got ${show(opts.pow)})`);
+    if (opts.pow !== undefined) {
+      // Checked here, not by the first query() after a wait for its slot.
+      checkOptionKeys('pow', checkPlainObject('pow', opts.pow, 'must be {threads?, backend?}'), 'QuestionClient', QUESTION_POW_OPTIONS);
+      if (opts.pow.threads !== undefined) checkThreads('pow.threads', opts.pow.threads);
+      if (opts.pow.backend !== undefined) checkOneOf('pow.backend', opts.pow.backend, BACKEND_CHOICES);
+    }
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
     this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;
     this.pow = opts.pow ?? {};
@@ -128,6 +150,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   /** A fresh proof-of-work challenge (and session cookie). */
   async config(opts: { signal?: AbortSignal } = {}): Promise<{ nonce: string; difficulty: number }> {
+    checkOptions('options', opts, 'config', SIGNAL_ONLY);
     const route = 'GET /gpt/api/config';
     const res = await this.call({ route: 'config', ...(opts.signal ? { signal: opts.signal } : {}) });
     const o = checkObject(route, this.json(res, route), { nonce: 'string', difficulty: 'integer' });
@@ -149,6 +172,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
    * is a NetworkError at once, as on every route.
    */
   async query(prompt: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
+    checkOptions('options', opts, 'query', SIGNAL_ONLY);
     if (typeof prompt !== 'string') throw argumentError(TypeError, 'prompt', 'must be a string');
     if (prompt.trim() === '') throw argumentError(RangeError, 'prompt', 'must not be empty');
     if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', 'must be an AbortSignal');
@@ -266,6 +290,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   /** Page n of threads (numbering as the service has it); perPage with 1 ≤ |perPage| ≤ 128. */
   async page(n: number, opts: { perPage?: number } = {}): Promise<(ThreadItem | ItemError)[]> {
+    checkOptions('options', opts, 'page', PAGE_OPTIONS);
     if (!Number.isInteger(n)) throw new TypeError(`n must be an integer (got ${n})`);
     const per = opts.perPage;
     if (per !== undefined && (!Number.isInteger(per) || Math.abs(per) < 1 || Math.abs(per) > MAX_PER_PAGE)) {

@@ -8,11 +8,11 @@ import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
 import { ProtocolError, ServiceError } from '../errors.ts';
 import { knownIdent, NotExistError, registryError, TotpError } from './errors.ts';
-import { optionalNumber, ServiceClient, type CallSpec, type ServiceClientOptions } from '../http/service-client.ts';
+import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
-import { argumentError, show } from '../../validate.ts';
+import { argumentError, optionNames, show } from '../../validate.ts';
 
 export interface KeyMaterial {
   /** The prime's key, encrypted for the current 256-second window. */
@@ -54,12 +54,18 @@ export interface RegistryClientOptions extends ServiceClientOptions {
   rekeyTotpIn?: 'body' | 'query';
 }
 
+/** PrimeRegistryClient's options beside every client's: any other key is refused. */
+export const REGISTRY_CLIENT_OPTIONS: ClientOptionNames = {
+  client: 'PrimeRegistryClient',
+  own: optionNames<Omit<RegistryClientOptions, keyof ServiceClientOptions>>()(['totpReading', 'totpDigits', 'totpOnGet', 'primeEncoding', 'rekeyTotpIn']),
+};
+
 export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   private totp: { key: Uint8Array; ts: number; offset: number } | null = null;
   private readonly ro: Required<Pick<RegistryClientOptions, 'totpReading' | 'totpDigits' | 'totpOnGet' | 'primeEncoding' | 'rekeyTotpIn'>>;
 
   constructor(opts: RegistryClientOptions) {
-    super('registry', REGISTRY_ROUTES, opts);
+    super('registry', REGISTRY_ROUTES, opts, REGISTRY_CLIENT_OPTIONS);
     const oneOf = <T extends string>(name: keyof RegistryClientOptions, allowed: readonly T[], fallback: T): T => {
       const v = opts[name];
       if (v === undefined) return fallback;

@@ -25,6 +25,7 @@ import { StateFileCorruptError } from '../errors.ts';
 import { FileLockedError, WriteFailedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync, processAlive } from '../../fs/file-lock.ts';
 import { syncSync, writeAllSync } from '../../fs/durable-write.ts';
+import { argumentError, checkOptions, optionNames, show } from '../../validate.ts';
 
 export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
 const STATES: readonly LedgerState[] = ['sending', 'registered', 'rejected', 'registered-elsewhere', 'key-lost'];
@@ -130,6 +131,9 @@ export interface KeystoreOptions {
   lockWaitMs?: number;
 }
 
+/** Every option of Keystore: any other key is refused. */
+export const KEYSTORE_OPTIONS = optionNames<KeystoreOptions>()(['lockWaitMs']);
+
 export class Keystore {
   private entries = new Map<string, LedgerEntry>();
   readonly journalFile: string;
@@ -148,9 +152,13 @@ export class Keystore {
     readonly file: string,
     opts: KeystoreOptions = {},
   ) {
+    if (typeof file !== 'string' || file === '') throw argumentError(TypeError, 'file', `must be a non-empty path (got ${show(file)})`);
+    const { lockWaitMs } = checkOptions('opts', opts, 'Keystore', KEYSTORE_OPTIONS) as KeystoreOptions;
+    if (lockWaitMs !== undefined && typeof lockWaitMs !== 'number') throw argumentError(TypeError, 'lockWaitMs', `must be a number (got ${show(lockWaitMs)})`);
+    if (lockWaitMs !== undefined && !(lockWaitMs >= 0)) throw argumentError(RangeError, 'lockWaitMs', `must be a number of milliseconds ≥ 0 (got ${show(lockWaitMs)})`);
     this.journalFile = `${file}.journal`;
     this.lockFile = `${file}.lock`;
-    this.lockWaitMs = opts.lockWaitMs ?? 60_000;
+    this.lockWaitMs = lockWaitMs ?? 60_000;
     this.locked(() => this.reload());
   }
 

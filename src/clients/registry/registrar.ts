@@ -14,13 +14,18 @@ import { isoTime } from '../clock.ts';
 import { Keystore, type LedgerEntry } from './keystore.ts';
 import { JsonError, NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
 import { NetworkError } from '../errors.ts';
-import type { KeyMaterial, PrimeRegistryClient } from './client.ts';
+import { PrimeRegistryClient, type KeyMaterial } from './client.ts';
+import { argumentError, show } from '../../validate.ts';
 
 export class Registrar {
   constructor(
     readonly client: PrimeRegistryClient,
     readonly keystore: Keystore,
-  ) {}
+  ) {
+    // Checked here, not as "Cannot read properties of null" in the first recover() or register().
+    if (!(client instanceof PrimeRegistryClient)) throw argumentError(TypeError, 'client', `must be a PrimeRegistryClient (got ${show(client)})`);
+    if (!(keystore instanceof Keystore)) throw argumentError(TypeError, 'keystore', `must be a Keystore (got ${show(keystore)})`);
+  }
 
   /** Marks entries this process is in the middle of. */
   private readonly owner = { pid: process.pid, host: hostname() };
