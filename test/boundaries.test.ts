@@ -9,6 +9,7 @@ import {
   PowExhaustedError,
   PrimeRegistryClient,
   QuestionClient,
+  QuestionPipeline,
   Registrar,
   candidate,
   closePool,
@@ -31,7 +32,7 @@ import {
   totpCounter,
 } from '../src/index.ts';
 import { ManualClock } from '../src/clients/clock.ts';
-import { AD_CLIENT_OWN_OPTIONS } from '../src/clients/ads/options.ts';
+import { AD_CLIENT_OPTIONS } from '../src/clients/ads/client.ts';
 import { SERVICE_CLIENT_OPTIONS, type ServiceClientOptions } from '../src/clients/http/service-client.ts';
 import { QUESTION_CLIENT_OPTIONS, QUESTION_POW_OPTIONS } from '../src/clients/question/client.ts';
 import { REGISTRY_CLIENT_OPTIONS } from '../src/clients/registry/client.ts';
@@ -266,6 +267,7 @@ describe('the clients refuse unknown options and check their arguments where the
     ['query', 'signl', 'signal', () => new QuestionClient(client).query('a prompt', { signl: soon() } as never)],
     ['config', 'sigal', 'signal', () => new QuestionClient(client).config({ sigal: soon() } as never)],
     ['page', 'per_page', 'perPage', () => new QuestionClient(client).page(1, { per_page: 5 } as never)],
+    ['QuestionPipeline', 'maxFailure', 'maxFailures', () => new QuestionPipeline({ client: new QuestionClient(client), stateDir: dir, maxFailure: 2 } as never)],
   ];
 
   it.each(calls)('%s refuses %s', expectUnknownOption);
@@ -302,6 +304,7 @@ describe('every known client option is accepted', () => {
   const keysOf = (o: object) => Object.keys(o).sort();
   const base: Required<Omit<ServiceClientOptions, 'limits'>> & { limits: 'off' } = {
     baseUrl: 'http://127.0.0.1:9',
+    defaultBaseUrl: 'http://127.0.0.1:9',
     stateDir: dir,
     limits: 'off',
     banMs: 60_000,
@@ -331,7 +334,7 @@ describe('every known client option is accepted', () => {
     expect(keysOf(registry)).toEqual([...SERVICE_CLIENT_OPTIONS, ...REGISTRY_CLIENT_OPTIONS.own].sort());
     expect(new PrimeRegistryClient(registry).encodePrime(23n)).toBe('0x17');
     const ads = { ...base, indexMaxAgeMs: 1_000, imageMaxAgeMs: 1_000, random: () => 0.5 };
-    expect(keysOf(ads)).toEqual([...SERVICE_CLIENT_OPTIONS, ...AD_CLIENT_OWN_OPTIONS].sort());
+    expect(keysOf(ads)).toEqual([...SERVICE_CLIENT_OPTIONS, ...AD_CLIENT_OPTIONS.own].sort());
     expect(new AdClient(ads)).toBeInstanceOf(AdClient);
     expect(keysOf({ lockWaitMs: 100 })).toEqual([...KEYSTORE_OPTIONS]);
     expect(new Keystore(path.join(dir, 'keys.json'), { lockWaitMs: 100 }).all()).toEqual([]);

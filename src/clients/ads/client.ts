@@ -11,11 +11,11 @@ import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
 import { DAY, MINUTE } from '../http/rate-limiter.ts';
-import { argumentError, show } from '../../validate.ts';
+import { argumentError, optionNames, show } from '../../validate.ts';
 import { fillPath } from '../http/routes.ts';
 import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
-import { optionalNumber, ServiceClient, type ServiceClientOptions } from '../http/service-client.ts';
+import { optionalNumber, ServiceClient, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 
 export interface Ad {
@@ -42,13 +42,19 @@ export interface AdClientOptions extends ServiceClientOptions {
   random?: () => number;
 }
 
+/** AdClient's options beside every client's: any other key is refused. */
+export const AD_CLIENT_OPTIONS: ClientOptionNames = {
+  client: 'AdClient',
+  own: optionNames<Omit<AdClientOptions, keyof ServiceClientOptions>>()(['indexMaxAgeMs', 'imageMaxAgeMs', 'random']),
+};
+
 export class AdClient extends ServiceClient<AdRoute> {
   private readonly indexMaxAgeMs: number;
   private readonly imageMaxAgeMs: number;
   private readonly rand: () => number;
 
   constructor(opts: AdClientOptions) {
-    super('ads', AD_ROUTES, opts);
+    super('ads', AD_ROUTES, opts, AD_CLIENT_OPTIONS);
     for (const name of ['indexMaxAgeMs', 'imageMaxAgeMs'] as const) optionalNumber(opts, name, (n) => n >= 0, 'a number of milliseconds ≥ 0');
     this.indexMaxAgeMs = opts.indexMaxAgeMs ?? 10 * MINUTE;
     this.imageMaxAgeMs = opts.imageMaxAgeMs ?? 30 * DAY;

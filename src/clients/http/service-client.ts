@@ -16,7 +16,6 @@ import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions,
 import { fillPath, limitsOf, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
 import { argumentError, checkOptionKeys, checkPlainObject, optionNames, show } from '../../validate.ts';
-import { AD_CLIENT_OWN_OPTIONS } from '../ads/options.ts';
 
 export interface ServiceClientOptions {
   baseUrl: string | URL;
@@ -52,16 +51,26 @@ export interface ServiceClientOptions {
 }
 
 /** The options every client takes; each client adds its own (ClientOptionNames). */
-export const SERVICE_CLIENT_OPTIONS = optionNames<ServiceClientOptions>()(['baseUrl', 'stateDir', 'limits', 'banMs', 'clock', 'timeoutMs', 'maxWaitMs', 'attempts', 'backoffMs', 'onWait', 'signal']);
+export const SERVICE_CLIENT_OPTIONS = optionNames<ServiceClientOptions>()([
+  'baseUrl',
+  'defaultBaseUrl',
+  'stateDir',
+  'limits',
+  'banMs',
+  'clock',
+  'timeoutMs',
+  'maxWaitMs',
+  'attempts',
+  'backoffMs',
+  'onWait',
+  'signal',
+]);
 
 /** A client class's name and the options it adds to SERVICE_CLIENT_OPTIONS: any other key is refused. */
 export interface ClientOptionNames {
   client: string;
   own: readonly string[];
 }
-
-/** Clients that do not pass their ClientOptionNames to the constructor, by service. */
-const OWN_OPTIONS: Readonly<Record<string, ClientOptionNames>> = { ads: { client: 'AdClient', own: AD_CLIENT_OWN_OPTIONS } };
 
 export interface CallSpec<R extends string> {
   /** A key of the service's route table: its method, path and limits. */
@@ -132,7 +141,7 @@ export class ServiceClient<R extends string = string> {
     readonly service: string,
     protected readonly routes: RouteTable<R>,
     opts: ServiceClientOptions,
-    names: ClientOptionNames = OWN_OPTIONS[service] ?? { client: `the ${service} client`, own: [] },
+    names: ClientOptionNames = { client: `the ${service} client`, own: [] },
   ) {
     checkPlainObject('options', opts, 'must be an object with at least {baseUrl}');
     checkOptionKeys('options', opts, names.client, [...SERVICE_CLIENT_OPTIONS, ...names.own]);

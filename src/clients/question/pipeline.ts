@@ -27,6 +27,7 @@ import { writeFileAtomic, readJsonState, type ShapeCheck } from '../http/state-f
 import { BadRequestError, NetworkError, RateLimitedError } from '../errors.ts';
 import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
 import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
+import { checkOptionKeys, optionNames } from '../../validate.ts';
 
 /** The spec's advice: slightly longer than the per-minute limit. */
 const MIN_CHECK_INTERVAL_MS = 1.1 * MINUTE;
@@ -149,6 +150,9 @@ export interface PipelineOptions {
   deliver?: Deliver;
 }
 
+/** Every key of PipelineOptions: any other is refused (a misspelled one would be ignored). */
+export const PIPELINE_OPTIONS = optionNames<PipelineOptions>()(['client', 'stateDir', 'maxFailures', 'backoffMs', 'firstCheckAfterMs', 'maxCheckIntervalMs', 'giveUpAfterMs', 'deliver']);
+
 export interface PipelineEvents {
   posted: [{ key: string; prompt: string; id: string }];
   answered: [{ key: string; prompt: string; thread: ThreadItem }];
@@ -172,6 +176,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   constructor(opts: PipelineOptions) {
     super();
     if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {client, stateDir}');
+    checkOptionKeys('options', opts, 'QuestionPipeline', PIPELINE_OPTIONS);
     if (typeof opts.stateDir !== 'string' || opts.stateDir === '') throw new TypeError('stateDir must be a folder path');
     if (opts.deliver !== undefined && typeof opts.deliver !== 'function') throw new TypeError('deliver must be a function');
     this.deliver = opts.deliver;
