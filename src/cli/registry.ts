@@ -8,7 +8,7 @@ import { MAX_REGISTRY_BITS } from '../limits.ts';
 import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { replaceablePath } from './out-path.ts';
-import { clientOptions, defaultBaseUrl, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
 
@@ -30,10 +30,8 @@ export function keystoreFile(client: PrimeRegistryClient, keystore: string | und
   const file = client.hostFile('keys.json', { legacy: true });
   const legacy = path.join(client.stateDir, 'keys.json');
   if (file !== legacy && existsSync(legacy)) {
-    const url = defaultBaseUrl('POWPRIME_REGISTRY_URL');
-    const defaultHost = url === undefined ? undefined : new URL(url).host;
     process.stderr.write(
-      `powprime: ${legacy}, the keystore of an earlier version, belongs to the default registry (POWPRIME_REGISTRY_URL: ${defaultHost ?? 'not set'}) and is not used for ${client.baseUrl.host}, whose keystore is ${file}; pass --keystore ${legacy} to use it\n`,
+      `powprime: ${legacy}, the keystore of an earlier version, belongs to the default registry (POWPRIME_REGISTRY_URL: ${client.defaultBaseUrl?.host ?? 'not set'}) and is not used for ${client.baseUrl.host}, whose keystore is ${file}; pass --keystore ${legacy} to use it\n`,
     );
   }
   return file;

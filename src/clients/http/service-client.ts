@@ -128,8 +128,8 @@ export class ServiceClient<R extends string = string> {
   readonly baseUrl: URL;
   /** The base URL's host as state file names carry it (hostTag). */
   readonly host: string;
-  /** The host of the default base URL, whose state may still be in host-less files; null without one. */
-  readonly defaultHost: string | null;
+  /** The default base URL (options.defaultBaseUrl), whose state may still be in host-less files; null without one. */
+  readonly defaultBaseUrl: URL | null;
   readonly stateDir: string;
   readonly clock: Clock;
   protected readonly limiter: RateLimiter;
@@ -155,16 +155,15 @@ export class ServiceClient<R extends string = string> {
       throw new RangeError(`limits may be switched off only for a loopback baseUrl (got ${this.baseUrl.host})`);
     }
     checkOptions(opts);
-    let defaultUrl: URL | null = null;
+    this.defaultBaseUrl = null;
     if (opts.defaultBaseUrl !== undefined) {
       try {
-        defaultUrl = new URL(String(opts.defaultBaseUrl));
+        this.defaultBaseUrl = new URL(String(opts.defaultBaseUrl));
       } catch {
         throw argumentError(TypeError, 'defaultBaseUrl', `must be an absolute http(s) URL (got ${show(opts.defaultBaseUrl)})`);
       }
     }
     this.host = hostTag(this.baseUrl);
-    this.defaultHost = defaultUrl ? hostTag(defaultUrl) : null;
     if (opts.limits !== undefined && opts.limits !== 'off') {
       const unknown = Object.keys(opts.limits).filter((k) => !Object.hasOwn(routes, k));
       if (unknown.length) throw argumentError(RangeError, 'limits', `names no route of the ${service} service: ${unknown.join(', ')} (its routes: ${Object.keys(routes).join(', ')})`);
@@ -184,7 +183,7 @@ export class ServiceClient<R extends string = string> {
    * base URL's host while no per-host file exists (hostStateFile).
    */
   hostFile(name: string, opts: { legacy?: boolean; dir?: string } = {}): string {
-    return hostStateFile(opts.dir ?? this.stateDir, name, this.host, opts.legacy && this.defaultHost !== null ? this.defaultHost : undefined);
+    return hostStateFile(opts.dir ?? this.stateDir, name, this.host, opts.legacy && this.defaultBaseUrl !== null ? hostTag(this.defaultBaseUrl) : undefined);
   }
 
   /** When the next call of `route` may go out (ms since the epoch). */
