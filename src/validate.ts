@@ -99,6 +99,16 @@ export function checkOptions<T extends object>(name: string, value: T | undefine
   return value;
 }
 
+/**
+ * An options argument of `where` that must be given: anything but a plain
+ * object is a TypeError saying `text` (what it must hold), and so is a key
+ * that is not in `known`.
+ */
+export function checkRequiredOptions<T extends object>(name: string, value: T, where: string, known: readonly string[], text: string): T {
+  checkOptionKeys(name, checkPlainObject(name, value, text), where, known);
+  return value;
+}
+
 export function checkString(name: string, value: unknown): string {
   if (typeof value !== 'string') throw argumentError(TypeError, name, `must be a string (got ${show(value)})`);
   return value;

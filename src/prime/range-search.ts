@@ -3,7 +3,7 @@ import type { BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { argumentError, checkOptionKeys, checkPlainObject, optionNames, parseBigInt } from '../validate.ts';
+import { argumentError, checkRequiredOptions, optionNames, parseBigInt } from '../validate.ts';
 import { RangeRun } from './runs.ts';
 import { parseIndex, parseOptions } from './search-options.ts';
 
@@ -43,7 +43,7 @@ export interface RangeOutcome {
  * that is handed to other machines.
  */
 export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<RangeOutcome> {
-  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with {bits, seed, index, from, to}'), 'searchSafePrimeRange', RANGE_SEARCH_OPTIONS);
+  checkRequiredOptions('options', opts, 'searchSafePrimeRange', RANGE_SEARCH_OPTIONS, 'must be an object with {bits, seed, index, from, to}');
   const p = parseOptions(opts);
   const index = parseIndex('index', opts.index);
   const from = parseBigInt('from', opts.from);

@@ -8,7 +8,7 @@ import { InternalError } from '../errors.ts';
 import type { SafePrimeResult } from './runs.ts';
 import { runSearch } from './scheduler.ts';
 import { parseIndex, parseOptions, SEARCH_OPTIONS, type SafePrimeSearchOptions } from './search-options.ts';
-import { checkOptionKeys, checkPlainObject, optionNames } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../validate.ts';
 
 /** The options of searchSafePrimes: a search's, and which of its primes to yield. */
 export type SearchSafePrimesOptions = SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint };
@@ -25,7 +25,7 @@ export const FIND_SAFE_PRIME_OPTIONS = optionNames<FindSafePrimeOptions>()([...S
  * A stride above 1 runs one shard of a search split over many processes.
  */
 export async function* searchSafePrimes(opts: SearchSafePrimesOptions): AsyncGenerator<SafePrimeResult, void, undefined> {
-  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with at least {bits, count}'), 'searchSafePrimes', SEARCH_SAFE_PRIMES_OPTIONS);
+  checkRequiredOptions('options', opts, 'searchSafePrimes', SEARCH_SAFE_PRIMES_OPTIONS, 'must be an object with at least {bits, count}');
   yield* runSearch(parseOptions(opts), opts);
 }
 
@@ -43,10 +43,10 @@ export async function findSafePrime23Mod24(opts: SafePrimeSearchOptions): Promis
 
 /** The first prime (index 0, or `index`) of a seeded search: all threads on one index. */
 export async function findSafePrime(opts: FindSafePrimeOptions): Promise<bigint> {
-  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with at least {bits}'), 'findSafePrime', FIND_SAFE_PRIME_OPTIONS);
+  checkRequiredOptions('options', opts, 'findSafePrime', FIND_SAFE_PRIME_OPTIONS, 'must be an object with at least {bits}');
   const { index: given, ...search } = opts;
   const index = given === undefined ? 0n : parseIndex('index', given);
-  for await (const r of searchSafePrimes({ ...search, count: 1, startIndex: index })) return r.prime;
-  // searchSafePrimes yields `count` results or throws.
+  for await (const r of runSearch(parseOptions(search), { count: 1, startIndex: index })) return r.prime;
+  // runSearch yields `count` results or throws.
   throw new InternalError('a search for one prime ended without one');
 }

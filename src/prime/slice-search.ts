@@ -1,6 +1,6 @@
 /** One slice of an index's candidate stream, searched on the calling thread. */
 import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
-import { argumentError, checkInteger, checkOneOf, checkOptionKeys, checkPlainObject, checkRounds, optionNames, parseBigInt } from '../validate.ts';
+import { argumentError, checkInteger, checkOneOf, checkRequiredOptions, checkRounds, optionNames, parseBigInt } from '../validate.ts';
 import { IndexStream } from './index-search.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { parseIndex, parseStream } from './search-options.ts';
@@ -40,7 +40,7 @@ export interface SliceOutcome {
  * this thread.
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
-  checkOptionKeys('options', checkPlainObject('options', opts, 'must be an object with {bits, seed, index, slice}'), 'searchSafePrimeSlice', SLICE_OPTIONS);
+  checkRequiredOptions('options', opts, 'searchSafePrimeSlice', SLICE_OPTIONS, 'must be an object with {bits, seed, index, slice}');
   const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
   const seed = parseSeed('seed', opts.seed);
   const index = parseIndex('index', opts.index);

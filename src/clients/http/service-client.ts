@@ -15,7 +15,7 @@ import { ResponseCache } from './cache.ts';
 import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
 import { fillPath, limitsOf, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
-import { argumentError, checkOptionKeys, checkPlainObject, optionNames, show } from '../../validate.ts';
+import { argumentError, checkRequiredOptions, optionNames, show } from '../../validate.ts';
 
 export interface ServiceClientOptions {
   baseUrl: string | URL;
@@ -143,8 +143,7 @@ export class ServiceClient<R extends string = string> {
     opts: ServiceClientOptions,
     names: ClientOptionNames = { client: `the ${service} client`, own: [] },
   ) {
-    checkPlainObject('options', opts, 'must be an object with at least {baseUrl}');
-    checkOptionKeys('options', opts, names.client, [...SERVICE_CLIENT_OPTIONS, ...names.own]);
+    checkRequiredOptions('options', opts, names.client, [...SERVICE_CLIENT_OPTIONS, ...names.own], 'must be an object with at least {baseUrl}');
     try {
       this.baseUrl = new URL(String(opts.baseUrl));
     } catch {

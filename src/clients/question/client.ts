@@ -18,7 +18,7 @@ import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, t
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
-import { argumentError, checkOneOf, checkOptionKeys, checkOptions, checkPlainObject, checkThreads, optionNames, show } from '../../validate.ts';
+import { argumentError, checkOneOf, checkOptions, checkRequiredOptions, checkThreads, optionNames, show } from '../../validate.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -116,7 +116,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     optionalNumber(opts, 'fileMaxAgeMs', (n) => n >= 0, 'a number of milliseconds ≥ 0');
     if (opts.pow !== undefined) {
       // Checked here, not by the first query() after a wait for its slot.
-      checkOptionKeys('pow', checkPlainObject('pow', opts.pow, 'must be {threads?, backend?}'), 'QuestionClient', QUESTION_POW_OPTIONS);
+      checkRequiredOptions('pow', opts.pow, 'QuestionClient', QUESTION_POW_OPTIONS, 'must be {threads?, backend?}');
       if (opts.pow.threads !== undefined) checkThreads('pow.threads', opts.pow.threads);
       if (opts.pow.backend !== undefined) checkOneOf('pow.backend', opts.pow.backend, BACKEND_CHOICES);
     }

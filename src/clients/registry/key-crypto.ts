@@ -10,7 +10,7 @@ import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { randomBytes } from 'node:crypto';
 import { b85decode, b85encode } from './base85.ts';
-import { checkOptionKeys, checkPlainObject, optionNames } from '../../validate.ts';
+import { checkRequiredOptions, optionNames } from '../../validate.ts';
 
 export const WINDOW_SECONDS = 256;
 const SUBKEY_BYTES = 64;
@@ -33,7 +33,7 @@ export const DECRYPT_KEY_OPTIONS = optionNames<DecryptKeyOptions>()(['now', 'try
 
 function checkArgs(where: string, subkey: unknown, opts: object, known: readonly string[]): number {
   if (!(subkey instanceof Uint8Array) || subkey.length !== SUBKEY_BYTES) throw new TypeError(`subkey must be a Uint8Array of ${SUBKEY_BYTES} bytes`);
-  checkOptionKeys('opts', checkPlainObject('opts', opts, 'must be an object with {now}'), where, known);
+  checkRequiredOptions('opts', opts, where, known, 'must be an object with {now}');
   const now = (opts as { now?: unknown }).now;
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('opts.now must be a finite number of UNIX seconds');
   return now;

@@ -6,7 +6,7 @@
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha3_512 } from '@noble/hashes/sha3.js';
-import { checkOptionKeys, checkPlainObject, optionNames } from '../../validate.ts';
+import { checkRequiredOptions, optionNames } from '../../validate.ts';
 
 export interface TotpOptions {
   /** Reference time in UNIX seconds (default reading: the `ts` from GET /totp). */
@@ -22,7 +22,7 @@ export const TOTP_OPTIONS = optionNames<TotpOptions>()(['t0', 'now', 'digits', '
 
 /** The checked options: t0 and now finite UNIX seconds, a positive integer period. */
 function checkTotp(where: string, opts: TotpOptions): { t0: number; now: number; period: number } {
-  checkOptionKeys('opts', checkPlainObject('opts', opts, 'must be {t0, now}'), where, TOTP_OPTIONS);
+  checkRequiredOptions('opts', opts, where, TOTP_OPTIONS, 'must be {t0, now}');
   for (const k of ['t0', 'now'] as const) {
     if (typeof opts[k] !== 'number' || !Number.isFinite(opts[k])) throw new TypeError(`${k} must be a finite number of UNIX seconds`);
   }
