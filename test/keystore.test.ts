@@ -1,6 +1,7 @@
 // The keystore shared by processes: an append-only journal beside a snapshot,
 // every operation under the keystore's lock; its shape checked on load.
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keystore, type LedgerEntry } from '../src/clients/registry/keystore.ts';
@@ -110,6 +111,25 @@ describe('keystore journal', () => {
     writeFileSync(journal, lines.join('\n'));
     expect(() => new Keystore(file)).toThrow(new RegExp(`${journal} line 2 \\(prime 23\\) has a "key" that is not a string`));
   });
+
+  it('a room kept for an answer is never cut once another process has folded the journal and written in its place', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keys.json');
+    const a = new Keystore(file);
+    const b = new Keystore(file);
+    const sending: LedgerEntry = { prime: '1000000007', bits: 30, state: 'sending', at: 1, owner: { pid: 1, host: 'h' } };
+    a.put(sending, { reserveNext: true });
+    // Another command ends: the journal (with a's room) is folded into the snapshot.
+    b.close();
+    // b's record ends exactly where a's room ended: a must not take those bytes for its room.
+    const base: LedgerEntry = { prime: '2000000011', bits: 31, state: 'registered', at: 1, key: '' };
+    const keyLength = JSON.stringify(sending).length + 2048 - JSON.stringify(base).length;
+    b.put({ ...base, key: 'K'.repeat(keyLength) });
+    a.put({ ...sending, state: 'registered', key: 'KEY-A' });
+    const after = new Keystore(file);
+    expect(after.get(2000000011n)?.key).toBe('K'.repeat(keyLength));
+    expect(after.get(1000000007n)?.key).toBe('KEY-A');
+  });
 });
 
 let fake: FakeServices;
@@ -117,9 +137,36 @@ beforeAll(async () => {
   fake = await startFakeServices();
 });
 afterAll(async () => {
+  for (const c of racers) c.kill('SIGKILL');
   await killAll();
   fake.close();
 });
+
+const RFC_PRIMES = (JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as { safe_primes: Record<string, string> }).safe_primes;
+
+/** test/fixtures/register-racer.ts: ready once it holds its Registrar, then registers when the GO file appears. */
+function startRacer(args: string[]): { ready: Promise<void>; done: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/register-racer.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  racers.add(child);
+  let out = '';
+  let err = '';
+  let ready: () => void = () => {};
+  const readyP = new Promise<void>((r) => (ready = r));
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (out.startsWith('ready\n')) ready();
+  });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<string>((resolve, reject) =>
+    child.on('exit', (code) => {
+      racers.delete(child);
+      if (code === 0) resolve(out.split('\n')[1] ?? '');
+      else reject(new Error(`register-racer exited ${code}: ${err}`));
+    }),
+  );
+  return { ready: readyP, done };
+}
+const racers = new Set<ChildProcess>();
 
 const ledger = (file: string): Map<string, LedgerEntry> => new Map(new Keystore(file).all().map((e) => [e.prime, e]));
 const primesOf = (out: string): string[] =>
@@ -129,6 +176,32 @@ const primesOf = (out: string): string[] =>
     .map((l) => JSON.parse(l).prime as string);
 
 describe('processes sharing one keystore', () => {
+  it('processes registering the same prime through one keystore at once: it is sent once and its key kept', { timeout: 300_000 }, async () => {
+    // Large primes: the local safe-prime check between looking at the keystore and marking the
+    // prime is then tens of milliseconds, the window two processes raced through.
+    const primes = ['rfc3526-modp-3072', 'rfc3526-modp-4096', 'rfc7919-ffdhe3072', 'rfc7919-ffdhe4096'].map((name) => BigInt(RFC_PRIMES[name]!));
+    const own = await startFakeServices({ unlimited: true });
+    try {
+      for (const p of primes) {
+        const dir = tempDir();
+        const keys = path.join(dir, 'keys.json');
+        const go = path.join(dir, 'go');
+        const racers = [1, 2, 3].map((n) => startRacer([own.url.href, keys, path.join(dir, `state${n}`), p.toString(), go]));
+        await Promise.all(racers.map((r) => r.ready));
+        writeFileSync(go, '');
+        const states = await Promise.all(racers.map((r) => r.done));
+        expect(own.requests.filter((r) => r === 'POST /api/add')).toHaveLength(primes.indexOf(p) + 1);
+        // One racer registered it; the others found it in the keystore (sending or registered).
+        expect(states.filter((s) => s === 'registered').length).toBeGreaterThanOrEqual(1);
+        expect(states).not.toContain('registered-elsewhere');
+        const e = new Keystore(keys).get(p);
+        expect(e?.state).toBe('registered');
+        expect(b85decode(e!.key!)).toEqual(own.registry.keyOf(p));
+      }
+    } finally {
+      own.close();
+    }
+  });
   it('two search --register runs at once (different sizes and --out): every key of both is kept', { timeout: 300_000 }, async () => {
     const dir = tempDir();
     const keys = path.join(dir, 'keys.json');

@@ -181,6 +181,8 @@ export class Keystore {
     this.generation = null;
     this.offset = 0;
     this.records = 0;
+    // A room left in a journal another process has since folded is gone: its bytes may now be another's record.
+    this.room = null;
     this.readJournal();
   }
 
@@ -293,7 +295,7 @@ export class Keystore {
       let size = fstatSync(fd).size;
       const room = this.room;
       this.room = null;
-      if (room && size === room.end) {
+      if (room && size === room.end && this.isBlank(fd, room)) {
         ftruncateSync(fd, room.at);
         size = room.at;
         this.offset = room.at;
@@ -333,6 +335,18 @@ export class Keystore {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** Whether the journal still holds only blanks where this process left its room (nothing of another process's is cut). */
+  private isBlank(fd: number, room: { at: number; end: number }): boolean {
+    const buf = Buffer.alloc(room.end - room.at);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, room.at + got);
+      if (n === 0) return false;
+      got += n;
+    }
+    return buf.subarray(0, buf.length - 1).every((b) => b === 0x20) && buf[buf.length - 1] === 0x0a;
   }
 
   /** Folds the journal into the snapshot (under the lock): snapshot written atomically, then the journal emptied. */
@@ -391,14 +405,14 @@ export class Keystore {
    * Reads `prime`'s entry as the keystore holds it now and, under the same
    * lock, stores what `change` makes of it (null: nothing). Returns the entry
    * as it then stands. For a step that must not race another process (who
-   * settles a mark left by a crash).
+   * settles a mark left by a crash). `reserveNext` as for put().
    */
-  update(prime: bigint, change: (current: LedgerEntry | undefined) => LedgerEntry | null): LedgerEntry | undefined {
+  update(prime: bigint, change: (current: LedgerEntry | undefined) => LedgerEntry | null, opts: { reserveNext?: boolean } = {}): LedgerEntry | undefined {
     return this.locked(() => {
       this.readJournal();
       const next = change(this.entries.get(prime.toString()));
       if (next === null) return this.entries.get(prime.toString());
-      this.append(next, false);
+      this.append(next, opts.reserveNext === true);
       this.entries.set(next.prime, next);
       return next;
     });

@@ -73,10 +73,10 @@ export class Registrar {
       const record = await this.client.prime(BigInt(e.prime));
       if (record) {
         const entry: LedgerEntry = { ...withoutOwner(e), state: 'key-lost', at: this.client.clock.now(), message: 'registered, but the run stopped before its key was stored' };
-        this.keystore.put(entry);
-        lost.push(entry);
+        // Reported by whichever process settles it.
+        if (this.replace(e, entry) === entry) lost.push(entry);
       } else {
-        this.keystore.put({ ...withoutOwner(e), state: 'rejected', ident: 'unsent', message: 'interrupted before the registry answered; it does not hold the prime', at: this.client.clock.now() });
+        this.replace(e, { ...withoutOwner(e), state: 'rejected', ident: 'unsent', message: 'interrupted before the registry answered; it does not hold the prime', at: this.client.clock.now() });
       }
     }
     return lost;
@@ -88,21 +88,32 @@ export class Registrar {
     if (known && known.state !== 'rejected') return known;
     if (!isSafePrimeSync(p)) throw new NotSafePrimeError(p);
     const base: LedgerEntry = { prime: p.toString(), bits: p.toString(2).length, state: 'sending', at: this.client.clock.now(), owner: this.owner };
-    // With room kept on the disk for the answer: once the prime is sent, its keys must have a place to go.
-    this.keystore.put(base, { reserveNext: true });
+    // Claimed under one hold of the keystore's lock: another process sharing it may have marked the
+    // prime since the look above, and two processes sending one prime lose the winner's key to the
+    // loser's "registered elsewhere". With room kept on the disk for the answer: once the prime is
+    // sent, its keys must have a place to go.
+    let claimed = false;
+    const current = this.keystore.update(
+      p,
+      (cur) => {
+        if (cur && cur.state !== 'rejected') return null;
+        claimed = true;
+        return base;
+      },
+      { reserveNext: true },
+    );
+    if (!claimed && current) return current;
     let material: KeyMaterial;
     try {
       material = await this.client.add(p, metadata);
     } catch (err) {
       if (err instanceof RegisteredError) {
         const e: LedgerEntry = { ...withoutOwner(base), state: 'registered-elsewhere', ident: err.ident ?? 'registered', message: err.serviceMessage ?? '', at: this.client.clock.now() };
-        this.keystore.put(e);
-        return e;
+        return this.replace(base, e);
       }
       if (err instanceof RegistryError && !(err instanceof TotpError)) {
         const e: LedgerEntry = { ...withoutOwner(base), state: 'rejected', ident: err.ident ?? String(err.status), message: err.serviceMessage ?? '', at: this.client.clock.now() };
-        this.keystore.put(e);
-        return e;
+        return this.replace(base, e);
       }
       // No answer, or not one that says what happened: stays `sending`, settled by recover().
       throw err;
@@ -116,16 +127,34 @@ export class Registrar {
    */
   private keep(entry: LedgerEntry, material: KeyMaterial): LedgerEntry {
     const receivedAt = this.client.clock.now();
-    this.keystore.put({ ...entry, received: { material, at: receivedAt }, owner: this.owner });
-    return this.storeKeys(entry, material, receivedAt);
+    const journaled: LedgerEntry = { ...entry, received: { material, at: receivedAt }, owner: this.owner };
+    this.keystore.put(journaled);
+    return this.storeKeys(journaled, material, receivedAt);
   }
 
-  /** The entry registered with the answer's decrypted keys, in place of its journal. */
+  /** The entry registered with the answer's decrypted keys, in place of `entry` (its journaled answer) if the keystore still holds that. */
   private storeKeys(entry: LedgerEntry, material: KeyMaterial, receivedAt: number): LedgerEntry {
     const { received: _journal, owner: _owner, rekeying: _rekeying, ...rest } = entry;
-    const e: LedgerEntry = { ...rest, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() };
-    this.keystore.put(e);
-    return e;
+    return this.replace(entry, { ...rest, state: 'registered', ...this.decrypt(material, receivedAt), at: this.client.clock.now() });
+  }
+
+  /**
+   * Stores `next` in place of `expected` only if the keystore still holds
+   * `expected` (the same record), else leaves what it holds and returns that:
+   * another process sharing the keystore may have settled the entry since it
+   * was read (recover() runs in every command that registers), and a stale
+   * verdict written over a newer record would lose its key.
+   */
+  private replace(expected: LedgerEntry, next: LedgerEntry): LedgerEntry {
+    const same = (cur: LedgerEntry | undefined): boolean =>
+      cur !== undefined &&
+      cur.state === expected.state &&
+      cur.at === expected.at &&
+      cur.owner?.pid === expected.owner?.pid &&
+      cur.owner?.host === expected.owner?.host &&
+      cur.received?.at === expected.received?.at;
+    // The keystore never drops an entry, and `expected` was read from it: there is one to return.
+    return this.keystore.update(BigInt(expected.prime), (cur) => (same(cur) ? next : null)) as LedgerEntry;
   }
 
   private owned(p: bigint): LedgerEntry & { key: string; subkey: string } {
