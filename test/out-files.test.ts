@@ -367,3 +367,34 @@ describe('resume checks every line it continues from', () => {
     expect(oneLine(r.stderr)).toEqual([`powprime: --out file ${file} line 1: "seed":"nine" is not a decimal seed (refusing to resume from it)`]);
   });
 });
+
+// A file's name is on disk only once its folder is synced: a folder sync that fails (EIO) must fail
+// the write, not leave "written" or a printed prime that a power loss takes back. strace injects the
+// error into the real system call (fsync; the --out lines themselves are synced with fdatasync).
+const hasStrace = spawnSync('strace', ['-V']).status === 0;
+describe.skipIf(!hasStrace && process.env.POWPRIME_REQUIRE_STRACE !== '1')('a folder sync that fails', () => {
+  const underStrace = (inject: string, args: string[]): ReturnType<typeof spawnSync> =>
+    spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', 'trace=fsync', '-e', `inject=fsync:${inject}`, process.execPath, ...args], { encoding: 'utf8', timeout: 120_000 });
+
+  it('search --out: exit 1 naming the file, and no prime reported', () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'p.jsonl');
+    const r = underStrace('error=EIO', ['--import', 'tsx', 'src/cli/main.ts', 'search', '--bits', '64', '--count', '2', '--seed', '1', '--out', out]);
+    expect(r.status, String(r.stderr)).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`powprime: .*${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*input/output error \\(EIO\\)`));
+    expect(r.stdout).toBe('');
+    // The line whose folder entry may not be on disk was cut back.
+    expect(readFileSync(out, 'utf8')).toBe('');
+  });
+
+  it('a state file replaced whole (writeFileAtomic): WriteFailedError, not success', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'state.json');
+    // fsync number 1 is the temporary file's, number 2 the folder's.
+    const script = `import { writeFileAtomic } from './src/clients/http/state-file.ts';
+try { writeFileAtomic(${JSON.stringify(file)}, '{}'); console.log('written'); } catch (e) { console.log(e.code, e.message); }`;
+    const r = underStrace('error=EIO:when=2', ['--import', 'tsx', '--input-type=module', '-e', script]);
+    expect(r.status, String(r.stderr)).toBe(0);
+    expect(r.stdout).toMatch(/^ERR_WRITE_FAILED .*state\.json.*input\/output error \(EIO\)/);
+  });
+});

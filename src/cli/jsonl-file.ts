@@ -7,8 +7,9 @@
  * run ends. A failed write cuts the file back to its last whole line.
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { tryLock, lockHolderText, type FileLock } from '../fs/file-lock.ts';
-import { reasonOf, syncSync, writeAllSync } from '../fs/durable-write.ts';
+import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
 import { checkRegularFile, linkTarget } from './out-path.ts';
 
@@ -108,6 +109,7 @@ export class JsonlOut<T = SearchLine> {
   /** Bytes of whole lines on disk: a failed append is cut back to this. */
   private goodLength: number;
   private closed = false;
+  private folderSynced = false;
 
   private constructor(
     readonly file: string,
@@ -148,6 +150,11 @@ export class JsonlOut<T = SearchLine> {
     try {
       writeAllSync(this.fd, bytes, this.file, outcome);
       syncSync(this.fd, this.file, outcome, true);
+      // Once a run: a file this run made is not on disk, whatever its bytes, until its folder is synced.
+      if (!this.folderSynced) {
+        syncFolderSync(path.dirname(linkTarget(this.file)), this.file, outcome);
+        this.folderSynced = true;
+      }
     } catch (err) {
       // No torn line may stay: the next run would refuse the file, or worse, read half a prime.
       try {

@@ -6,7 +6,7 @@
  * becomes one WriteFailedError naming the file. The callers decide what the
  * file looks like after a failure and say it in `outcome`.
  */
-import { fdatasyncSync, fsyncSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { WriteFailedError } from '../errors.ts';
 
 const REASONS: Record<string, string> = {
@@ -54,5 +54,37 @@ export function syncSync(fd: number, file: string, outcome: string, dataOnly = f
     else fsyncSync(fd);
   } catch (err) {
     throw new WriteFailedError(file, reasonOf(err), outcome, { cause: err });
+  }
+}
+
+/**
+ * How a system says it cannot sync a folder at all, rather than that the sync
+ * failed: Windows opens no folder as a file (EISDIR, EPERM), some file systems
+ * refuse fsync on one (EINVAL, ENOTSUP), and a folder this user may enter but
+ * not list cannot be opened (EACCES). The entry is then as durable as the
+ * system makes it.
+ */
+const NO_FOLDER_SYNC = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
+
+/**
+ * fsync of the folder `dir`, so that a file just made or renamed in it
+ * (`file`) survives a power loss: until then only its bytes are on disk, not
+ * its name. A failed sync (EIO) is WriteFailedError, as a file's is.
+ */
+export function syncFolderSync(dir: string, file: string, outcome: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, 'r');
+  } catch (err) {
+    if (NO_FOLDER_SYNC.has((err as NodeJS.ErrnoException).code ?? '')) return;
+    throw new WriteFailedError(file, reasonOf(err), outcome, { cause: err });
+  }
+  try {
+    fsyncSync(fd);
+  } catch (err) {
+    if (NO_FOLDER_SYNC.has((err as NodeJS.ErrnoException).code ?? '')) return;
+    throw new WriteFailedError(file, reasonOf(err), outcome, { cause: err });
+  } finally {
+    closeSync(fd);
   }
 }

@@ -4,11 +4,11 @@
  * the target, fsync the folder), and reads with an explicit policy for a
  * corrupt file.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { StateFileCorruptError } from '../errors.ts';
 import { WriteFailedError } from '../../errors.ts';
-import { reasonOf, syncSync, writeAllSync } from '../../fs/durable-write.ts';
+import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../../fs/durable-write.ts';
 
 /** Errors of open/rename that mean the disk refused, not that the path is wrong. */
 const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
@@ -52,16 +52,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     }
     throw refused(err);
   }
-  try {
-    const dfd = openSync(dir, 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {
-    // Some file systems refuse fsync on a folder; the rename is still atomic.
-  }
+  // Until the folder is synced, a power loss may bring back the old file: callers act on the new one being there.
+  syncFolderSync(dir, file, `${file} is replaced, but a power loss may bring back its earlier contents`);
 }
 
 /**

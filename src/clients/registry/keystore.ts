@@ -24,7 +24,7 @@ import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { StateFileCorruptError } from '../errors.ts';
 import { FileLockedError, WriteFailedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync, processAlive } from '../../fs/file-lock.ts';
-import { syncSync, writeAllSync } from '../../fs/durable-write.ts';
+import { syncFolderSync, syncSync, writeAllSync } from '../../fs/durable-write.ts';
 import { argumentError, checkOptions, optionNames, show } from '../../validate.ts';
 
 export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
@@ -288,8 +288,13 @@ export class Keystore {
    * the room, cuts it off and writes in its place.
    */
   private append(entry: LedgerEntry, reserve = false): void {
-    // Made with the keystore's mode, then opened to write at given places (a room is written over).
-    closeSync(openSync(this.journalFile, 'a', 0o600));
+    // Made with the keystore's mode (its name synced into the folder, or a power loss could drop every record in it), then opened to write at given places (a room is written over).
+    try {
+      closeSync(openSync(this.journalFile, 'wx', 0o600));
+      syncFolderSync(path.dirname(this.journalFile), this.journalFile, `${this.journalFile} is made but empty; this change is not stored`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
     const fd = openSync(this.journalFile, 'r+');
     try {
       let size = fstatSync(fd).size;
