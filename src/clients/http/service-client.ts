@@ -16,6 +16,7 @@ import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions,
 import { fillPath, limitsOf, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
 import { argumentError, checkRequiredOptions, optionNames, show } from '../../validate.ts';
+import { linkSignals } from './linked-signal.ts';
 
 export interface ServiceClientOptions {
   baseUrl: string | URL;
@@ -199,10 +200,10 @@ export class ServiceClient<R extends string = string> {
     return { ...(signal ? { signal } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(this.o.onWait ? { onWait: this.o.onWait } : {}) };
   }
 
-  /** The client's signal and a call's own, as one. */
-  protected signalFor(own?: AbortSignal): AbortSignal | undefined {
-    if (own && this.o.signal) return AbortSignal.any([own, this.o.signal]);
-    return own ?? this.o.signal;
+  /** The client's signal and a call's own, as one (linkSignals: dispose it when the call ends). */
+  protected signalFor(own?: AbortSignal): { signal: AbortSignal | undefined; dispose: () => void } {
+    if (own && this.o.signal) return linkSignals([own, this.o.signal]);
+    return { signal: own ?? this.o.signal, dispose: () => {} };
   }
 
   protected url(p: string, query?: Record<string, string>): URL {
@@ -213,6 +214,15 @@ export class ServiceClient<R extends string = string> {
 
   /** One call, with cache, limiter, cookies, typed errors and retries. */
   protected async call(spec: CallSpec<R>): Promise<HttpResponse> {
+    const linked = this.signalFor(spec.signal);
+    try {
+      return await this.callWith(spec, linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  private async callWith(spec: CallSpec<R>, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const route = this.routes[spec.route];
     const url = this.url(fillPath(route, spec.params), spec.query);
     const creq = { method: route.method, url, ...(spec.json !== undefined ? { json: spec.json } : {}) };
@@ -224,7 +234,6 @@ export class ServiceClient<R extends string = string> {
     const attempts = spec.noRetry ? 1 : this.o.attempts;
     let delay = this.o.backoffMs;
     const abandonable = route.method !== 'POST';
-    const signal = this.signalFor(spec.signal);
     const maxWaitMs = spec.maxWaitMs === undefined ? this.o.maxWaitMs : Math.min(spec.maxWaitMs, this.o.maxWaitMs ?? Number.POSITIVE_INFINITY);
     for (let attempt = 1; ; attempt++) {
       let recorded: number | null = null;

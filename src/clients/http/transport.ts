@@ -6,6 +6,7 @@
  */
 import { packageVersion } from '../../package-root.ts';
 import { NetworkError, ProtocolError, RequestTimeoutError } from '../errors.ts';
+import { linkSignals } from './linked-signal.ts';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -41,7 +42,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     headers['content-type'] = 'application/json';
   }
   const timeout = AbortSignal.timeout(req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const linked = req.signal ? linkSignals([req.signal, timeout]) : null;
+  const signal = linked?.signal ?? timeout;
   let answered = false;
   try {
     const res = await request(req.url, {
@@ -76,6 +78,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       throw new ProtocolError(req.route, `truncated response: ${(err as Error).message}`);
     }
     throw new NetworkError(req.route, err, req.url.host);
+  } finally {
+    linked?.dispose();
   }
 }
 

@@ -177,7 +177,15 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (prompt.trim() === '') throw argumentError(RangeError, 'prompt', 'must not be empty');
     if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', 'must be an AbortSignal');
     const route = 'POST /gpt/api/query';
-    const signal = this.signalFor(opts.signal);
+    const linked = this.signalFor(opts.signal);
+    try {
+      return await this.queryWith(prompt, route, linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  private async queryWith(prompt: string, route: string, signal: AbortSignal | undefined): Promise<string> {
     const withSignal = signal ? { signal } : {};
     let lastError: unknown;
     for (let attempt = 0; attempt < this.o.attempts; attempt++) {
