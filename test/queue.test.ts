@@ -3,6 +3,7 @@
 // and every run must give the lines a local run gives.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -305,6 +306,46 @@ describe('queue mode: bad usage', () => {
     const r = await runCli('search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', `redis://127.0.0.1:${port}`);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0.*ECONNREFUSED/);
+  });
+
+  describe('with --register', () => {
+    let fake: FakeServices;
+    beforeAll(async () => {
+      fake = await startFakeServices();
+    });
+    afterAll(() => fake.close());
+    afterEach(killAll);
+
+    const registering = (url: string): Running =>
+      startCli(['search', '--bits', '256', '--count', '2', '--seed', '3', '--queue', url, '--register', '--base-url', fake.url.href, '--state-dir', join(tempDir(), 'reg'), '--no-limits']);
+
+    it('an unreachable Redis fails within seconds, exit 1, one line (the registration queue waited for it for ever)', async () => {
+      const port = await freePort();
+      const c = registering(`redis://127.0.0.1:${port}`);
+      const r = await Promise.race([c.exited, new Promise<null>((res) => setTimeout(() => res(null), 20_000))]);
+      expect(r, 'still running after 20 s').not.toBeNull();
+      expect(r!.status).toBe(1);
+      expect(r!.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0.*ECONNREFUSED/)]);
+    });
+
+    it('SIGTERM while Redis does not answer: exit 143 at once, not after the connect timeout', async () => {
+      // Accepts connections and never answers: the connect check waits its 5 s.
+      const silent = createServer(() => {});
+      const contacted = new Promise((res) => silent.once('connection', res));
+      await new Promise<void>((res) => silent.listen(0, '127.0.0.1', res));
+      try {
+        const c = registering(`redis://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+        await contacted;
+        const sent = Date.now();
+        c.child.kill('SIGTERM');
+        const r = await c.exited;
+        expect(Date.now() - sent).toBeLessThan(3_000);
+        expect(r.status).toBe(143);
+        expect(r.stderr).toMatch(/^powprime: interrupted \(SIGTERM\)/);
+      } finally {
+        silent.close();
+      }
+    });
   });
 
   it.skipIf(!redisUrl)('a database the server does not have: exit 2, one line, for search, worker and queue status', async () => {

@@ -39,6 +39,7 @@ export async function searchOnQueue(o: QueueSearch): Promise<void> {
         target,
         register: (p) => registering.register(p),
         ...(registerRate ? { rate: registerRate } : {}),
+        signal: o.signal,
         onNotice: progress.notice,
       });
     }

@@ -34,7 +34,7 @@ export const MAX_STALLED = 3;
 
 export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
   const { Worker, DelayedError, UnrecoverableError } = await import('bullmq');
-  const redis = await openRedis(o.target, o.onNotice);
+  const redis = await openRedis(o.target, o.onNotice, o.signal);
   const me = processIdentity();
   const perJob = Math.max(1, Math.floor(o.threads / o.concurrency));
   const backend = resolveBackend(o.backend);

@@ -7,6 +7,7 @@
 import type { ConnectionOptions } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { QueueUnreachableError } from '../errors.ts';
+import { abortReason } from '../validate.ts';
 
 export const DEFAULT_QUEUE_NAME = 'powprime';
 /** How long the first contact with Redis may take before the command gives up. */
@@ -54,9 +55,10 @@ export function parseQueueTarget(url: string, name = DEFAULT_QUEUE_NAME): QueueT
  * A plain Redis connection for powprime's own keys (presence), opened first:
  * a wrong address fails within seconds with a clear error instead of
  * retrying forever. Later outages are reported through `onNotice` once each
- * (ioredis reconnects by itself, and so do the queue objects).
+ * (ioredis reconnects by itself, and so do the queue objects). An abort of
+ * `signal` ends the wait at once, with the signal's reason.
  */
-export async function openRedis(target: QueueTarget, onNotice: (message: string) => void): Promise<Redis> {
+export async function openRedis(target: QueueTarget, onNotice: (message: string) => void, signal?: AbortSignal): Promise<Redis> {
   const { Redis } = await import('ioredis');
   const redis = new Redis({ ...(target.connection as RedisOptions), lazyConnect: true });
   let lastError = 'no answer';
@@ -74,7 +76,7 @@ export async function openRedis(target: QueueTarget, onNotice: (message: string)
   let timer: NodeJS.Timeout | undefined;
   const db = (target.connection as RedisOptions).db ?? 0;
   try {
-    await Promise.race([
+    const connecting = Promise.race([
       (async () => {
         await redis.connect();
         // ioredis selects the database as it connects, and a failed SELECT
@@ -86,8 +88,10 @@ export async function openRedis(target: QueueTarget, onNotice: (message: string)
         timer = setTimeout(() => reject(new QueueUnreachableError(target.display, lastError)), CONNECT_TIMEOUT_MS);
       }),
     ]);
+    await untilAborted(connecting, signal);
   } catch (err) {
     redis.disconnect();
+    if (signal?.aborted) throw abortReason(signal);
     if (/DB index is out of range|invalid DB index/i.test((err as Error).message)) {
       throw new RangeError(`--queue database ${db} cannot be used on ${target.display}: ${(err as Error).message}`);
     }
@@ -98,4 +102,21 @@ export async function openRedis(target: QueueTarget, onNotice: (message: string)
   }
   connected = true;
   return redis;
+}
+
+/**
+ * `work`, or the signal's reason as soon as it aborts: a queue command waits
+ * for Redis to come back for ever (maxRetriesPerRequest: null), so a stop
+ * must not wait for it.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  let onAbort = (): void => {};
+  // Raced even when already aborted, so a later rejection of `work` is handled.
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortReason(signal));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }

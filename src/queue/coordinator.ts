@@ -68,7 +68,7 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
 
 export async function coordinate(o: CoordinatorOptions): Promise<void> {
   const { Queue } = await import('bullmq');
-  const redis = await openRedis(o.target, o.onNotice);
+  const redis = await openRedis(o.target, o.onNotice, o.signal);
   const queue: Queue<ChunkData, ChunkOutcome> = new Queue(o.target.name, { connection: o.target.connection });
   // Outages are reported by the presence connection; the queue reconnects by itself.
   queue.on('error', () => {});

@@ -7,7 +7,7 @@
  * a crash is known there and never sent again.
  */
 import type { Job, Queue, Worker } from 'bullmq';
-import type { QueueTarget } from './connection.ts';
+import { openRedis, untilAborted, type QueueTarget } from './connection.ts';
 import { JobWatch } from './job-watch.ts';
 
 export interface RegistrationJob {
@@ -23,6 +23,8 @@ export interface RegistrationQueueOptions {
   register: (prime: bigint) => Promise<string>;
   /** At most `max` registrations per `ms`, across every process on the queue. */
   rate?: { max: number; ms: number };
+  /** Ends opening at once, with its reason. */
+  signal: AbortSignal;
   onNotice: (message: string) => void;
 }
 
@@ -50,11 +52,20 @@ export class RegistrationQueue {
 
   static async open(o: RegistrationQueueOptions): Promise<RegistrationQueue> {
     const { Queue, Worker } = await import('bullmq');
+    // The queue objects wait for an unreachable Redis for ever: the first
+    // contact goes through openRedis, which gives up within seconds.
+    (await openRedis(o.target, o.onNotice, o.signal)).disconnect();
     const name = `${o.target.name}-register`;
     const queue = new Queue<RegistrationJob, string>(name, { connection: o.target.connection });
     queue.on('error', () => {});
-    await queue.setGlobalConcurrency(1);
-    if (o.rate) await queue.setGlobalRateLimit(o.rate.max, o.rate.ms);
+    try {
+      await untilAborted(queue.setGlobalConcurrency(1), o.signal);
+      if (o.rate) await untilAborted(queue.setGlobalRateLimit(o.rate.max, o.rate.ms), o.signal);
+    } catch (err) {
+      // Not awaited: on a Redis that stopped answering, closing waits for it too.
+      queue.close().catch(() => {});
+      throw err;
+    }
     const worker = new Worker<RegistrationJob, string>(
       name,
       async (job: Job<RegistrationJob, string>) => {
