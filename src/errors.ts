@@ -133,13 +133,18 @@ export class WriteFailedError extends PowprimeError {
   }
 }
 
-/** Another process held a shared file's lock for longer than this one would wait (`holder` says who, when known). */
+/**
+ * Another process held a shared file's lock for longer than this one would
+ * wait, or holds it at all where nothing waits (`waited` false: a question
+ * pipeline's state). `holder` says who, when known.
+ */
 export class FileLockedError extends PowprimeError {
   readonly code = 'ERR_FILE_LOCKED';
   constructor(
     readonly file: string,
     readonly holder: string,
+    waited = true,
   ) {
-    super(`${file} is held by ${holder} for too long; wait for it to end or stop it`);
+    super(`${file} is ${waited ? `held by ${holder} for too long` : `in use by ${holder}`}; wait for it to end or stop it`);
   }
 }

@@ -9,6 +9,7 @@ import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';
 import { pipelineFile, QuestionPipeline } from '../src/clients/question/pipeline.ts';
 import { DAY, HOUR, MINUTE } from '../src/clients/http/rate-limiter.ts';
+import { FileLockedError } from '../src/errors.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -111,6 +112,42 @@ describe('QuestionPipeline against the local server', () => {
     expect(fake.question.limits.refusals).toEqual([]);
   });
 
+  it('two pipelines on one state dir: the second is refused while the first holds it, and runs once the first has finished; nothing posted twice', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2 } });
+    running.push(fake);
+    const dir = tmp();
+    const open = (): QuestionPipeline => new QuestionPipeline({ client: new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock }), stateDir: dir });
+    const refusal = (): unknown => {
+      try {
+        open().close();
+        return null;
+      } catch (err) {
+        return err;
+      }
+    };
+    const first = open();
+    for (let i = 0; i < 3; i++) first.enqueue(`shared question ${i}`);
+    const file = pipelineFile(new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock }), dir);
+    const before = refusal();
+    expect(before).toBeInstanceOf(FileLockedError);
+    expect(before).toMatchObject({ code: 'ERR_FILE_LOCKED', file, holder: `pid ${process.pid}`, message: `${file} is in use by pid ${process.pid}; wait for it to end or stop it` });
+    let during: unknown;
+    first.once('posted', () => {
+      during = refusal();
+    });
+    await first.run();
+    expect(during).toBeInstanceOf(FileLockedError);
+    expect(first.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 3, dropped: 0 });
+    const second = open();
+    expect(second.status().answered).toBe(3);
+    for (let i = 0; i < 3; i++) second.enqueue(`shared question ${i}`); // answered already: not queued again
+    second.enqueue('a fourth question');
+    await second.run();
+    expect(second.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 4, dropped: 0 });
+    expect(fake.requests.filter((r) => r === 'POST /gpt/api/query')).toHaveLength(4);
+  });
+
   it('an item that keeps failing is dropped with its reason after the retries', async () => {
     const clock = new ManualClock();
     // Reachable, but every call fails.
@@ -145,6 +182,8 @@ describe('QuestionPipeline against the local server', () => {
     expect((err as NetworkError).errno).toBe('ECONNREFUSED');
     expect((err as NetworkError).connected).toBe(false);
     expect(pipeline.status()).toEqual({ queued: 1, awaiting: 0, delivering: 0, answered: 0, dropped: 0 });
+    // A run that threw has let go of the state file.
+    expect(() => new QuestionPipeline({ client, stateDir: dir }).close()).not.toThrow();
     const saved = JSON.parse(readFileSync(pipelineFile(client, dir), 'utf8'));
     expect(saved.prompts[0]).toMatchObject({ prompt: 'during an outage', failures: 0 });
     expect(saved.prompts[0].posting).toBeFalsy();

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { replaceablePath } from './out-path.ts';
 import path from 'node:path';
@@ -7,9 +7,8 @@ import { attributionText } from '../clients/question/attribution.ts';
 import { isoTime } from '../clients/clock.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { QuestionClient, threadJson, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
-import { pipelineFile, QuestionPipeline } from '../clients/question/pipeline.ts';
-import { InterruptedError } from '../errors.ts';
-import { lockHolderText, tryLock, type FileLock } from '../fs/file-lock.ts';
+import { QuestionPipeline, type PipelineOptions } from '../clients/question/pipeline.ts';
+import { FileLockedError, InterruptedError } from '../errors.ts';
 import { AnswerSink } from './answer-sink.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { MAX_CHECK_INTERVAL_SECONDS } from '../limits.ts';
@@ -30,20 +29,17 @@ function makeClient(o: Common, status: StatusLine): QuestionClient {
 }
 
 /**
- * One `question run` per state dir and host: each run works from its own copy
- * of the pipeline's queue, so two at once would post the same prompts twice
- * (the service allows 16 a day). Refused at once, naming the holder. The lock
- * sits beside the queue file (pipeline-<host>.lock, or pipeline.lock beside a
- * legacy pipeline.json).
+ * A question run's pipeline. One `question run` per state dir and host: the
+ * pipeline locks its state file (pipeline-<host>.lock beside it), and a second
+ * run is refused at once in the CLI's words, naming the holder.
  */
-function holdPipeline(client: QuestionClient): FileLock {
-  mkdirSync(client.stateDir, { recursive: true, mode: 0o700 });
-  const queues = pipelineFile(client, client.stateDir);
-  const file = queues.replace(/\.json$/, '.lock');
-  const lock = tryLock(file, queues);
-  if (lock) return lock;
-  const holder = lockHolderText(file);
-  throw new RangeError(`--state-dir ${client.stateDir} is in use by another question run against ${client.baseUrl.host} (${holder}); wait for it to end or stop it, or use another --state-dir`);
+function openPipeline(client: QuestionClient, o: Omit<PipelineOptions, 'client' | 'stateDir'>): QuestionPipeline {
+  try {
+    return new QuestionPipeline({ client, stateDir: client.stateDir, ...o });
+  } catch (err) {
+    if (!(err instanceof FileLockedError)) throw err;
+    throw new RangeError(`--state-dir ${client.stateDir} is in use by another question run against ${client.baseUrl.host} (${err.holder}); wait for it to end or stop it, or use another --state-dir`);
+  }
 }
 
 /** A thread for a person: every server string with its controls escaped (--json keeps them verbatim). */
@@ -211,11 +207,11 @@ export function registerQuestion(program: Command): void {
           .split('\n')
           .map((l) => l.trim())
           .filter(Boolean);
-        // One run per state dir and host: a second would post the same prompts again from its own copy of the queue.
-        const lock = holdPipeline(client);
+        // The sink is made once the pipeline holds the state dir, so a refused second run leaves --out alone; answers are delivered only in run().
+        let sink!: AnswerSink;
+        const pipeline = openPipeline(client, { firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: (answer) => sink.deliver(answer) });
         try {
-          const sink = new AnswerSink(client, opts.filesDir, opts.out);
-          const pipeline = new QuestionPipeline({ client, stateDir: client.stateDir, firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: sink.deliver });
+          sink = new AnswerSink(client, opts.filesDir, opts.out);
           // Keys were once the prompt file's path and line; state saved so is renamed to the prompts' hashes.
           const file = path.resolve(opts.prompts);
           for (const [i, p] of prompts.entries()) pipeline.adoptKey(`${file}#${i}`, p);
@@ -245,7 +241,7 @@ export function registerQuestion(program: Command): void {
           process.stderr.write(`${s.answered} answered${where}, ${s.awaiting} awaiting, ${s.queued} queued, ${s.dropped} dropped${interruptSignal.aborted ? ' (stopped; rerun to resume)' : ''}\n`);
           if (interruptSignal.aborted) throw new InterruptedError((interruptSignal.reason as InterruptedError).signal, 'rerun the same command to resume');
         } finally {
-          lock.release();
+          pipeline.close();
         }
       }),
     );

@@ -20,9 +20,18 @@
  * given every answer known. An unreachable service (refused, no such host,
  * TLS) stops the run with its NetworkError instead of counting against the
  * items: an outage is not a reason to drop a prompt.
+ *
+ * Each pipeline works from its own copy of the state, so two on one state
+ * file would post every prompt twice (the service allows 16 a day): a
+ * pipeline holds the file's lock from its constructor until run() ends
+ * (or close()), and another one on the file is refused at once.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { FileLockedError } from '../../errors.ts';
+import { lockHolderText, tryLock, type FileLock } from '../../fs/file-lock.ts';
 import { writeFileAtomic, readJsonState, type ShapeCheck } from '../http/state-file.ts';
 import { BadRequestError, NetworkError, RateLimitedError } from '../errors.ts';
 import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
@@ -172,6 +181,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   private readonly giveUpMs: number;
   private readonly deliver: Deliver | undefined;
   private signal: AbortSignal | undefined;
+  private lock: FileLock | null = null;
 
   constructor(opts: PipelineOptions) {
     super();
@@ -187,16 +197,45 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     this.firstCheckMs = opts.firstCheckAfterMs ?? 5 * MINUTE;
     this.maxIntervalMs = opts.maxCheckIntervalMs ?? 1.1 * HOUR;
     this.giveUpMs = opts.giveUpAfterMs ?? 7 * DAY;
+    this.hold();
+  }
+
+  /**
+   * Takes the state file's lock (beside it, named like it with .lock) and reads
+   * the state, unless held already. After a release the state is read again:
+   * another pipeline may have run on it meanwhile. Throws FileLockedError
+   * when another holder has it.
+   */
+  private hold(): void {
+    if (this.lock) return;
+    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const lockFile = this.file.replace(/\.json$/, '.lock');
+    this.lock = tryLock(lockFile, this.file);
+    if (!this.lock) throw new FileLockedError(this.file, lockHolderText(lockFile), false);
+    try {
+      this.load();
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+  }
+
+  private load(): void {
     const saved = readJsonState(this.file, 'set-aside', stateShape) as Partial<State> | undefined;
-    if (saved) {
-      this.state = { ...this.state, ...saved };
-      for (const p of this.state.prompts) {
-        if (p.posting) {
-          p.posting = false;
-          p.lastError = 'interrupted while posting; posted again (the question may appear twice)';
-        }
+    if (!saved) return;
+    this.state = { prompts: [], awaiting: [], delivering: [], answered: [], dropped: [], ...saved };
+    for (const p of this.state.prompts) {
+      if (p.posting) {
+        p.posting = false;
+        p.lastError = 'interrupted while posting; posted again (the question may appear twice)';
       }
     }
+  }
+
+  /** Lets go of the state file's lock (run() does when it ends); using the pipeline again takes it back. A second call does nothing. */
+  close(): void {
+    this.lock?.release();
+    this.lock = null;
   }
 
   private save(): void {
@@ -209,6 +248,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
    */
   enqueue(prompt: string, key?: string): string {
     if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError('prompt must be a non-empty string');
+    this.hold();
     const k = key ?? promptKey(prompt);
     const known = this.all().some((i) => i.key === k);
     if (!known) {
@@ -230,6 +270,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
    * older answered entry, which kept none, is taken to be this prompt's.
    */
   adoptKey(formerKey: string, prompt: string, key = promptKey(prompt)): void {
+    this.hold();
     let changed = false;
     for (const i of this.all()) {
       if (i.key !== formerKey || (i.prompt !== undefined && i.prompt !== prompt)) continue;
@@ -246,6 +287,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
    * not posted after all. Returns them; enqueue one again to queue it again.
    */
   withdraw(keep: ReadonlySet<string>): PromptItem[] {
+    this.hold();
     const gone = this.state.prompts.filter((p) => !p.posting && !keep.has(p.key));
     if (gone.length) {
       this.state.prompts = this.state.prompts.filter((p) => !gone.includes(p));
@@ -311,9 +353,18 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
    * Runs until both queues are empty, `until` (ms since the epoch) is reached,
    * or the signal aborts (a proof of work in progress stops; a question being
    * posted is awaited and kept). Rejects with a NetworkError when the service
-   * cannot be reached.
+   * cannot be reached. Lets go of the state file's lock when it ends.
    */
   async run(opts: { signal?: AbortSignal; until?: number } = {}): Promise<void> {
+    this.hold();
+    try {
+      await this.schedule(opts);
+    } finally {
+      this.close();
+    }
+  }
+
+  private async schedule(opts: { signal?: AbortSignal; until?: number }): Promise<void> {
     const clock = this.client.clock;
     this.signal = opts.signal;
     for (;;) {
