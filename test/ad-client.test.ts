@@ -1,4 +1,5 @@
-import { utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdClient } from '../src/clients/ads/client.ts';
 import { ManualClock } from '../src/clients/clock.ts';
@@ -85,5 +86,32 @@ describe('AdClient against the local server', () => {
     clock.advance(HOUR);
     const [fresh] = await client.all();
     expect(client.contactUrl(fresh!).href).not.toBe(before.href);
+  });
+
+  it('images of ads never shown again go once imageMaxAgeMs has passed, and temporaries a crash left after a day; swept at most hourly', async () => {
+    const { client, clock } = await setup();
+    const dir = client.hostFile('images');
+    mkdirSync(dir, { recursive: true });
+    const put = (name: string, mtimeMs: number): string => {
+      const file = path.join(dir, name);
+      writeFileSync(file, 'x');
+      utimesSync(file, mtimeMs / 1000, mtimeMs / 1000);
+      return file;
+    };
+    const old = put('old.png', clock.now() - 31 * 24 * HOUR);
+    const recent = put('recent.png', clock.now() - 24 * HOUR);
+    // A temporary's age is real time: no write lasts a day.
+    const oldTemp = put('.gone.png.123.1700000000000.tmp', Date.now() - 2 * 24 * HOUR);
+    const newTemp = put('.busy.png.124.1700000000001.tmp', Date.now());
+    const [ada, bob, eve] = await client.all();
+    await client.image(ada!);
+    expect([old, recent, oldTemp, newTemp].map(existsSync)).toEqual([false, true, false, true]);
+    const later = put('later.png', clock.now() - 31 * 24 * HOUR);
+    await client.image(bob!);
+    expect(existsSync(later)).toBe(true);
+    clock.advance(HOUR);
+    await client.image(eve!);
+    expect(existsSync(later)).toBe(false);
+    expect(existsSync(path.join(dir, 'ada.png'))).toBe(true);
   });
 });

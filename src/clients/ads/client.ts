@@ -17,6 +17,7 @@ import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
 import { optionalNumber, ServiceClient, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
+import { FolderSweep } from '../http/folder-sweep.ts';
 
 export interface Ad {
   alt: string;
@@ -51,6 +52,7 @@ export const AD_CLIENT_OPTIONS: ClientOptionNames = {
 export class AdClient extends ServiceClient<AdRoute> {
   private readonly indexMaxAgeMs: number;
   private readonly imageMaxAgeMs: number;
+  private imagesSweep: FolderSweep | undefined;
   private readonly rand: () => number;
 
   constructor(opts: AdClientOptions) {
@@ -184,6 +186,9 @@ export class AdClient extends ServiceClient<AdRoute> {
     const res = await this.call({ route: 'image', params: { filename: ad.filename }, raw: true });
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(local, res.body, 0o644);
+    // Images of ads never shown again go once imageMaxAgeMs has passed.
+    this.imagesSweep ??= new FolderSweep(dir, this.clock, this.imageMaxAgeMs);
+    this.imagesSweep.maybe();
     return { path: local, content: res.body, fromCache: false };
   }
 }

@@ -14,6 +14,7 @@ import CachePolicy from 'http-cache-semantics';
 import type { Clock } from '../clock.ts';
 import { writeFileAtomic, readJsonState } from './state-file.ts';
 import type { HttpResponse } from './transport.ts';
+import { isLeftoverTemporary } from './folder-sweep.ts';
 
 export interface CacheRequest {
   method: 'GET' | 'POST';
@@ -134,7 +135,7 @@ export class ResponseCache {
   }
 
   /**
-   * Removes the folder's stale entries. Another process may be writing one
+   * Removes the folder's stale entries, and temporaries a crash left. Another process may be writing one
    * as this reads it: a file that does not parse is left for its next reader
    * to set aside, and one removed meanwhile is just gone.
    */
@@ -146,7 +147,10 @@ export class ResponseCache {
     } catch {
       return;
     }
-    for (const name of names) if (/^[0-9a-f]{64}\.json$/.test(name)) this.forget(name.slice(0, -5));
+    for (const name of names) {
+      if (/^[0-9a-f]{64}\.json$/.test(name)) this.forget(name.slice(0, -5));
+      else if (isLeftoverTemporary(this.dir!, name)) rmSync(path.join(this.dir!, name), { force: true });
+    }
   }
 
   /** A cache file's shape: a policy the library takes back, a status, headers, a base64 body. */

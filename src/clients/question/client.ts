@@ -19,6 +19,7 @@ import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
 import { argumentError, checkOneOf, checkOptions, checkRequiredOptions, checkThreads, optionNames, show } from '../../validate.ts';
+import { FolderSweep } from '../http/folder-sweep.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -106,6 +107,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   /** When this client last asked the config route for a session (ms since the epoch). */
   private sessionAsked: number | null = null;
   private readonly fileMaxAgeMs: number;
+  private filesSweep: FolderSweep | undefined;
   private readonly pow: QuestionPowOptions;
 
   constructor(opts: QuestionClientOptions) {
@@ -347,6 +349,9 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       mkdirSync(dir, { recursive: true });
       writeFileAtomic(local, res.body, 0o644);
       writeFileAtomic(meta, JSON.stringify({ expires: this.clock.now() + ttl, mimetype }), 0o644);
+      // Files never asked for again go once fileMaxAgeMs has passed (no ttl is longer).
+      this.filesSweep ??= new FolderSweep(dir, this.clock, this.fileMaxAgeMs);
+      this.filesSweep.maybe();
     }
     return { id, filename, path: ttl > 0 ? local : null, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
   }
