@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clients/clock.ts';
@@ -48,6 +50,26 @@ describe('question service: the full flow against the local server', () => {
     expect(again.fromCache).toBe(true);
     expect(fake.requests.length).toBe(before);
     expect(fake.question.limits.refusals).toEqual([]);
+    await closePool();
+  });
+
+  it('downloaded files past fileMaxAgeMs are removed as another is saved', async () => {
+    const { clock, client } = await setup({ difficulty: 3 });
+    const dir = path.join(client.stateDir, 'files');
+    mkdirSync(dir, { recursive: true });
+    const old = ['0123456789abcdef0123456789abcdef.body', '0123456789abcdef0123456789abcdef.meta.json'].map((name) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, '{}');
+      const t = (clock.now() - 31 * 24 * 60 * MINUTE) / 1000;
+      utimesSync(file, t, t);
+      return file;
+    });
+    const id = await client.query('What is a safe prime? Please attach a file.');
+    clock.advance(11 * MINUTE);
+    await client.answer(id);
+    const f = await client.file(id, 'notes.txt');
+    expect(existsSync(f.path!)).toBe(true);
+    expect(old.map(existsSync)).toEqual([false, false]);
     await closePool();
   });
 
