@@ -20,6 +20,8 @@ describe('unusable paths are bad input (exit 2, one line)', () => {
     ['--out under a file', ['search', '--bits', '64', '--count', '1', '--out', path.join(aFile, 'x.jsonl')], /cannot use .*a-file/],
     ['--prompts missing', ['question', 'run', '--prompts', path.join(dir, 'nope.txt'), '--base-url', 'http://127.0.0.1:9'], /cannot use .*nope\.txt/],
     ['--state-dir a file', ['question', 'stats', '--state-dir', aFile, '--base-url', 'http://127.0.0.1:9'], /cannot use .*a-file/],
+    // The system refuses to make it with ENOENT under a parent that exists: Node's recursive mkdir retried that for ever.
+    ['--state-dir under /proc', ['question', 'stats', '--state-dir', '/proc/powprime-none/state', '--base-url', 'http://127.0.0.1:9'], /cannot use \/proc\/powprime-none: no such file/],
   ])('%s', (_what, args, message) => {
     const r = cli(...args);
     expect(r.status, r.stderr).toBe(2);

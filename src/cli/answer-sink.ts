@@ -6,13 +6,14 @@
  * already in the file. A new file is first given the answers delivered
  * before (backfill), so each output holds the whole run.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { threadJson, type QuestionClient, type ThreadItem } from '../clients/question/client.ts';
 import type { AnsweredItem, Deliver } from '../clients/question/pipeline.ts';
 import { JsonlOut, readJsonl } from './jsonl-file.ts';
+import { makeFolderSync } from '../fs/make-folder.ts';
 
 /** A line of the output: the thread as powprime's JSON gives it (`time` an ISO 8601 instant). */
 export type AnswerLine = ReturnType<typeof threadJson<ThreadItem>> & {
@@ -54,7 +55,7 @@ export class AnswerSink {
       if (existsSync(target)) continue; // written whole by an earlier attempt
       try {
         const got = await this.client.file(thread.id, f.filename);
-        mkdirSync(dir, { recursive: true });
+        makeFolderSync(dir);
         writeFileAtomic(target, got.content, 0o644);
       } catch (err) {
         // Retried with backoff by the pipeline; on the last attempt the answer goes out without it, saying so.

@@ -6,7 +6,7 @@
  * spend the `random` budget.
  */
 import { isoTime } from '../clock.ts';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
@@ -18,6 +18,7 @@ import { sanitizeFilename } from '../http/file-names.ts';
 import { optionalNumber, ServiceClient, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
+import { makeFolderSync } from '../../fs/make-folder.ts';
 
 export interface Ad {
   alt: string;
@@ -184,7 +185,7 @@ export class AdClient extends ServiceClient<AdRoute> {
     const saved = statSync(local, { throwIfNoEntry: false });
     if (saved?.isFile() && this.clock.now() - saved.mtimeMs < this.imageMaxAgeMs) return { path: local, content: readFileSync(local), fromCache: true };
     const res = await this.call({ route: 'image', params: { filename: ad.filename }, raw: true });
-    mkdirSync(dir, { recursive: true });
+    makeFolderSync(dir);
     writeFileAtomic(local, res.body, 0o644);
     // Images of ads never shown again go once imageMaxAgeMs has passed.
     this.imagesSweep ??= new FolderSweep(dir, this.clock, this.imageMaxAgeMs);

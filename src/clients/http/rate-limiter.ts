@@ -13,13 +13,13 @@
  * every decision to call, refund or ban is made on what it holds now, under
  * its lock, so two processes never spend the same slot.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { isoTime, type Clock } from '../clock.ts';
 import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
 import { FileLockedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';
+import { makeFolderSync } from '../../fs/make-folder.ts';
 
 export interface Window {
   /** Calls allowed per period. */
@@ -77,7 +77,7 @@ export class RateLimiter {
    */
   private update<T>(change: (state: State) => { result: T; changed: boolean }): T {
     if (!this.file) return change(this.state).result;
-    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    makeFolderSync(path.dirname(this.file), 0o700);
     const lockFile = `${this.file}.lock`;
     const lock = lockWaitSync(lockFile, this.file, 10_000);
     if (!lock) throw new FileLockedError(this.file, lockHolderText(lockFile));

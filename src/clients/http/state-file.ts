@@ -4,11 +4,12 @@
  * the target, fsync the folder), and reads with an explicit policy for a
  * corrupt file.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { StateFileCorruptError } from '../errors.ts';
 import { WriteFailedError } from '../../errors.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../../fs/durable-write.ts';
+import { makeFolderSync } from '../../fs/make-folder.ts';
 
 /** Errors of open/rename that mean the disk refused, not that the path is wrong. */
 const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
@@ -31,7 +32,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   };
   let fd: number;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolderSync(dir, 0o700);
     fd = openSync(tmp, 'w', mode);
   } catch (err) {
     throw refused(err);

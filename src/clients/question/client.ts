@@ -4,7 +4,7 @@
  * requires on everything delivered.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BACKEND_CHOICES, type BackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
@@ -20,6 +20,7 @@ import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
 import { argumentError, checkOneOf, checkOptions, checkRequiredOptions, checkThreads, optionNames, show } from '../../validate.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
+import { makeFolderSync } from '../../fs/make-folder.ts';
 
 export interface FileDescriptor {
   filename: string;
@@ -346,7 +347,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     const ttl = Math.min(allowed ?? this.fileMaxAgeMs, this.fileMaxAgeMs);
     const mimetype = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
     if (ttl > 0) {
-      mkdirSync(dir, { recursive: true });
+      makeFolderSync(dir);
       writeFileAtomic(local, res.body, 0o644);
       writeFileAtomic(meta, JSON.stringify({ expires: this.clock.now() + ttl, mimetype }), 0o644);
       // Files never asked for again go once fileMaxAgeMs has passed (no ttl is longer).

@@ -28,7 +28,6 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { FileLockedError } from '../../errors.ts';
 import { lockHolderText, tryLock, type FileLock } from '../../fs/file-lock.ts';
@@ -37,6 +36,7 @@ import { BadRequestError, NetworkError, RateLimitedError } from '../errors.ts';
 import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
 import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
 import { checkOptionKeys, optionNames } from '../../validate.ts';
+import { makeFolderSync } from '../../fs/make-folder.ts';
 
 /** The spec's advice: slightly longer than the per-minute limit. */
 const MIN_CHECK_INTERVAL_MS = 1.1 * MINUTE;
@@ -208,7 +208,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
    */
   private hold(): void {
     if (this.lock) return;
-    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    makeFolderSync(path.dirname(this.file), 0o700);
     const lockFile = this.file.replace(/\.json$/, '.lock');
     this.lock = tryLock(lockFile, this.file);
     if (!this.lock) throw new FileLockedError(this.file, lockHolderText(lockFile), false);

@@ -17,7 +17,7 @@
  * a new generation; a crash between the two only replays records the
  * snapshot already holds.
  */
-import { chmodSync, closeSync, fstatSync, ftruncateSync, fsyncSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, ftruncateSync, fsyncSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
@@ -26,6 +26,7 @@ import { FileLockedError, WriteFailedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync, processAlive } from '../../fs/file-lock.ts';
 import { syncFolderSync, syncSync, writeAllSync } from '../../fs/durable-write.ts';
 import { argumentError, checkOptions, optionNames, show } from '../../validate.ts';
+import { makeFolderSync } from '../../fs/make-folder.ts';
 
 export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
 const STATES: readonly LedgerState[] = ['sending', 'registered', 'rejected', 'registered-elsewhere', 'key-lost'];
@@ -163,7 +164,7 @@ export class Keystore {
   }
 
   private locked<T>(fn: () => T): T {
-    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    makeFolderSync(path.dirname(this.file), 0o700);
     const lock = lockWaitSync(this.lockFile, this.file, this.lockWaitMs);
     if (!lock) throw new FileLockedError(this.file, lockHolderText(this.lockFile));
     try {
