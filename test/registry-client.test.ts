@@ -108,10 +108,12 @@ describe('PrimeRegistryClient: answers the spec leaves open', () => {
     return { client, calls: () => calls };
   }
 
-  it('absent prime: the registry JSON 404 or ident notexist is null; a 404 page (a wrong URL, a proxy) is thrown', async () => {
-    expect(await (await serving({ status: 404, body: { error: 'no such prime' } })).client.prime(23n)).toBeNull();
+  it("absent prime: the registry's own 404 (the spec's {error, ident}) or ident notexist is null; any other 404 (a wrong URL, a proxy, a gateway) is thrown", async () => {
+    expect(await (await serving({ status: 404, body: { error: 'no such prime', ident: 'noprime' } })).client.prime(23n)).toBeNull();
     expect(await (await serving({ status: 400, body: { error: 'no such prime', ident: 'notexist' } })).client.prime(23n)).toBeNull();
     await expect((await serving({ status: 404, body: '<html>Not Found</html>' })).client.prime(23n)).rejects.toBeInstanceOf(ServiceNotFoundError);
+    // A gateway's JSON 404 carries no ident: not the registry speaking.
+    await expect((await serving({ status: 404, body: { error: 'Not Found' } })).client.prime(23n)).rejects.toThrow(/HTTP 404: Not Found/);
   });
 
   it('a known ident at a 5xx is its typed error, not retried; a 5xx without one is retried', async () => {

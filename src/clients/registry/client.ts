@@ -6,8 +6,8 @@
  */
 import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
-import { ProtocolError, ServiceError } from '../errors.ts';
-import { knownIdent, NotExistError, registryError, TotpError } from './errors.ts';
+import { ProtocolError, type ServiceError } from '../errors.ts';
+import { knownIdent, NotExistError, RegistryError, registryError, TotpError } from './errors.ts';
 import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
@@ -216,11 +216,12 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
       };
     } catch (err) {
       // "Response when the prime is not registered: not shown": ident
-      // notexist, or a 404 that is the registry's own JSON error, means
-      // absent. A 404 without one (a proxy's page, a wrong base URL) is
-      // thrown: read as "absent", it would mark keys as never sent.
+      // notexist, or a 404 that is the registry's own error (the spec's
+      // `{error, ident}`, an ident included), means absent. Any other 404 (a
+      // proxy's page, a gateway's `{"error": "Not Found"}` at a wrong base URL)
+      // is thrown: read as "absent", it would mark keys as never sent.
       if (err instanceof NotExistError) return null;
-      if (err instanceof ServiceError && err.status === 404 && err.serviceMessage !== null) return null;
+      if (err instanceof RegistryError && err.status === 404 && err.ident !== null) return null;
       throw err;
     }
   }
