@@ -91,6 +91,22 @@ describe('powprime check', () => {
 });
 
 describe('powprime search', () => {
+  it('indexes that crowd a small range may share a prime, and search says so; a range with room says nothing', () => {
+    const crowded = cli('search', '--bits', '16', '--count', '100', '--seed', '1');
+    expect(crowded.status, crowded.stderr).toBe(0);
+    const primes = crowded.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).prime as string);
+    expect(primes).toHaveLength(100);
+    // What the warning is about: fewer distinct primes than lines (there are few 16-bit safe primes).
+    expect(new Set(primes).size).toBeLessThan(100);
+    expect(crowded.stderr).toBe('powprime: warning: 100 indexes crowd the 16-bit range: near indexes may give the same prime (more bits give distinct ones)\n');
+    const roomy = cli('search', '--bits', '64', '--count', '20', '--seed', '1');
+    expect(roomy.status, roomy.stderr).toBe(0);
+    expect(roomy.stderr).toBe('');
+  });
+
   it('prints one JSON line per prime, each safe per node:crypto', () => {
     const r = cli('search', '--bits', '128', '--count', '3', '--seed', '9');
     expect(r.status).toBe(0);

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { randomSeed } from '../prime/seed.ts';
 import { searchSafePrimes } from '../prime/search.ts';
-import { LATEST_STREAM } from '../prime/stream.ts';
+import { indexesCrowd, LATEST_STREAM } from '../prime/stream.ts';
 import { InterruptedError } from '../errors.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
@@ -65,6 +65,9 @@ export function registerSearch(program: Command): void {
       const { bits, count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted } = flags;
       const { outFile, existing, seed: resumedSeed, stream: resumedStream } = await resumeOut(opts.out, flags);
       const stream = resumedStream ?? LATEST_STREAM;
+      if (indexesCrowd(bits, BigInt(count))) {
+        process.emitWarning(`${count} indexes crowd the ${bits}-bit range: near indexes may give the same prime (more bits give distinct ones)`, { code: 'POWPRIME_INDEXES_CROWD' });
+      }
       if (shard && resumedSeed === undefined) throw new RangeError('--shard needs --seed: every shard must search the same run');
       const seed = resumedSeed ?? randomSeed();
       const startIndex = base + existing.lines.length * stride;

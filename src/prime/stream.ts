@@ -88,11 +88,28 @@ export function startPoint(bits: number, seed: bigint, index: bigint): bigint {
   return x | (3n << BigInt(bits - 2));
 }
 
-export function stream(bits: number, seed: bigint, index: bigint, version: StreamVersion): Stream {
+/** The first candidate of a `bits`-bit range, and how many it holds (see the header). */
+function candidates(bits: number): { lo: bigint; count: bigint } {
   const top = 1n << BigInt(bits);
   const floor = 3n << BigInt(bits - 2);
   const lo = floor + ((11n - (floor % 12n) + 12n) % 12n);
-  const count = (top - 1n - lo) / 12n + 1n;
+  return { lo, count: (top - 1n - lo) / 12n + 1n };
+}
+
+/**
+ * Whether indexes below `indexes` crowd a `bits`-bit range so that near ones
+ * may give the same prime: each index has about M = 4·bits² candidates to
+ * itself (version 2's spacing; version 1's random starts are as dense), and
+ * past the range's candidates starts wrap around among each other. Only at
+ * small sizes: a million indexes crowd the range below about 40 bits.
+ */
+export function indexesCrowd(bits: number, indexes: bigint): boolean {
+  return indexes * spacing(bits) > candidates(bits).count;
+}
+
+export function stream(bits: number, seed: bigint, index: bigint, version: StreamVersion): Stream {
+  const top = 1n << BigInt(bits);
+  const { lo, count } = candidates(bits);
   if (version === 2) return { bits, lo, count, first: ((baseNumber(bits, seed) % count) + spacing(bits) * index) % count };
   const s = startPoint(bits, seed, index);
   const firstAtOrAbove = s + ((11n - (s % 12n) + 12n) % 12n);
