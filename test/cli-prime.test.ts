@@ -343,6 +343,20 @@ describe('JSON and progress of the prime commands', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('--progress=bar draws the bar even when piped, as plain lines without terminal control codes', () => {
+    const r = cli('search', '--bits', '128', '--count', '3', '--seed', '9', '--progress=bar');
+    expect(r.status, r.stderr).toBe(0);
+    const bars = r.stderr.split('\n');
+    expect(bars.pop()).toBe('');
+    expect(bars.length).toBeGreaterThanOrEqual(2);
+    for (const l of bars) expect(l).toMatch(/^safe primes \S+ \d\/3 \| /);
+    expect(bars.at(-1)).toMatch(/ 3\/3 \| /);
+    expect(r.stderr).not.toContain('\x1b');
+    // stdout holds the primes alone, as without the bar.
+    const primes = (stdout: string): string[] => jsonValues(stdout).map((l) => (l as { prime: string }).prime);
+    expect(primes(r.stdout)).toEqual(primes(cli('search', '--bits', '128', '--count', '3', '--seed', '9').stdout));
+  });
+
   it('--quiet: no informational lines (dhparam names its file otherwise); an error is still one line', () => {
     const dir = tempDir('powprime-quiet-');
     const loud = cli('dhparam', '512', '--seed', '3', '--out', path.join(dir, 'a.pem'));

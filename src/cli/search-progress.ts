@@ -40,6 +40,12 @@ export class SearchProgress {
             hideCursor: true,
             // Drawn again even when unchanged: print() clears the bar's line, and it must come back at once.
             forceRedraw: true,
+            // progressMode() has decided the bar is wanted (--progress=bar draws it even when piped, as
+            // solve's and dhparam's status line is): cli-progress must not drop it off a terminal.
+            // There it writes the bar as a line at start, every 2 s and at the end; clearOnComplete, which
+            // only clears a terminal's line, keeps it from adding an empty line after the last.
+            noTTYOutput: true,
+            clearOnComplete: !process.stderr.isTTY,
             stream: process.stderr,
           })
         : null;
@@ -85,10 +91,11 @@ export class SearchProgress {
    * wrap (which the bar turns off while it runs) is on while the line is
    * written, so a prime longer than the screen is not cut off. The cursor
    * is saved again where the bar now is: cli-progress returns it to the
-   * saved place when it stops, which would be above these lines.
+   * saved place when it stops, which would be above these lines. A bar
+   * drawn to a pipe (--progress=bar) gets none of these control codes.
    */
   readonly print = (line: string): void => {
-    if (!this.bar || !process.stdout.isTTY) {
+    if (!this.bar || !process.stdout.isTTY || !process.stderr.isTTY) {
       process.stdout.write(line);
       return;
     }
