@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -110,6 +110,47 @@ describe('QuestionPipeline against the local server', () => {
     expect(second.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 10, dropped: 0 });
     expect(fake.requests.filter((r) => r === 'POST /gpt/api/query')).toHaveLength(10);
     expect(fake.question.limits.refusals).toEqual([]);
+  });
+
+  it('a rerun with a shorter firstCheckAfterMs checks a question posted before, not checked yet, at postedAt plus the new value', async () => {
+    const clock = new ManualClock();
+    const fake = await startFakeServices({ clock, question: { difficulty: 2, answerDelayMs: 0 } });
+    running.push(fake);
+    const dir = tmp();
+    const first = new QuestionPipeline({ client: new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock }), stateDir: dir, firstCheckAfterMs: HOUR });
+    first.enqueue('asked with a long first check');
+    let postedAt = 0;
+    const stop = new AbortController();
+    first.on('posted', () => {
+      postedAt = clock.now();
+      stop.abort();
+    });
+    await first.run({ signal: stop.signal });
+    expect(first.status()).toMatchObject({ queued: 0, awaiting: 1 });
+    const file = pipelineFile(new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock }), dir);
+    const rerun = async (firstCheckAfterMs: number): Promise<number[]> => {
+      const client = new QuestionClient({ baseUrl: fake.url, stateDir: dir, clock });
+      const checks: number[] = [];
+      const answer = client.answer.bind(client);
+      client.answer = (id) => {
+        checks.push(clock.now());
+        return answer(id);
+      };
+      const pipeline = new QuestionPipeline({ client, stateDir: dir, firstCheckAfterMs });
+      await pipeline.run();
+      expect(pipeline.status()).toMatchObject({ awaiting: 0, answered: 1 });
+      return checks;
+    };
+    const saved = readFileSync(file, 'utf8');
+    expect(JSON.parse(saved).awaiting[0]).toMatchObject({ postedAt, checks: 0, notBefore: postedAt + HOUR });
+    expect(await rerun(25_000)).toEqual([postedAt + 25_000]);
+    // State saved before checks were counted: an item at the default first check (5 minutes) was never checked.
+    const legacy = JSON.parse(saved);
+    delete legacy.awaiting[0].checks;
+    legacy.awaiting[0].notBefore = postedAt + 5 * MINUTE;
+    legacy.answered = [];
+    writeFileSync(file, JSON.stringify(legacy));
+    expect(await rerun(30 * MINUTE)).toEqual([postedAt + 30 * MINUTE]);
   });
 
   it('two pipelines on one state dir: the second is refused while the first holds it, and runs once the first has finished; nothing posted twice', async () => {

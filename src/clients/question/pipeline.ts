@@ -42,6 +42,8 @@ import { makeFolderSync } from '../../fs/make-folder.ts';
 const MIN_CHECK_INTERVAL_MS = 1.1 * MINUTE;
 /** Up to this many questions due are checked one by one on the single-answer route. */
 const SINGLE_ROUTE_MAX = 2;
+/** firstCheckAfterMs when not given. */
+const DEFAULT_FIRST_CHECK_MS = 5 * MINUTE;
 
 export interface PromptItem {
   key: string;
@@ -58,6 +60,12 @@ export interface AwaitingItem {
   prompt: string;
   id: string;
   postedAt: number;
+  /**
+   * Checks made so far (answered not yet, or failed). While 0 the first check is at postedAt plus the
+   * firstCheckAfterMs of the pipeline running now, not of the one that posted it. Absent in state
+   * saved by versions that did not count them (see load()).
+   */
+  checks?: number;
   failures: number;
   lastError?: string;
   notBefore: number;
@@ -194,7 +202,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
     this.file = pipelineFile(opts.client, opts.stateDir);
     this.maxFailures = opts.maxFailures ?? 5;
     this.backoffMs = opts.backoffMs ?? MINUTE;
-    this.firstCheckMs = opts.firstCheckAfterMs ?? 5 * MINUTE;
+    this.firstCheckMs = opts.firstCheckAfterMs ?? DEFAULT_FIRST_CHECK_MS;
     this.maxIntervalMs = opts.maxCheckIntervalMs ?? 1.1 * HOUR;
     this.giveUpMs = opts.giveUpAfterMs ?? 7 * DAY;
     this.hold();
@@ -229,6 +237,15 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         p.posting = false;
         p.lastError = 'interrupted while posting; posted again (the question may appear twice)';
       }
+    }
+    for (const a of this.state.awaiting) {
+      // Saved before checks were counted: a question never checked has its first check at most the
+      // default firstCheckAfterMs after posting, and one checked since is past that by at least
+      // MIN_CHECK_INTERVAL_MS (unless its first check came sooner, when at worst one check moves).
+      a.checks ??= a.failures === 0 && a.notBefore - a.postedAt <= DEFAULT_FIRST_CHECK_MS ? 0 : 1;
+      // A question not checked yet is first checked firstCheckAfterMs after posting as this pipeline
+      // has it: a rerun with another first check applies it to the questions posted before.
+      if (a.checks === 0) a.notBefore = a.postedAt + this.firstCheckMs;
     }
   }
 
@@ -416,7 +433,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       const id = await this.client.query(item.prompt, this.signal ? { signal: this.signal } : {});
       this.state.prompts = this.state.prompts.filter((p) => p !== item);
       const t = this.client.clock.now();
-      this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, failures: 0, notBefore: t + this.firstCheckMs });
+      this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, checks: 0, failures: 0, notBefore: t + this.firstCheckMs });
       this.save();
       this.emit('posted', { key: item.key, prompt: item.prompt, id });
     } catch (err) {
@@ -449,6 +466,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       const answered = new Map<string, ThreadItem>();
       for (const r of results) if ('answer' in r) answered.set(r.id, r);
       for (const item of batch) {
+        item.checks = (item.checks ?? 0) + 1;
         const r = answered.get(item.id);
         if (r) {
           // Kept, with the answer itself, until delivered: a crash from here on loses nothing.
@@ -468,6 +486,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         throw err;
       }
       for (const item of batch) {
+        item.checks = (item.checks ?? 0) + 1;
         if (this.fail(item, err)) {
           this.state.awaiting = this.state.awaiting.filter((a) => a !== item);
           this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `answer checks failed ${item.failures} times: ${item.lastError}`, at: this.client.clock.now() });
