@@ -286,6 +286,9 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--max-wait', '5'], /--max-wait goes with --register/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--no-limits'], /--no-limits goes with --register/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue-name', 'mine'], /--queue-name goes with --queue/],
+    // Output flags that would change nothing.
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--json'], /^powprime: --json goes with --out: without it each prime is a JSON line already\n$/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--hex'], /^powprime: --hex does not go with --out: /],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);
