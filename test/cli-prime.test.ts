@@ -371,6 +371,17 @@ describe('JSON and progress of the prime commands', () => {
     const err = cli('dhparam', '100', '--quiet');
     expect(err.status).toBe(2);
     expect(err.stderr).toMatch(/^powprime: [^\n]+\n$/);
+    // --quiet drops the progress: asked for beside it, the contradiction is refused, before or after the command.
+    for (const args of [
+      ['-q', '--progress=json', 'search', '--bits', '64', '--count', '1'],
+      ['search', '--bits', '64', '--count', '1', '--progress', 'bar', '--quiet'],
+    ]) {
+      const both = cli(...args);
+      expect(both.status, args.join(' ')).toBe(2);
+      expect(both.stdout).toBe('');
+      expect(both.stderr).toMatch(/^powprime: --quiet and --progress=(json|bar) do not go together: --quiet drops the progress\n$/);
+    }
+    expect(cli('-q', '--progress=none', 'search', '--bits', '64', '--count', '1', '--seed', '1')).toMatchObject({ status: 0, stderr: '' });
   });
 });
 

@@ -3,8 +3,9 @@
  * --progress options: `bar` (the status line or bar on a terminal), `json`
  * (one JSON object per progress tick on stderr, for programs driving
  * powprime), or `none`. By default a terminal gets the bar and a pipe gets
- * nothing. --quiet also drops the informational stderr lines (the seed, where
- * a file went, waits); errors and warnings are still one line each.
+ * nothing. --quiet means `none` (with --progress=json or bar it is refused),
+ * and also drops the informational stderr lines (the seed, where a file went,
+ * waits); errors and warnings are still one line each.
  */
 export type ProgressMode = 'bar' | 'json' | 'none';
 
@@ -17,7 +18,8 @@ export function setOutputMode(o: { quiet?: boolean; progress?: string }): void {
   quiet = Boolean(o.quiet);
   const p = o.progress ?? 'auto';
   if (!(PROGRESS_CHOICES as readonly string[]).includes(p)) throw new RangeError(`--progress must be one of ${PROGRESS_CHOICES.join(', ')} (got ${JSON.stringify(p)})`);
-  // --quiet silences the bar, but a --progress=json asked for explicitly is still given.
+  // --quiet drops the progress: a progress asked for beside it is a contradiction, refused rather than one side dropped.
+  if (quiet && (p === 'json' || p === 'bar')) throw new RangeError(`--quiet and --progress=${p} do not go together: --quiet drops the progress`);
   mode = p === 'json' ? 'json' : quiet || p === 'none' ? 'none' : p === 'bar' || process.stderr.isTTY ? 'bar' : 'none';
 }
 
