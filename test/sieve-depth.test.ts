@@ -8,7 +8,7 @@ const BIG = { machine: { totalBytes: 2 ** 40, threads: 2 } };
 
 describe('sieveLimit', () => {
   it('deepens with the size up to the cap, and the TS backend stays shallow', () => {
-    // An endless run (a queue worker) at 2048 bits: blocks of one slot, so no deeper than 2^28.
+    // An endless run at 2048 bits: blocks of one slot, so no deeper than 2^28.
     expect(sieveLimit(2048, 'native', BIG)).toBe(2 ** 28);
     expect(sieveLimit(4096, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
     expect(sieveLimit(8192, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
@@ -40,6 +40,26 @@ describe('sieveLimit', () => {
     for (const bits of [2048, 2560, 3072, 4096]) for (const k of [1, 2, 4, 8, 32, 1e6]) expect(at(bits, k)).not.toBe(2 ** 29);
     // Below 2048 bits the depth is within 2^28 whatever the run.
     expect(at(1536, 1)).toBe(at(1536, 1e6));
+  });
+
+  it("a queue worker's chunk: its own roots against the tests they save in it, deeper the more chunks its sieve serves", () => {
+    const chunk = (bits: number, candidates: number, machine = BIG.machine): number => sieveLimit(bits, 'native', { machine, chunkCandidates: candidates });
+    // One chunk of 32,768 candidates at 4096 bits, a sieve made for it alone: far shallower than a
+    // local run's 2^31 (measured: 393 ms a chunk at 2^26, 783 at 2^31).
+    expect(chunk(4096, 32768)).toBe(2 ** 26);
+    expect(sieveLimit(4096, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
+    let last = 0;
+    for (const k of [1, 2, 4, 8, 16, 32, 64]) {
+      const d = chunk(4096, 32768 * k);
+      expect(d).toBeGreaterThanOrEqual(last);
+      last = d;
+    }
+    // A sieve serving a whole index of chunks (one large prime on the queue) goes as deep as a local run.
+    expect(last).toBe(SIEVE_LIMIT_MAX);
+    // Still within an eighth of the memory: 8 GiB and 2 threads stop at 2^30.
+    expect(chunk(4096, 32768 * 64, { totalBytes: 2 ** 33, threads: 2 })).toBe(2 ** 30);
+    // Below 2048 bits the depth is the size's, chunk or not.
+    expect(chunk(1024, 32768)).toBe(sieveLimit(1024, 'native', BIG));
   });
 
   it('stays within an eighth of the memory, however many threads', () => {

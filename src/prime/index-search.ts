@@ -28,6 +28,8 @@ export interface IndexTask {
   indexesAhead: number;
   /** Slots of the native sieve's far blocks: the starts the search's threads will visit from here (sieve-depth.ts farSlots). */
   farSlots: number;
+  /** Candidates a queue worker's chunk searches with a sieve of its own (0: not a chunk): its depth is chosen for that chunk (sieve-depth.ts). */
+  chunkCandidates: number;
   /** Slices this thread claims at once (tuning.ts slicesPerClaim): more for the thread that started the index alone, one for a thread joining it. */
   slicesPerClaim: number;
 }
@@ -44,7 +46,14 @@ function makeSieve(is: IndexStream, start: bigint, previous?: NativeSieve): Siev
   if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, only23Mod24);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
-  return new n.SafePrimeSieve(start, sieveLimit(bits, backend, { indexesAhead }), rounds < 0 ? undefined : rounds, only23Mod24, previous, deepPlan(bits, is.version, farSlots));
+  return new n.SafePrimeSieve(
+    start,
+    sieveLimit(bits, backend, { indexesAhead, chunkCandidates: is.chunkCandidates * is.chunksPerSieve }),
+    rounds < 0 ? undefined : rounds,
+    only23Mod24,
+    previous,
+    deepPlan(bits, is.version, farSlots),
+  );
 }
 
 /**
@@ -59,6 +68,8 @@ export class IndexStream {
   private closed = false;
   /** A previous index's run-0 native sieve, consumed by this stream's run-0 sieve (see keptSieve). */
   previous: NativeSieve | null = null;
+  /** For a chunk's stream: the chunks its sieve is expected to serve (see chunksPerSieve), which its depth pays for. */
+  chunksPerSieve = 1;
 
   constructor(
     readonly bits: number,
@@ -70,6 +81,7 @@ export class IndexStream {
     readonly only23Mod24 = false,
     readonly indexesAhead = Number.POSITIVE_INFINITY,
     readonly farSlots = 1,
+    readonly chunkCandidates = 0,
   ) {
     this.st = stream(bits, seed, index, version);
     this.upper = this.st.count - this.st.first;
@@ -137,6 +149,21 @@ export class IndexStream {
 let kept: IndexStream | null = null;
 
 /**
+ * This thread's chunk tasks, and those that needed a stream of their own
+ * (the kept one was of another index): their ratio is how many chunks a
+ * chunk's sieve serves here. A coordinator with many indexes open hands a
+ * worker each chunk of a different one; with one index open (one large
+ * prime), every chunk continues the kept stream, and a deep sieve pays.
+ * Halved now and then, so the estimate follows a run whose mix changes.
+ */
+let chunkTasks = 0;
+let chunkStreams = 0;
+
+function chunksPerSieve(): number {
+  return chunkStreams === 0 ? 1 : chunkTasks / chunkStreams;
+}
+
+/**
  * The run-0 native sieve of the index this thread finished last: stream v2
  * starts consecutive indexes 12·M·Δ apart, so the next index's run-0 sieve
  * derives its deep roots from it (a reduction a deep prime, not a residue).
@@ -155,7 +182,8 @@ function sameStream(is: IndexStream, task: IndexTask): boolean {
     is.version === task.stream &&
     is.only23Mod24 === task.only23Mod24 &&
     is.indexesAhead === task.indexesAhead &&
-    is.farSlots === task.farSlots
+    is.farSlots === task.farSlots &&
+    is.chunkCandidates === task.chunkCandidates
   );
 }
 
@@ -171,11 +199,22 @@ function retire(is: IndexStream): void {
 
 /** The kept stream when it fits the task, else a new one (the kept one, if any, retired), given the kept sieve when it fits. */
 function streamFor(task: IndexTask): IndexStream {
-  const reuse = kept !== null && sameStream(kept, task) ? kept : null;
+  let reuse = kept !== null && sameStream(kept, task) ? kept : null;
   if (!reuse && kept) retire(kept);
   kept = null;
+  if (task.chunkCandidates) {
+    if (chunkTasks >= 256) [chunkTasks, chunkStreams] = [chunkTasks / 2, chunkStreams / 2];
+    chunkTasks++;
+    if (!reuse) chunkStreams++;
+    // The chunks this sieve serves turned out twice as many as it was made for: a deeper one now pays (no result depends on depth).
+    if (reuse && chunksPerSieve() >= 2 * reuse.chunksPerSieve) {
+      reuse.close();
+      reuse = null;
+    }
+  }
   if (reuse) return reuse;
-  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead, task.farSlots);
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead, task.farSlots, task.chunkCandidates);
+  is.chunksPerSieve = chunksPerSieve();
   const k = keptSieve;
   keptSieve = null;
   if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.only23Mod24 === task.only23Mod24) is.previous = k.sieve;

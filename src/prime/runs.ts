@@ -63,6 +63,8 @@ export class RangeRun {
       linger,
       indexesAhead,
       farSlots: farSlots(p.bits, indexesAhead, Math.min(p.threads, availableParallelism())),
+      // A lingering range is a queue worker's chunk: the coordinator spreads chunks over indexes, so its sieve seldom serves another.
+      chunkCandidates: linger ? Number(length) : 0,
       slicesPerClaim: slicesPerClaim(p.bits, p.backend, threads === 1),
     };
     this.task = task;

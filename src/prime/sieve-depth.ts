@@ -45,7 +45,8 @@
  * indexes it will search in a row, and it must save 2 % over 2^28 (the
  * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
  * goes to 2^30 for runs of about 16 indexes a thread and 2^31 from about 40
- * (an endless run, whose blocks have one slot, stays at 2^28); 3072 bits to
+ * (an endless run, whose blocks have one slot, stays at 2^28; a queue
+ * worker's chunk has a model of its own, chunkLimit); 3072 bits to
  * 2^30 from about 3 and 2^31 from 7; 4096 bits to 2^30 for one and 2^31
  * from 2; 8192 bits to 2^31 for one.
  */
@@ -141,16 +142,19 @@ function runCostMs(bits: number, limit: number, indexes: number, threads: number
 /**
  * The depth for a search of `bits` bits. `indexesAhead`: the indexes of this
  * size the thread is expected to search one after another (Infinity, the
- * default, for a queue worker or anything else that runs for hours).
+ * default, for anything that runs for hours). `chunkCandidates`: the
+ * candidates a sieve made for a queue worker's chunk is expected to serve
+ * (chunkLimit).
  * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
-export function sieveLimit(bits: number, backend: Backend = 'native', opts: { indexesAhead?: number; machine?: SieveMachine } = {}): number {
+export function sieveLimit(bits: number, backend: Backend = 'native', opts: { indexesAhead?: number; chunkCandidates?: number; machine?: SieveMachine } = {}): number {
   if (backend === 'js') return Math.min(SIEVE_LIMIT_JS, Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), 2 ** (bits - 3));
   const forced = forcedSieveLimit();
   if (forced !== null) return Math.min(forced, SIEVE_LIMIT_MAX, 2 ** (bits - 3));
   const scaled = Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12);
   if (scaled < 2 ** 28) return Math.min(scaled, 2 ** (bits - 3));
   const machine = opts.machine ?? thisMachine();
+  if (opts.chunkCandidates) return chunkLimit(bits, opts.chunkCandidates, machine);
   const indexes = Math.max(opts.indexesAhead ?? Number.POSITIVE_INFINITY, 1e-9);
   // For an endless run, the cost an index (the one-time part amortised away).
   const cost = (b: number): number =>
@@ -160,6 +164,43 @@ export function sieveLimit(bits: number, backend: Backend = 'native', opts: { in
     // Past 2^28 the roots cost hundreds of MB a thread: never more than an eighth of the machine's memory.
     if (deepSieveBytes(b, machine.threads) > machine.totalBytes / 8) break;
     if (cost(b) < 0.98 * cost(2 ** 28) && cost(b) < cost(best)) best = b;
+  }
+  return best;
+}
+
+/**
+ * Share of candidates (p ≡ 11 mod 12) that no prime 5 ≤ r < B strikes from
+ * p or q, times ln²B: ∏(1 − 2/r) over those r is about 3·4·C2·e^(−2γ)/ln²B
+ * (Mertens' theorem for the twin-prime sieve, C2 the twin-prime constant).
+ * It is a chunk's Fermat tests a candidate: 0.0054 at 2^31, as measured at
+ * 4096 bits.
+ */
+const SURVIVORS_LN2 = 12 * 0.6601618 * Math.exp(-2 * 0.5772157);
+
+/** Model core milliseconds of one queue chunk of `candidates` candidates at depth B, its sieve made for it (roots from scratch, one far slot). */
+function chunkCostMs(bits: number, limit: number, candidates: number): number {
+  const scale = bits / 2048;
+  const tests = (candidates * SURVIVORS_LN2) / Math.log(limit) ** 2;
+  const m = spacingOf(bits);
+  const far = limit > m ? deepPrimes(limit) - deepPrimes(m) : 0;
+  const steps = far ? 2 * (far + m * Math.log(Math.log(limit) / Math.log(m))) : 0;
+  return tests * 0.3 * scale ** 2.6 + (3 + 5 * scale) * 1e-6 * deepPrimes(limit) + FAR_STEP_NS * 1e-6 * steps;
+}
+
+/**
+ * The depth for a queue worker's chunk: its sieve serves that chunk alone
+ * (the coordinator hands a worker chunks of many indexes, so the next is
+ * seldom of the same one), and the roots it computes from scratch are set
+ * against the tests they save in the chunk; the prime table, built once a
+ * worker, is left out. At 4096 bits (32,768 candidates a chunk, Zen 5, one
+ * thread, a new index each chunk, medians of five): 425 ms a chunk at 2^24,
+ * 393 at 2^26, 379 at 2^28, 783 at 2^31, the depth an endless local run takes.
+ */
+function chunkLimit(bits: number, candidates: number, machine: SieveMachine): number {
+  let best = 2 ** 20;
+  for (let b = 2 ** 21; b <= Math.min(SIEVE_LIMIT_MAX, 2 ** (bits - 3)); b *= 2) {
+    if (deepSieveBytes(b, machine.threads) > machine.totalBytes / 8) break;
+    if (chunkCostMs(bits, b, candidates) < chunkCostMs(bits, best, candidates)) best = b;
   }
   return best;
 }
