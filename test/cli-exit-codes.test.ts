@@ -31,6 +31,17 @@ describe('unusable paths are bad input (exit 2, one line)', () => {
   });
 });
 
+describe('service addresses are bad input named as given (exit 2, one line)', () => {
+  it.each([
+    ['--base-url not a URL', {}, ['question', 'stats', '--base-url', 'not a url'], 'powprime: --base-url must be an absolute http(s) URL (got "not a url")'],
+    ['an environment address of another scheme', { POWPRIME_ADS_URL: 'ftp://x' }, ['ads', 'random'], 'powprime: POWPRIME_ADS_URL must be an absolute http(s) URL (got "ftp://x")'],
+  ])('%s', (_what, env, args, line) => {
+    const r = cli.withEnv(env)(...args);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`${line}\n`);
+  });
+});
+
 describe('environment', () => {
   it('an unknown POWPRIME_BACKEND is one warning line, and the work still runs', () => {
     const r = cli.withEnv({ POWPRIME_BACKEND: 'bogus' })('solve', 'env', '2');

@@ -308,6 +308,24 @@ describe('queue mode: bad usage', () => {
     expect(r.stderr).toMatch(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0.*ECONNREFUSED/);
   });
 
+  it('a server that is not Redis (an HTTP port): exit 1, saying so, not the client library\'s "Please report this"', async () => {
+    const http = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    });
+    await new Promise<void>((res) => http.listen(0, '127.0.0.1', res));
+    try {
+      const r = await runCli('search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', `redis://127.0.0.1:${(http.address() as AddressInfo).port}`);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^powprime: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0: the server there does not speak Redis's protocol \(Unknown RESP type/),
+      ]);
+      expect(r.stderr).not.toMatch(/report this/i);
+    } finally {
+      http.close();
+    }
+  });
+
   describe('with --register', () => {
     let fake: FakeServices;
     beforeAll(async () => {
@@ -369,6 +387,7 @@ describe('queue mode: bad usage', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', 'redis://h', '--shard', '1/2'], /do not go together/],
     [['search', '--bits', '64', '--count', '1', '--chunk-length', '10'], /--chunk-length goes with --queue/],
     [['worker', '--queue', 'redis://h', '--concurrency', '0'], /--concurrency/],
+    [['worker', '--queue', 'redis://h', '--threads', '3', '--concurrency', '4'], /--concurrency 4 is more than --threads 3/],
     [['search', '--bits', '64', '--count', '1', '--register-rate', '5/60'], /--register-rate goes with --queue and --register/],
     [['worker', '--queue', 'redis://h', '--lock-ms', '5'], /--lock-ms/],
   ])('%j → exit 2, one line', async (args, message) => {

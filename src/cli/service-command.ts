@@ -71,6 +71,9 @@ export function countdown(status: StatusLine, until: number, route: string): voi
 export function baseUrlFrom(o: ServiceFlags, envVar: string): string {
   const url = o.baseUrl ?? process.env[envVar];
   if (!url) throw new TypeError(`--base-url is required (or set ${envVar}): the service address is not built in`);
+  // Named as the user gave it, not as the client's baseUrl option.
+  const given = o.baseUrl !== undefined ? '--base-url' : envVar;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new TypeError(`${given} must be an absolute http(s) URL (got ${JSON.stringify(url)})`);
   return url;
 }
 

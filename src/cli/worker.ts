@@ -40,6 +40,8 @@ export function registerWorker(program: Command): void {
       // Checked before Redis is touched: chunks reach the search's own checks only once they arrive.
       const threads = opts.threads === undefined ? poolSize() : checkThreads('--threads', parseIntArg('--threads', opts.threads));
       const concurrency = checkInteger('--concurrency', parseIntArg('--concurrency', opts.concurrency), 1, MAX_WORKER_CONCURRENCY);
+      // Each chunk at once takes a thread at least: more chunks than threads would run on threads not given.
+      if (opts.threads !== undefined && concurrency > threads) throw new RangeError(`--concurrency ${concurrency} is more than --threads ${threads}: each chunk at once needs a thread of its own`);
       const lockMs = checkInteger('--lock-ms', parseIntArg('--lock-ms', opts.lockMs), MIN_LOCK_MS, MAX_LOCK_MS);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       const status = new StatusLine();

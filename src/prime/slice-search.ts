@@ -45,7 +45,7 @@ export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   const seed = parseSeed('seed', opts.seed);
   const index = parseIndex('index', opts.index);
   const slice = parseBigInt('slice', opts.slice);
-  if (slice < 0n) throw argumentError(RangeError, 'slice', 'must not be negative');
+  if (slice < 0n) throw argumentError(RangeError, 'slice', `must not be negative (got ${slice})`);
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
   const rounds = checkRounds('rounds', opts.rounds);
   // One slice, searched once: a sieve no deeper than a single index repays.

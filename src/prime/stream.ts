@@ -26,7 +26,8 @@
  * starts form a progression, one index's residues are another's shifted by
  * a constant (native/bignum/safe_prime_sieve.h), which makes a deeper sieve
  * pay. M is about 64 mean gaps between safe primes, so two indexes share a
- * prime only with probability about e^−64.
+ * prime only with probability about e^−64 while the indexes do not crowd the
+ * range (indexesCrowd: at small sizes they wrap around among each other).
  */
 import { sha256 } from '../hash/sha256.ts';
 import { fromBytes } from './bigint.ts';

@@ -65,7 +65,8 @@ export async function openRedis(target: QueueTarget, onNotice: (message: string)
   let connected = false;
   let down = false;
   redis.on('error', (err: Error) => {
-    lastError = err.message;
+    // ioredis's words for a server that answered but not in Redis's protocol (an HTTP port): say that, not "Please report this".
+    lastError = /^Unknown RESP type/.test(err.message) ? `the server there does not speak Redis's protocol (${err.message.replace(/\. Please report this\.?$/, '')})` : err.message;
     if (connected && !down) onNotice(`lost the connection to ${target.display} (${err.message}); retrying`);
     if (connected) down = true;
   });
