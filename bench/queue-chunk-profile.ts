@@ -8,7 +8,7 @@
  * indexes are open: each chunk's sieve is made for it); `same`: chunks 0, 1,
  * 2, … of index 0 (one index open, e.g. a single large prime: the sieve is
  * kept and deepened). POWPRIME_SIEVE_LIMIT=B forces the depth, to set the
- * model in sieve-depth.ts (chunkLimit) against measured times. Prints the
+ * model in chunk-depth.ts against measured times. Prints the
  * total (the prime table's one-time build included), the median chunk after
  * the first, and Fermat tests a chunk.
  */

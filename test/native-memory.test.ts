@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closePool, searchSafePrimeRange, searchSafePrimes, searchSafePrimeSlice } from '../src/index.ts';
 import { InternalError } from '../src/errors.ts';
 import { native } from '../src/native.ts';
-import { IndexStream } from '../src/prime/index-search.ts';
+import { IndexStream } from '../src/prime/index-stream.ts';
 import { hasNative } from './helpers/backends.ts';
 
 const n = hasNative ? native() : null;

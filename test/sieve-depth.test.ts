@@ -2,6 +2,7 @@
 // cost 4 bytes a prime in every pool thread's sieve, so the depth falls back
 // rather than take more than an eighth of the machine's memory.
 import { describe, expect, it } from 'vitest';
+import { chunkSieveLimit } from '../src/prime/chunk-depth.ts';
 import { deepSieveBytes, SIEVE_LIMIT_MAX, sieveLimit } from '../src/prime/sieve-depth.ts';
 
 const BIG = { machine: { totalBytes: 2 ** 40, threads: 2 } };
@@ -43,7 +44,7 @@ describe('sieveLimit', () => {
   });
 
   it("a queue worker's chunk: its own roots against the tests they save in it, deeper the more chunks its sieve serves", () => {
-    const chunk = (bits: number, candidates: number, machine = BIG.machine): number => sieveLimit(bits, 'native', { machine, chunkCandidates: candidates });
+    const chunk = (bits: number, candidates: number, machine = BIG.machine): number => chunkSieveLimit(bits, 'native', candidates, machine);
     // One chunk of 32,768 candidates at 4096 bits, a sieve made for it alone: far shallower than a
     // local run's 2^31 (measured: 393 ms a chunk at 2^26, 783 at 2^31).
     expect(chunk(4096, 32768)).toBe(2 ** 26);

@@ -46,7 +46,7 @@
  * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
  * goes to 2^30 for runs of about 16 indexes a thread and 2^31 from about 40
  * (an endless run, whose blocks have one slot, stays at 2^28; a queue
- * worker's chunk has a model of its own, chunkLimit); 3072 bits to
+ * worker's chunk has a model of its own, chunk-depth.ts); 3072 bits to
  * 2^30 from about 3 and 2^31 from 7; 4096 bits to 2^30 for one and 2^31
  * from 2; 8192 bits to 2^31 for one.
  */
@@ -65,12 +65,12 @@ export interface SieveMachine {
   threads: number;
 }
 
-function thisMachine(): SieveMachine {
+export function thisMachine(): SieveMachine {
   return { totalBytes: totalmem(), threads: availableParallelism() };
 }
 
 /** Deep sieve primes (from 2^16) below B: π(B) − π(2^16), a little over. */
-function deepPrimes(limit: number): number {
+export function deepPrimes(limit: number): number {
   if (limit <= 2 ** 16) return 0;
   return Math.ceil(limit / (Math.log(limit) - 1.1)) - 6542;
 }
@@ -92,7 +92,7 @@ export function deepSieveBytes(limit: number, threads: number): number {
 }
 
 /** Stream v2's spacing between consecutive starts, in candidates (stream.ts spacing()). */
-function spacingOf(bits: number): number {
+export function spacingOf(bits: number): number {
   return 4 * bits * bits;
 }
 
@@ -121,7 +121,7 @@ export function deepPlan(bits: number, version: 1 | 2, slots: number): { spacing
 }
 
 /** Core nanoseconds of one step of a far root over a block (far_sieve.cc), measured as above. */
-const FAR_STEP_NS = 0.85;
+export const FAR_STEP_NS = 0.85;
 
 /** Model core milliseconds of a thread's run of `indexes` indexes of `bits` bits at depth B (see above). */
 function runCostMs(bits: number, limit: number, indexes: number, threads: number): number {
@@ -142,19 +142,17 @@ function runCostMs(bits: number, limit: number, indexes: number, threads: number
 /**
  * The depth for a search of `bits` bits. `indexesAhead`: the indexes of this
  * size the thread is expected to search one after another (Infinity, the
- * default, for anything that runs for hours). `chunkCandidates`: the
- * candidates a sieve made for a queue worker's chunk is expected to serve
- * (chunkLimit).
+ * default, for anything that runs for hours); a queue worker's chunk has
+ * its own (chunk-depth.ts).
  * Always below q's least possible value 3·2^(bits−3), so no sieve prime can be q or p.
  */
-export function sieveLimit(bits: number, backend: Backend = 'native', opts: { indexesAhead?: number; chunkCandidates?: number; machine?: SieveMachine } = {}): number {
+export function sieveLimit(bits: number, backend: Backend = 'native', opts: { indexesAhead?: number; machine?: SieveMachine } = {}): number {
   if (backend === 'js') return Math.min(SIEVE_LIMIT_JS, Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12), 2 ** (bits - 3));
   const forced = forcedSieveLimit();
   if (forced !== null) return Math.min(forced, SIEVE_LIMIT_MAX, 2 ** (bits - 3));
   const scaled = Math.max(Math.round(2 ** 28 * (bits / 2048) ** 3.6), 1 << 12);
   if (scaled < 2 ** 28) return Math.min(scaled, 2 ** (bits - 3));
   const machine = opts.machine ?? thisMachine();
-  if (opts.chunkCandidates) return chunkLimit(bits, opts.chunkCandidates, machine);
   const indexes = Math.max(opts.indexesAhead ?? Number.POSITIVE_INFINITY, 1e-9);
   // For an endless run, the cost an index (the one-time part amortised away).
   const cost = (b: number): number =>
@@ -169,49 +167,12 @@ export function sieveLimit(bits: number, backend: Backend = 'native', opts: { in
 }
 
 /**
- * Share of candidates (p ≡ 11 mod 12) that no prime 5 ≤ r < B strikes from
- * p or q, times ln²B: ∏(1 − 2/r) over those r is about 3·4·C2·e^(−2γ)/ln²B
- * (Mertens' theorem for the twin-prime sieve, C2 the twin-prime constant).
- * It is a chunk's Fermat tests a candidate: 0.0054 at 2^31, as measured at
- * 4096 bits.
- */
-const SURVIVORS_LN2 = 12 * 0.6601618 * Math.exp(-2 * 0.5772157);
-
-/** Model core milliseconds of one queue chunk of `candidates` candidates at depth B, its sieve made for it (roots from scratch, one far slot). */
-function chunkCostMs(bits: number, limit: number, candidates: number): number {
-  const scale = bits / 2048;
-  const tests = (candidates * SURVIVORS_LN2) / Math.log(limit) ** 2;
-  const m = spacingOf(bits);
-  const far = limit > m ? deepPrimes(limit) - deepPrimes(m) : 0;
-  const steps = far ? 2 * (far + m * Math.log(Math.log(limit) / Math.log(m))) : 0;
-  return tests * 0.3 * scale ** 2.6 + (3 + 5 * scale) * 1e-6 * deepPrimes(limit) + FAR_STEP_NS * 1e-6 * steps;
-}
-
-/**
- * The depth for a queue worker's chunk: its sieve serves that chunk alone
- * (the coordinator hands a worker chunks of many indexes, so the next is
- * seldom of the same one), and the roots it computes from scratch are set
- * against the tests they save in the chunk; the prime table, built once a
- * worker, is left out. At 4096 bits (32,768 candidates a chunk, Zen 5, one
- * thread, a new index each chunk, medians of five): 425 ms a chunk at 2^24,
- * 393 at 2^26, 379 at 2^28, 783 at 2^31, the depth an endless local run takes.
- */
-function chunkLimit(bits: number, candidates: number, machine: SieveMachine): number {
-  let best = 2 ** 20;
-  for (let b = 2 ** 21; b <= Math.min(SIEVE_LIMIT_MAX, 2 ** (bits - 3)); b *= 2) {
-    if (deepSieveBytes(b, machine.threads) > machine.totalBytes / 8) break;
-    if (chunkCostMs(bits, b, candidates) < chunkCostMs(bits, best, candidates)) best = b;
-  }
-  return best;
-}
-
-/**
  * POWPRIME_SIEVE_LIMIT=B (5 ≤ B, capped at SIEVE_LIMIT_MAX) forces the native
  * sieve's depth, so bench/safe-prime-profile.ts can measure the cost model at
  * several depths through the real search (pool threads inherit the
  * environment). Safe to leave set: no result depends on the depth.
  */
-function forcedSieveLimit(): number | null {
+export function forcedSieveLimit(): number | null {
   const v = process.env.POWPRIME_SIEVE_LIMIT;
   if (v === undefined || v === '') return null;
   const b = Number(v);

@@ -1,7 +1,7 @@
 /** One slice of an index's candidate stream, searched on the calling thread. */
 import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
 import { argumentError, checkInteger, checkOneOf, checkRequiredOptions, checkRounds, optionNames, parseBigInt } from '../validate.ts';
-import { IndexStream } from './index-search.ts';
+import { IndexStream } from './index-stream.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { parseIndex, parseStream } from './search-options.ts';
 import type { StreamVersion } from './stream.ts';
