@@ -7,7 +7,7 @@
  * max age (by their modification time, which a save sets) go, and
  * temporaries (writeFileAtomic's `.<name>.<pid>.<ms>.tmp`) a day old.
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.ts';
 import { DAY, HOUR } from './rate-limiter.ts';
@@ -15,11 +15,11 @@ import { DAY, HOUR } from './rate-limiter.ts';
 /** writeFileAtomic's temporary names. */
 const TEMPORARY = /^\..+\.\d+\.\d+\.tmp$/;
 
-/** Whether `name` in `dir` is a temporary left by a write that never finished: a day old (no write takes a day). */
-export function isLeftoverTemporary(dir: string, name: string): boolean {
+/** Whether `name` in `dir` is a temporary left by a write that never finished: a day old (no write takes a day). `stat`: the file's, when the caller has it. */
+export function isLeftoverTemporary(dir: string, name: string, stat?: Stats): boolean {
   if (!TEMPORARY.test(name)) return false;
-  const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
-  return stat !== undefined && Date.now() - stat.mtimeMs > DAY;
+  const s = stat ?? statSync(path.join(dir, name), { throwIfNoEntry: false });
+  return s !== undefined && Date.now() - s.mtimeMs > DAY;
 }
 
 export class FolderSweep {
@@ -47,7 +47,7 @@ export class FolderSweep {
       const stat = statSync(file, { throwIfNoEntry: false });
       if (!stat?.isFile()) continue;
       // Removed meanwhile by another process sharing the folder: then already gone.
-      if (now - stat.mtimeMs >= this.maxAgeMs || isLeftoverTemporary(this.dir, name)) rmSync(file, { force: true });
+      if (now - stat.mtimeMs >= this.maxAgeMs || isLeftoverTemporary(this.dir, name, stat)) rmSync(file, { force: true });
     }
   }
 }

@@ -135,6 +135,18 @@ export interface KeystoreOptions {
 /** Every option of Keystore: any other key is refused. */
 export const KEYSTORE_OPTIONS = optionNames<KeystoreOptions>()(['lockWaitMs']);
 
+/** Up to `length` bytes of `fd` from `from` (fewer at the end of the file): readSync may return less than asked. */
+function readAt(fd: number, from: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
 export class Keystore {
   private entries = new Map<string, LedgerEntry>();
   readonly journalFile: string;
@@ -197,16 +209,7 @@ export class Keystore {
       if (this.generation !== null) this.reload();
       return;
     }
-    const read = (from: number, length: number): Buffer => {
-      const buf = Buffer.alloc(length);
-      let got = 0;
-      while (got < length) {
-        const n = readSync(fd, buf, got, length - got, from + got);
-        if (n === 0) break;
-        got += n;
-      }
-      return buf.subarray(0, got);
-    };
+    const read = (from: number, length: number): Buffer => readAt(fd, from, length);
     try {
       const size = fstatSync(fd).size;
       const head = read(0, Math.min(size, 512));
@@ -345,14 +348,8 @@ export class Keystore {
 
   /** Whether the journal still holds only blanks where this process left its room (nothing of another process's is cut). */
   private isBlank(fd: number, room: { at: number; end: number }): boolean {
-    const buf = Buffer.alloc(room.end - room.at);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, room.at + got);
-      if (n === 0) return false;
-      got += n;
-    }
-    return buf.subarray(0, buf.length - 1).every((b) => b === 0x20) && buf[buf.length - 1] === 0x0a;
+    const buf = readAt(fd, room.at, room.end - room.at);
+    return buf.length === room.end - room.at && buf.subarray(0, buf.length - 1).every((b) => b === 0x20) && buf[buf.length - 1] === 0x0a;
   }
 
   /** Folds the journal into the snapshot (under the lock): snapshot written atomically, then the journal emptied. */
