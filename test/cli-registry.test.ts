@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
+import { Keystore } from '../src/clients/registry/keystore.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -63,6 +65,20 @@ describe('powprime registry and ads', () => {
     const other = await cli('registry', 'add', p, '--json', '--base-url', fake.url.href, '--state-dir', state, '--no-limits', '--keystore', path.join(tmp(), 'other.json'));
     expect(other.status, other.stderr).toBe(1);
     expect(JSON.parse(other.stdout)).toMatchObject({ prime: p, state: 'registered-elsewhere' });
+  });
+
+  it('add of a prime another live process is registering says which process, and sends nothing', async () => {
+    const state = tmp();
+    const keystore = path.join(tmp(), 'keys.json');
+    const p = JSON.parse((await cli('search', '--bits', '128', '--count', '1', '--seed', '6')).stdout).prime as string;
+    // This test's own process stands for the other one: alive, on this host, not the CLI.
+    const k = new Keystore(keystore);
+    k.put({ prime: p, bits: 128, state: 'sending', at: Date.now(), owner: { pid: process.pid, host: hostname() } });
+    k.close();
+    const add = await cli('registry', 'add', p, '--base-url', fake.url.href, '--state-dir', state, '--no-limits', '--keystore', keystore);
+    expect(add.status).toBe(1);
+    expect(add.stdout.trim()).toBe(`${p}: sending (being registered by process ${process.pid} on ${hostname()}; its keys land in this keystore)`);
+    expect(fake.registry.added).not.toContain(BigInt(p));
   });
 
   it("every registry and ads command's JSON follows the JSON convention of docs/cli.md (ads' UNIX timestamps as ISO 8601)", async () => {

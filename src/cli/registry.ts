@@ -108,7 +108,9 @@ export function registerRegistry(program: Command): void {
       act(async (reg, o, cmd) => {
         const e = await reg.register(parsePrimeArg(cmd.args[0]!));
         const shown = ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys));
-        out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : ''}`, shown);
+        // `sending` comes back only when another process sharing the keystore is registering p right now.
+        const why = e.state === 'sending' && e.owner ? ` (being registered by process ${e.owner.pid} on ${e.owner.host}; its keys land in this keystore)` : '';
+        out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : why}`, shown);
         // Only `registered` leaves this keystore holding keys; anything else did not do what was asked.
         if (e.state !== 'registered') process.exitCode = 1;
       }),
