@@ -58,6 +58,12 @@ export interface LayoutOptions {
   passes: number;
   /** Wall time to aim at per length and pass. */
   msPerLength: number;
+  /**
+   * Hashes per second a verdict asks of every length (the goal against
+   * OpenSSL's best run): a length under it gets the same second look as one
+   * far below the median, since its figure decides the verdict.
+   */
+  floor?: number;
 }
 
 /** Hashes per second of one search over `count` candidates from counter 0 (the first window). */
@@ -88,13 +94,14 @@ export function measureLayouts(opts: LayoutOptions): LayoutRate[] {
   for (let p = 0; p < opts.passes; p++) {
     for (const [i, t] of targets.entries()) samples[i]!.push(timeOne(t, opts.kernel, probe));
   }
-  // A second look at lengths far below the median: a burst of other work
-  // that covered all of one length's passes looks like a slow layout. More
-  // passes cannot make a length faster than it is (each is the best of its
-  // own runs), so a layout that really is slow stays slow.
+  // A second look at lengths far below the median, or under the floor: a
+  // burst of other work that covered all of one length's passes looks like a
+  // slow layout. More passes cannot make a length faster than it is (each is
+  // the best of its own runs), so a layout that really is slow stays slow.
   const median = spread(samples.map((x) => Math.max(...x))).median!;
+  const low = Math.max(0.9 * median, opts.floor ?? 0);
   targets.forEach((t, i) => {
-    for (let p = 0; p < 2 * opts.passes && Math.max(...samples[i]!) < 0.9 * median; p++) samples[i]!.push(timeOne(t, opts.kernel, probe));
+    for (let p = 0; p < 2 * opts.passes && Math.max(...samples[i]!) < low; p++) samples[i]!.push(timeOne(t, opts.kernel, probe));
   });
   return targets.map((t, i) => ({
     length: opts.lengths[i]!,

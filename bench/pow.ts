@@ -165,7 +165,8 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
   let threadRatios: number[] = [];
   if (hasNative) {
     opts.onStep?.(`native 1 thread over ${lengths.length} nonce lengths`);
-    native1Layouts = measureLayouts({ lengths, kernel: 'best', passes, msPerLength: opts.quick ? 5 : 10 });
+    const floor = sslRuns.length ? NATIVE_GOAL(info.sha256).min * Math.max(...sslRuns) : undefined;
+    native1Layouts = measureLayouts({ lengths, kernel: 'best', passes, msPerLength: opts.quick ? 5 : 10, ...(floor ? { floor } : {}) });
     rows.push(...layoutRows('native 1 thread', native1Layouts));
     if (all >= 2) {
       opts.onStep?.(`native ${all} threads over ${lengths.length} nonce lengths`);
