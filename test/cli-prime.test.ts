@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE as CLI, runCliSync as cli } from './helpers/cli.ts';
@@ -190,6 +190,28 @@ describe('powprime search', () => {
     expect(lines(parts).map((l) => [l.prime, l.index])).toEqual(lines(whole).map((l) => [l.prime, l.index]));
     // Already complete: nothing more to do.
     expect(cli('search', '--bits', '96', '--count', '5', '--out', parts).stdout).toMatch(/^0 new safe primes; 5 in/);
+  });
+
+  it('one run at a time per file, whatever hard link names it: a second name for the same file is refused while the first runs', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'a.jsonl');
+    const other = path.join(dir, 'b.jsonl');
+    writeFileSync(file, '');
+    linkSync(file, other);
+    const first = startCli(['search', '--bits', '1024', '--count', '60', '--seed', '32', '--out', file]);
+    try {
+      await first.waitFor(() => lines(file).length >= 1, 'a first line');
+      const second = cli('search', '--bits', '1024', '--count', '60', '--seed', '32', '--out', other);
+      expect(second.status).toBe(2);
+      expect(second.stderr).toBe(`powprime: --out ${other} is being written by another run through another hard link to the same file; wait for it to end or stop it, or use another file\n`);
+      expect(existsSync(`${other}.lock`)).toBe(false); // its own lock let go again
+    } finally {
+      await killAll();
+    }
+    // Once the first run is gone, the other name may carry on from its lines.
+    const rerun = cli('search', '--bits', '1024', '--count', '60', '--seed', '32', '--out', other);
+    expect(rerun.status, rerun.stderr).toBe(0);
+    expect(lines(file).map((l) => l.index)).toEqual(Array.from({ length: 60 }, (_, i) => i));
   });
 
   it('one run at a time per --out file: a second is refused while the first runs, and takes over after a kill -9', async () => {

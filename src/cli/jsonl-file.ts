@@ -3,12 +3,12 @@
  * (one write each, then fdatasync), so a crash loses at most the line being
  * written; a torn last line left by a crash is cut off before appending again.
  * One process at a time: the file's lock (`<file>.lock`, an OS lock where the
- * addon loads) is taken before the file is first read, and held until the
- * run ends. A failed write cuts the file back to its last whole line.
+ * addon loads; a file with other hard links is locked itself as well) is
+ * taken before the file is first read, and held until the run ends. A failed write cuts the file back to its last whole line.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { tryLock, lockHolderText, type FileLock } from '../fs/file-lock.ts';
+import { tryLock, tryLockFileItself, lockHolderText, type FileLock } from '../fs/file-lock.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
 import { checkRegularFile, linkTarget } from './out-path.ts';
@@ -84,8 +84,28 @@ export function lockOutFile(file: string, flag = '--out'): FileLock {
   // Beside the file written, so runs naming it through different links exclude each other.
   const lockFile = `${linkTarget(file, flag)}.lock`;
   checkRegularFile(file, flag);
-  const lock = tryLock(lockFile, file);
-  if (!lock) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
+  const named = tryLock(lockFile, file);
+  if (!named) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
+  // A file with other hard links is reached by names whose lock files differ: the file itself is locked too.
+  let itself: FileLock | null | undefined;
+  try {
+    itself = (statSync(file, { throwIfNoEntry: false })?.nlink ?? 1) > 1 ? tryLockFileItself(file) : undefined;
+  } catch (err) {
+    named.release();
+    throw err;
+  }
+  if (itself === null) {
+    named.release();
+    throw new RangeError(`${flag} ${file} is being written by another run through another hard link to the same file; wait for it to end or stop it, or use another file`);
+  }
+  const lock: FileLock = {
+    path: named.path,
+    kind: named.kind,
+    release() {
+      itself?.release();
+      named.release();
+    },
+  };
   // Ended by process.exit (a second Ctrl-C) without release(): the lock file goes too.
   const onExit = (): void => lock.release();
   process.once('exit', onExit);

@@ -258,6 +258,36 @@ export function tryLock(file: string, what: string): FileLock | null {
   return b ? tryOsLock(b, file, what) : tryLinkLock(file, what, 0);
 }
 
+/**
+ * An OS lock on `file` itself, for a file several hard links name: their
+ * `<name>.lock` files differ, the file they reach does not. Advisory flock,
+ * so this process's own writes through other handles go on; the file's
+ * contents are untouched. Null when another run holds it; undefined where it
+ * cannot be taken (no addon; Windows, where a lock on the file would be
+ * mandatory and stop this run's own writes). `file` must exist.
+ */
+export function tryLockFileItself(file: string): FileLock | null | undefined {
+  const b = binding();
+  if (!b || process.platform === 'win32') return undefined;
+  let handle: number | null;
+  try {
+    handle = b.lockOpen(file, '');
+  } catch (err) {
+    throw asGuardedPathError(err, file);
+  }
+  if (handle === null) return null;
+  let open = true;
+  return {
+    path: file,
+    kind: 'os',
+    release() {
+      if (!open) return;
+      open = false;
+      b.lockClose(handle);
+    },
+  };
+}
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /**
