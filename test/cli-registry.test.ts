@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -79,6 +79,21 @@ describe('powprime registry and ads', () => {
     expect(add.status).toBe(1);
     expect(add.stdout.trim()).toBe(`${p}: sending (being registered by process ${process.pid} on ${hostname()}; its keys land in this keystore)`);
     expect(fake.registry.added).not.toContain(BigInt(p));
+  });
+
+  it('add of a prime an interrupted run left as sending settles it first, then registers it', async () => {
+    const state = tmp();
+    const keystore = path.join(tmp(), 'keys.json');
+    const p = JSON.parse((await cli('search', '--bits', '128', '--count', '1', '--seed', '7')).stdout).prime as string;
+    // The run that left it: a process that has ended (its pid not reused this soon).
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const k = new Keystore(keystore);
+    k.put({ prime: p, bits: 128, state: 'sending', at: Date.now(), owner: { pid: dead, host: hostname() } });
+    k.close();
+    const add = await cli('registry', 'add', p, '--json', '--base-url', fake.url.href, '--state-dir', state, '--no-limits', '--keystore', keystore);
+    expect(add.status, add.stderr).toBe(0);
+    expect(JSON.parse(add.stdout)).toMatchObject({ prime: p, state: 'registered', hasKey: true });
+    expect(fake.registry.added.filter((x) => x === BigInt(p))).toHaveLength(1);
   });
 
   it("every registry and ads command's JSON follows the JSON convention of docs/cli.md (ads' UNIX timestamps as ISO 8601)", async () => {

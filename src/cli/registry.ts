@@ -106,10 +106,13 @@ export function registerRegistry(program: Command): void {
     .description('check p locally, register it, and store its keys')
     .action(
       act(async (reg, o, cmd) => {
-        const e = await reg.register(parsePrimeArg(cmd.args[0]!));
+        const p = parsePrimeArg(cmd.args[0]!);
+        // What an interrupted run left (`sending` with no live owner, a journaled answer) is settled first, as search --register does.
+        for (const lost of await reg.recover()) reportKeyLost(lost);
+        const e = await reg.register(p);
         const shown = ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys));
-        // `sending` comes back only when another process sharing the keystore is registering p right now.
-        const why = e.state === 'sending' && e.owner ? ` (being registered by process ${e.owner.pid} on ${e.owner.host}; its keys land in this keystore)` : '';
+        // After recover(), `sending` comes back only when another live process sharing the keystore is registering p.
+        const why = e.state === 'sending' && e.owner && Keystore.ownerRunning(e) ? ` (being registered by process ${e.owner.pid} on ${e.owner.host}; its keys land in this keystore)` : '';
         out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : why}`, shown);
         // Only `registered` leaves this keystore holding keys; anything else did not do what was asked.
         if (e.state !== 'registered') process.exitCode = 1;
