@@ -3,10 +3,10 @@
  * (one write each, then fdatasync), so a crash loses at most the line being
  * written; a torn last line left by a crash is cut off before appending again.
  * One process at a time: the file's lock (`<file>.lock`, an OS lock where the
- * addon loads; a file with other hard links is locked itself as well) is
- * taken before the file is first read, and held until the run ends. A failed write cuts the file back to its last whole line.
+ * addon loads) is taken before the file is first read, and held until the
+ * run ends; the file itself is locked too once read (see lockItself). A failed write cuts the file back to its last whole line.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { tryLock, tryLockFileItself, lockHolderText, type FileLock } from '../fs/file-lock.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../fs/durable-write.ts';
@@ -84,28 +84,8 @@ export function lockOutFile(file: string, flag = '--out'): FileLock {
   // Beside the file written, so runs naming it through different links exclude each other.
   const lockFile = `${linkTarget(file, flag)}.lock`;
   checkRegularFile(file, flag);
-  const named = tryLock(lockFile, file);
-  if (!named) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
-  // A file with other hard links is reached by names whose lock files differ: the file itself is locked too.
-  let itself: FileLock | null | undefined;
-  try {
-    itself = (statSync(file, { throwIfNoEntry: false })?.nlink ?? 1) > 1 ? tryLockFileItself(file) : undefined;
-  } catch (err) {
-    named.release();
-    throw err;
-  }
-  if (itself === null) {
-    named.release();
-    throw new RangeError(`${flag} ${file} is being written by another run through another hard link to the same file; wait for it to end or stop it, or use another file`);
-  }
-  const lock: FileLock = {
-    path: named.path,
-    kind: named.kind,
-    release() {
-      itself?.release();
-      named.release();
-    },
-  };
+  const lock = tryLock(lockFile, file);
+  if (!lock) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
   // Ended by process.exit (a second Ctrl-C) without release(): the lock file goes too.
   const onExit = (): void => lock.release();
   process.once('exit', onExit);
@@ -130,14 +110,18 @@ export class JsonlOut<T = SearchLine> {
   private goodLength: number;
   private closed = false;
   private folderSynced = false;
+  /** The lock on the file itself (lockItself), once the file exists. */
+  private itself: FileLock | undefined;
 
   private constructor(
     readonly file: string,
     private readonly lock: FileLock,
     read: (file: string) => ExistingLines<T>,
+    private readonly flag: string,
   ) {
     try {
       this.existing = read(file);
+      if (existsSync(file)) this.lockItself();
     } catch (err) {
       lock.release();
       throw err;
@@ -145,9 +129,22 @@ export class JsonlOut<T = SearchLine> {
     this.goodLength = this.existing.validBytes;
   }
 
+  /**
+   * Locks the file itself as well as `<name>.lock`: hard links give one file
+   * several names, each with its own `.lock`. After the file was read, since
+   * where flock is emulated with fcntl locks (NFS) closing any handle on the
+   * file, as readFileSync does, would drop it; held until close(). Refuses
+   * (RangeError) when another run holds it.
+   */
+  private lockItself(): void {
+    const held = tryLockFileItself(this.file);
+    if (held === null) throw new RangeError(`${this.flag} ${this.file} is being written by another run through another hard link to the same file; wait for it to end or stop it, or use another file`);
+    this.itself = held;
+  }
+
   /** Locks `file` (see lockOutFile), then reads its lines with `read`. */
   static open<T>(file: string, read: (file: string) => ExistingLines<T>, flag = '--out'): JsonlOut<T> {
-    return new JsonlOut<T>(file, lockOutFile(file, flag), read);
+    return new JsonlOut<T>(file, lockOutFile(file, flag), read, flag);
   }
 
   append(line: T): void {
@@ -157,6 +154,7 @@ export class JsonlOut<T = SearchLine> {
     if (this.fd === null) {
       try {
         this.fd = openSync(this.file, 'a');
+        if (!this.itself) this.lockItself(); // a file this run has just made
         if (this.existing.totalBytes > this.existing.validBytes) {
           ftruncateSync(this.fd, this.existing.validBytes);
           fdatasyncSync(this.fd);
@@ -192,6 +190,7 @@ export class JsonlOut<T = SearchLine> {
     if (this.closed) return;
     this.closed = true;
     if (this.fd !== null) closeSync(this.fd);
+    this.itself?.release();
     this.lock.release();
   }
 }

@@ -264,7 +264,8 @@ export function tryLock(file: string, what: string): FileLock | null {
  * so this process's own writes through other handles go on; the file's
  * contents are untouched. Null when another run holds it; undefined where it
  * cannot be taken (no addon; Windows, where a lock on the file would be
- * mandatory and stop this run's own writes). `file` must exist.
+ * mandatory and stop this run's own writes) or is not needed (a file this
+ * user cannot write). `file` must exist.
  */
 export function tryLockFileItself(file: string): FileLock | null | undefined {
   const b = binding();
@@ -273,6 +274,8 @@ export function tryLockFileItself(file: string): FileLock | null | undefined {
   try {
     handle = b.lockOpen(file, '');
   } catch (err) {
+    // A file this user may only read (or on a read-only mount) can be locked by nobody's writer: none needed.
+    if (['EACCES', 'EPERM', 'EROFS'].includes(String((err as NodeJS.ErrnoException).code))) return undefined;
     throw asGuardedPathError(err, file);
   }
   if (handle === null) return null;
