@@ -43,6 +43,8 @@ export interface LayoutRate {
   fast: number;
   /** Best of the passes, hashes per second. */
   rate: number;
+  /** The passes it took, when more than asked (far below the median, or under the floor). */
+  passes?: number;
 }
 
 export interface LayoutOptions {
@@ -107,6 +109,7 @@ export function measureLayouts(opts: LayoutOptions): LayoutRate[] {
     length: opts.lengths[i]!,
     fast: (t.layout.digitsEnd - 1) >> 2,
     rate: spread(samples[i]!).max!,
+    ...(samples[i]!.length > opts.passes ? { passes: samples[i]!.length } : {}),
   }));
 }
 

@@ -67,6 +67,9 @@ async function passRate(length: number, threads: number, perThread: number, ms: 
   return batch / ((performance.now() - t0) / 1000);
 }
 
+/** What all threads must reach against one, on every nonce length (with 2 cores or more). */
+const THREAD_GOAL = 1.9;
+
 /**
  * One thread and all threads over one nonce length: the best of `passes`
  * solvePow calls each, the two sides' passes alternating. A host whose speed
@@ -75,9 +78,6 @@ async function passRate(length: number, threads: number, perThread: number, ms: 
  * all of one side's passes first put them in different moments, and the
  * lowest of 64 ratios read that drift (1.34 × against a median of 2.08 ×).
  */
-/** What all threads must reach against one, on every nonce length (with 2 cores or more). */
-const THREAD_GOAL = 1.9;
-
 async function threadRates(length: number, threads: number, perThread: number, ms: number, passes: number): Promise<{ one: number; all: number }> {
   let one = 0;
   let all = 0;
@@ -156,7 +156,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
       min: r.rate,
       median: r.rate,
       max: r.rate,
-      ...(notes?.has(r.length) ? { note: notes.get(r.length) } : {}),
+      ...(notes?.has(r.length) ? { note: notes.get(r.length) } : r.passes ? { note: `best of ${r.passes} passes: more for a length far below the median or under the goal` } : {}),
     }));
   // Many short passes rather than a few long ones: on a shared machine each
   // length then has its chances at a quiet moment.
@@ -190,8 +190,10 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
           rates = await threadRates(r.length, all, r.rate, 4 * ms, 3);
           again.set(r.length, `measured again over ${4 * ms} ms passes: the ${ms} ms ones gave ${first.toFixed(3)} × one thread`);
         }
-        one.push({ ...r, rate: rates.one });
-        multi.push({ ...r, rate: rates.all });
+        // The length and its layout; the single-thread passes it took are not these rows'.
+        const at = { length: r.length, fast: r.fast };
+        one.push({ ...at, rate: rates.one });
+        multi.push({ ...at, rate: rates.all });
       }
       rows.push(...layoutRows('native 1 thread, solvePow', one, again), ...layoutRows(`native ${all} threads`, multi, again));
       threadRatios = multi.map((m, i) => m.rate / one[i]!.rate);
