@@ -1,6 +1,7 @@
 /**
  * Whether a run's figures can be judged against the goals: a machine busy
- * with other work before the run started (its runnable tasks), or figures whose
+ * with other work before the run started (its runnable tasks) or during it
+ * (the CPU time others took), or figures whose
  * repeated runs disagree widely, make a short ratio say more about the
  * neighbours than about powprime. Such a run is reported as not judged, not
  * as a goal missed.
@@ -44,6 +45,54 @@ function procsRunning(): number | null {
   }
 }
 
+/** The machine's busy CPU time and this process's own (its threads and waited-for children), in clock ticks, at one moment. */
+export interface CpuMark {
+  machine: number;
+  own: number;
+  atMs: number;
+}
+
+/** Linux's clock tick for /proc's CPU times (USER_HZ: 100 on every Linux ABI). */
+const TICKS_PER_SECOND = 100;
+
+/** A CpuMark from /proc (Linux), or null where there is none. */
+export function cpuMark(): CpuMark | null {
+  try {
+    // cpu  user nice system idle iowait irq softirq steal …: busy is all but idle and iowait; steal
+    // counts, as it is the host's other guests on these cores.
+    const all = /^cpu\s+(.+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]?.trim().split(/\s+/).map(Number);
+    const self = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14 … cstime 17.
+    const f = self
+      .slice(self.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    if (!all || all.length < 8 || f.length < 15) return null;
+    const [user, nice, system, , , irq, softirq, steal] = all as [number, number, number, number, number, number, number, number];
+    const own = f[11]! + f[12]! + f[13]! + f[14]!;
+    if (![user, nice, system, irq, softirq, steal, own].every(Number.isFinite)) return null;
+    return { machine: user + nice + system + irq + softirq + steal, own, atMs: performance.now() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Others' work during the run, in cores on average: the machine's busy time
+ * less this process's and its children's, over the run's wall time. Null
+ * where /proc is missing. Load before the run (loadNow) misses work that
+ * starts once the run has: a test suite started beside a bench took one of
+ * two cores and its thread ratio read 0.985 ×, "not met".
+ */
+export function othersDuring(from: CpuMark | null, to: CpuMark | null): number | null {
+  if (!from || !to || to.atMs <= from.atMs) return null;
+  const others = to.machine - from.machine - (to.own - from.own);
+  return Math.max(0, others / TICKS_PER_SECOND / ((to.atMs - from.atMs) / 1000));
+}
+
+/** Others' work during the run (othersDuring) above this share of the cores: the figures measure them too. */
+export const MAX_OTHERS_SHARE = 0.15;
+
 /**
  * Relative spread of a row's repeated runs, or null where it says nothing
  * about the machine: fewer than 3 runs; rows whose runs do different work
@@ -64,7 +113,7 @@ export function rowSpread(r: BenchRow): number | null {
  * not part of it: cores apart can be the hardware's design, which a rerun on
  * a quiet machine would not change.
  */
-export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores: number, coreRates?: BenchNoise['coreRates']): BenchNoise {
+export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores: number, coreRates?: BenchNoise['coreRates'], during: number | null = null): BenchNoise {
   let worst: BenchNoise['worstSpread'] = null;
   for (const r of rows) {
     const s = rowSpread(r);
@@ -72,8 +121,9 @@ export function judgeNoise(rows: readonly BenchRow[], loadBefore: number, cores:
   }
   const reasons: string[] = [];
   if (loadBefore > MAX_LOAD_SHARE * cores) reasons.push(`others' load ${loadBefore.toFixed(2)} on ${cores} cores before the run`);
+  if (during !== null && during > MAX_OTHERS_SHARE * cores) reasons.push(`others used ${during.toFixed(2)} of ${cores} cores on average during the run`);
   if (worst && worst.spread > MAX_SPREAD) reasons.push(`repeated runs of "${worst.what}" differed by ${Math.round(worst.spread * 100)}%`);
-  return { loadBefore, cores, worstSpread: worst, ...(coreRates ? { coreRates } : {}), busy: reasons.length > 0, reasons };
+  return { loadBefore, ...(during !== null ? { othersDuring: during } : {}), cores, worstSpread: worst, ...(coreRates ? { coreRates } : {}), busy: reasons.length > 0, reasons };
 }
 
 /**

@@ -84,6 +84,8 @@ export interface CoreProbe {
 export interface BenchNoise {
   /** Others' load just before measuring (noise.ts loadNow: runnable tasks on Linux, else the 1-minute load average). */
   loadBefore: number;
+  /** Others' work during the run, in cores on average (noise.ts othersDuring); absent where not measured. */
+  othersDuring?: number;
   cores: number;
   /** The row whose repeated runs disagreed most: (max − min) / median. */
   worstSpread: { what: string; spread: number } | null;

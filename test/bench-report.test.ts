@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { htmlReport, implementationOf } from '../bench/html-report.ts';
 import { probeCores } from '../bench/cores.ts';
-import { judgeNoise, loadNow, withVerdicts } from '../bench/noise.ts';
+import { cpuMark, judgeNoise, loadNow, othersDuring, withVerdicts } from '../bench/noise.ts';
 import { compareRuns, formatReport } from '../bench/report.ts';
 import { SCHEMA_VERSION, target, type BenchResult, type BenchRow } from '../bench/schema.ts';
 import { hasNative } from './helpers/backends.ts';
@@ -146,6 +146,11 @@ describe('bench report', () => {
     );
     const calm = judgeNoise(quick.rows, 0.2, 2);
     expect(calm).toMatchObject({ busy: false, reasons: [] });
+    // Quiet before the run, but others took a core during it.
+    const during = judgeNoise(quick.rows, 0.2, 2, undefined, 0.96);
+    expect(during).toMatchObject({ busy: true, othersDuring: 0.96, reasons: ['others used 0.96 of 2 cores on average during the run'] });
+    expect(withVerdicts(missed, during).at(-1)).toMatchObject({ verdict: 'not judged' });
+    expect(judgeNoise(quick.rows, 0.2, 2, undefined, 0.1)).toMatchObject({ busy: false, othersDuring: 0.1 });
     // Runs that do different work by design (openssl dhparam starts at random), and sub-millisecond ones, are not noise.
     const varied = [
       row({ chart: 'safe-prime', series: 'openssl dhparam', bits: 2048, what: 'dhparam 2048 bits, openssl dhparam', value: 20, unit: 's', min: 3, max: 60 }),
@@ -231,6 +236,44 @@ describe.runIf(existsSync('/proc/stat'))("others' load before a run", () => {
       expect(await loadNow(1000)).toBeGreaterThanOrEqual(1.5);
     } finally {
       for (const s of spinners) s.kill('SIGKILL');
+    }
+  });
+});
+
+describe.runIf(existsSync('/proc/stat') && existsSync('/proc/self/stat'))("others' work during a run", () => {
+  const spinFor = (ms: number): void => {
+    for (const end = performance.now() + ms; performance.now() < end; );
+  };
+  // CPU ticks of a process from /proc/PID/stat (utime + stime).
+  const ticksOf = (pid: number): number => {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = f
+      .slice(f.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return rest[11]! + rest[12]!;
+  };
+  it("counts this process's CPU and its waited-for children's as its own, and another process's as others'", async () => {
+    // This process and a child it waits for spin 0.6 s each: 1.2 s of its own (120 ticks), less a tick or two of rounding.
+    let from = cpuMark()!;
+    spinFor(600);
+    spawnSync(process.execPath, ['-e', 'for (const end = Date.now() + 600; Date.now() < end; );']);
+    let to = cpuMark()!;
+    expect(to.own - from.own).toBeGreaterThanOrEqual(110);
+    // A process this one does not wait for spins beside it: its CPU time is in others' (with whatever else runs).
+    const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      from = cpuMark()!;
+      const spun = ticksOf(spinner.pid!);
+      await new Promise((r) => setTimeout(r, 1200));
+      to = cpuMark()!;
+      const spinnerTicks = ticksOf(spinner.pid!) - spun;
+      expect(spinnerTicks).toBeGreaterThan(30);
+      const othersTicks = othersDuring(from, to)! * ((to.atMs - from.atMs) / 1000) * 100;
+      expect(othersTicks).toBeGreaterThanOrEqual(spinnerTicks - 3);
+    } finally {
+      spinner.kill('SIGKILL');
     }
   });
 });

@@ -21,7 +21,7 @@ export function registerBench(program: Command): void {
     .addHelpText(
       'after',
       '\nThe exit code is 0 whatever the figures: a goal missed is reported, not an error. A goal missed while the machine\n' +
-        'was busy (others’ load before the run, or repeated runs that disagree) is reported as not judged. --quick judges only the goals\n' +
+        'was busy (others’ load before or during the run, or repeated runs that disagree) is reported as not judged. --quick judges only the goals\n' +
         'its sizes measure; the full run (several minutes) judges them all.\n' +
         '\nExamples:\n  powprime bench --quick\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
     )
@@ -71,6 +71,7 @@ export function registerBench(program: Command): void {
       const machine = schema.machineInfo();
       // Before our own threads add to it: the load is the rest of the machine's work.
       const loadBefore = await noise.loadNow();
+      const markBefore = noise.cpuMark();
       const probeStep = 'the PoW kernel on each core, alone and all at once';
       onStep(probeStep);
       const coresBefore = await cores.probeCores();
@@ -78,9 +79,10 @@ export function registerBench(program: Command): void {
       const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
       onStep(probeStep);
       const coresAfter = await cores.probeCores();
+      const during = noise.othersDuring(markBefore, noise.cpuMark());
       status.clear();
       const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? [])];
-      const quiet = noise.judgeNoise(rows, loadBefore, machine.cores, { before: coresBefore, after: coresAfter });
+      const quiet = noise.judgeNoise(rows, loadBefore, machine.cores, { before: coresBefore, after: coresAfter }, during);
       const result = {
         schema: schema.SCHEMA_VERSION,
         quick,
