@@ -295,8 +295,13 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
     }
     opts.onStep?.(`dhparam ${bits} bits, openssl dhparam`);
     const each: number[] = [];
-    // openssl dhparam's time varies tenfold between runs (its search starts at random): a few runs.
-    for (let i = 0; i < (opts.quick ? 1 : 4); i++) {
+    // openssl dhparam's time varies tenfold between runs (its search starts at
+    // random, and the candidates it tries before a safe prime are about
+    // geometric: a mean of k runs is off by about 1/√k). The 2048-bit mean
+    // decides a goal: ten runs, since with four a run on 2026-11-27 (Zen 5)
+    // averaged 3.9 s against 12.2 s in the runs either side, and the ratio
+    // read 11.9 × against 36 ×.
+    for (let i = 0; i < (opts.quick ? 1 : bits >= 2048 ? 10 : 4); i++) {
       const r = await opensslDhparamSeconds(bits);
       if (typeof r === 'string') {
         skipped.push(r);
