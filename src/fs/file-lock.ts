@@ -138,7 +138,11 @@ function tryOsLock(b: LockBinding, file: string, what: string): FileLock | null 
   } catch (err) {
     throw asGuardedPathError(err, what);
   }
-  if (handle === null) return null;
+  return handle === null ? null : heldOsLock(b, handle, file, file);
+}
+
+/** The FileLock of an open lock handle on `file`; its release removes `removePath` (the lock file), if given, and closes the handle. */
+function heldOsLock(b: LockBinding, handle: number, file: string, removePath?: string): FileLock {
   let open = true;
   return {
     path: file,
@@ -146,7 +150,7 @@ function tryOsLock(b: LockBinding, file: string, what: string): FileLock | null 
     release() {
       if (!open) return;
       open = false;
-      b.lockClose(handle, file);
+      b.lockClose(handle, removePath);
     },
   };
 }
@@ -278,17 +282,8 @@ export function tryLockFileItself(file: string): FileLock | null | undefined {
     if (['EACCES', 'EPERM', 'EROFS'].includes(String((err as NodeJS.ErrnoException).code))) return undefined;
     throw asGuardedPathError(err, file);
   }
-  if (handle === null) return null;
-  let open = true;
-  return {
-    path: file,
-    kind: 'os',
-    release() {
-      if (!open) return;
-      open = false;
-      b.lockClose(handle);
-    },
-  };
+  // No removePath: the file is the user's, not a lock file.
+  return handle === null ? null : heldOsLock(b, handle, file);
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
