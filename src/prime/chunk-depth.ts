@@ -6,7 +6,7 @@
  * one index asks for a sieve serving more candidates (index-search.ts).
  */
 import type { Backend } from '../backend.ts';
-import { deepPrimes, deepSieveBytes, FAR_STEP_NS, forcedSieveLimit, SIEVE_LIMIT_MAX, sieveLimit, spacingOf, thisMachine, type SieveMachine } from './sieve-depth.ts';
+import { deepSieveBytes, farBlockMs, forcedSieveLimit, scratchRootsMs, SIEVE_LIMIT_MAX, sieveLimit, testCostMs, thisMachine, type SieveMachine } from './sieve-depth.ts';
 
 /**
  * Share of candidates (p ≡ 11 mod 12) that no prime 5 ≤ r < B strikes from
@@ -19,12 +19,8 @@ const SURVIVORS_LN2 = 12 * 0.6601618 * Math.exp(-2 * 0.5772157);
 
 /** Model core milliseconds of one queue chunk of `candidates` candidates at depth B, its sieve made for it (roots from scratch, one far slot). */
 function chunkCostMs(bits: number, limit: number, candidates: number): number {
-  const scale = bits / 2048;
   const tests = (candidates * SURVIVORS_LN2) / Math.log(limit) ** 2;
-  const m = spacingOf(bits);
-  const far = limit > m ? deepPrimes(limit) - deepPrimes(m) : 0;
-  const steps = far ? 2 * (far + m * Math.log(Math.log(limit) / Math.log(m))) : 0;
-  return tests * 0.3 * scale ** 2.6 + (3 + 5 * scale) * 1e-6 * deepPrimes(limit) + FAR_STEP_NS * 1e-6 * steps;
+  return tests * testCostMs(bits) + scratchRootsMs(bits, limit) + farBlockMs(bits, limit, 1);
 }
 
 /**

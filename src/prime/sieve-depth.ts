@@ -70,7 +70,7 @@ export function thisMachine(): SieveMachine {
 }
 
 /** Deep sieve primes (from 2^16) below B: π(B) − π(2^16), a little over. */
-export function deepPrimes(limit: number): number {
+function deepPrimes(limit: number): number {
   if (limit <= 2 ** 16) return 0;
   return Math.ceil(limit / (Math.log(limit) - 1.1)) - 6542;
 }
@@ -92,14 +92,10 @@ export function deepSieveBytes(limit: number, threads: number): number {
 }
 
 /** Stream v2's spacing between consecutive starts, in candidates (stream.ts spacing()). */
-export function spacingOf(bits: number): number {
-  return 4 * bits * bits;
-}
+export const spacingOf = (bits: number): number => 4 * bits * bits;
 
 /** The deep window, in candidates (safe_prime_sieve.h deep_window, sieve.ts deepWindow). */
-function windowOf(bits: number): number {
-  return Math.min(Math.max((bits * bits) / 2, 2 ** 16), 2 ** 25);
-}
+const windowOf = (bits: number): number => Math.min(Math.max((bits * bits) / 2, 2 ** 16), 2 ** 25);
 
 /**
  * Slots of a far block (native/bignum/far_sieve.h): the starts of the
@@ -121,21 +117,33 @@ export function deepPlan(bits: number, version: 1 | 2, slots: number): { spacing
 }
 
 /** Core nanoseconds of one step of a far root over a block (far_sieve.cc), measured as above. */
-export const FAR_STEP_NS = 0.85;
+const FAR_STEP_NS = 0.85;
+
+/** Model core milliseconds of a Fermat test of `bits` bits, with what goes with it (the tests on p, the slices' sieve). */
+export const testCostMs = (bits: number): number => 0.3 * (bits / 2048) ** 2.6;
+
+/** Model core milliseconds of the roots of every deep prime below B computed from scratch (sieve_roots.h). */
+export const scratchRootsMs = (bits: number, limit: number): number => (3 + (5 * bits) / 2048) * 1e-6 * deepPrimes(limit);
+
+/**
+ * Model core milliseconds of a far block of `slots` slots at depth B (far_sieve.h): the deep primes
+ * from the spacing M up are walked, FAR_STEP_NS a step over 2·(far primes + S·M·ln(ln B / ln M)) steps.
+ */
+export function farBlockMs(bits: number, limit: number, slots: number): number {
+  const m = spacingOf(bits);
+  const far = limit > m ? deepPrimes(limit) - deepPrimes(m) : 0;
+  return far ? FAR_STEP_NS * 1e-6 * (2 * (far + slots * m * Math.log(Math.log(limit) / Math.log(m)))) : 0;
+}
 
 /** Model core milliseconds of a thread's run of `indexes` indexes of `bits` bits at depth B (see above). */
 function runCostMs(bits: number, limit: number, indexes: number, threads: number): number {
-  const scale = bits / 2048;
-  const tests = 1686 * scale ** 2 * (28 / Math.log2(limit)) ** 2;
+  const tests = 1686 * (bits / 2048) ** 2 * (28 / Math.log2(limit)) ** 2;
   // Deep primes below the spacing are shifted every index; those above it are walked once a block (far_sieve.h).
-  const m = spacingOf(bits);
-  const near = deepPrimes(Math.min(limit, m));
-  const far = limit > m ? deepPrimes(limit) - near : 0;
+  const near = deepPrimes(Math.min(limit, spacingOf(bits)));
   const slots = farSlots(bits, indexes, threads);
   const used = Math.max(1, slots / threads);
-  const steps = far ? 2 * (far + slots * m * Math.log(Math.log(limit) / Math.log(m))) : 0;
-  const perIndex = tests * 0.3 * scale ** 2.6 + 2.4e-6 * near + (FAR_STEP_NS * 1e-6 * steps) / used;
-  const once = 0.45e-6 * tableLimit(limit) + (3 + 5 * scale) * 1e-6 * deepPrimes(limit);
+  const perIndex = tests * testCostMs(bits) + 2.4e-6 * near + farBlockMs(bits, limit, slots) / used;
+  const once = 0.45e-6 * tableLimit(limit) + scratchRootsMs(bits, limit);
   return once + (Number.isFinite(indexes) ? indexes : 1) * perIndex;
 }
 
