@@ -241,8 +241,10 @@ describe.runIf(existsSync('/proc/stat'))("others' load before a run", () => {
 });
 
 describe.runIf(existsSync('/proc/stat') && existsSync('/proc/self/stat'))("others' work during a run", () => {
+  // Spins until this process has used `ms` of CPU: counted in CPU time, not wall time, which a busy machine stretches.
   const spinFor = (ms: number): void => {
-    for (const end = performance.now() + ms; performance.now() < end; );
+    const from = process.cpuUsage();
+    while (process.cpuUsage(from).user < ms * 1000);
   };
   // CPU ticks of a process from /proc/PID/stat (utime + stime).
   const ticksOf = (pid: number): number => {
@@ -254,10 +256,10 @@ describe.runIf(existsSync('/proc/stat') && existsSync('/proc/self/stat'))("other
     return rest[11]! + rest[12]!;
   };
   it("counts this process's CPU and its waited-for children's as its own, and another process's as others'", async () => {
-    // This process and a child it waits for spin 0.6 s each: 1.2 s of its own (120 ticks), less a tick or two of rounding.
+    // This process and a child it waits for spin 0.6 s of CPU each: 1.2 s of its own (120 ticks), less a tick or two of rounding.
     let from = cpuMark()!;
     spinFor(600);
-    spawnSync(process.execPath, ['-e', 'for (const end = Date.now() + 600; Date.now() < end; );']);
+    spawnSync(process.execPath, ['-e', 'const c = process.cpuUsage(); while (process.cpuUsage(c).user < 600000);']);
     let to = cpuMark()!;
     expect(to.own - from.own).toBeGreaterThanOrEqual(110);
     // A process this one does not wait for spins beside it: its CPU time is in others' (with whatever else runs).
