@@ -36,13 +36,18 @@ using namespace powprime;
 [[noreturn]] void type_error(Napi::Env env, const std::string& msg) { throw Napi::TypeError::New(env, msg); }
 [[noreturn]] void range_error(Napi::Env env, const std::string& msg) { throw Napi::RangeError::New(env, msg); }
 
-uint32_t get_u32(const Napi::CallbackInfo& info, size_t i, const char* name, uint32_t lo, uint32_t hi) {
+// A whole-number argument in [lo, hi], hi ≤ 2^53 (where a JS number is still exact).
+uint64_t get_whole(const Napi::CallbackInfo& info, size_t i, const char* name, uint64_t lo, uint64_t hi) {
   if (!info[i].IsNumber()) type_error(info.Env(), std::string(name) + " must be a number");
   const double v = info[i].As<Napi::Number>().DoubleValue();
-  if (!(v >= lo && v <= hi) || v != static_cast<double>(static_cast<uint64_t>(v)))
+  if (!(v >= double(lo) && v <= double(hi)) || v != static_cast<double>(static_cast<uint64_t>(v)))
     range_error(info.Env(),
                 std::string(name) + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-  return static_cast<uint32_t>(v);
+  return static_cast<uint64_t>(v);
+}
+
+uint32_t get_u32(const Napi::CallbackInfo& info, size_t i, const char* name, uint32_t lo, uint32_t hi) {
+  return static_cast<uint32_t>(get_whole(info, i, name, lo, hi));
 }
 
 uint64_t get_u64(const Napi::CallbackInfo& info, size_t i, const char* name) {
@@ -286,7 +291,7 @@ Napi::Value FermatBase2(const Napi::CallbackInfo& info) {
 // deepPrimes(limit: number, lo?: number, hi?: number): Uint32Array — the
 // primes in [lo, hi) (default: all of them) of the deep sieve's prime table
 // that a sieve to `limit` reads (every prime from kDenseSieveLimit below the
-// table's own limit, the next of 2^22, 2^25, 2^28, 2^30, 2^31 at or above
+// table's own limit, the next of 2^22, 2^25, 2^28, 2^30, 2^31, 2^32 at or above
 // `limit`), built on first use as a search would. For tests, which count
 // them and hold them against an independent sieve; a range checks the
 // table's counts and its reader's edges, which the sieves rely on.
@@ -294,12 +299,13 @@ Napi::Value DeepPrimes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const double limit = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
   if (!(limit >= 1 && limit <= double(bignum::kSieveLimit)) || limit != double(uint64_t(limit)))
-    range_error(env, "limit must be an integer from 1 to 2^31");
+    range_error(env, "limit must be an integer from 1 to 2^32");
   // A range past the table's own limit is cut to it.
-  const uint32_t lo = info.Length() > 1 && !info[1].IsUndefined() ? get_u32(info, 1, "lo", 0, bignum::kSieveLimit) : 0;
-  const uint32_t hi = info.Length() > 2 && !info[2].IsUndefined() ? get_u32(info, 2, "hi", lo, bignum::kSieveLimit)
+  const uint64_t lo =
+      info.Length() > 1 && !info[1].IsUndefined() ? get_whole(info, 1, "lo", 0, bignum::kSieveLimit) : 0;
+  const uint64_t hi = info.Length() > 2 && !info[2].IsUndefined() ? get_whole(info, 2, "hi", lo, bignum::kSieveLimit)
                                                                   : bignum::kSieveLimit;
-  const bignum::PrimeTable* table = bignum::deep_sieve_primes(uint32_t(limit), bignum::StopFlag());
+  const bignum::PrimeTable* table = bignum::deep_sieve_primes(uint64_t(limit), bignum::StopFlag());
   const uint64_t to = std::min<uint64_t>(hi, table->limit());
   const uint64_t from = std::min<uint64_t>(lo, to);
   const size_t n = table->count_below(to) - table->count_below(from);
@@ -431,7 +437,7 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
       range_error(info.Env(), "start must be 11 modulo 12");
     if (bignum::bit_length(start.data(), int(start.size())) < 16)
       range_error(info.Env(), "start must have at least 16 bits");
-    const uint32_t limit = get_u32(info, 1, "sieveLimit", 5, bignum::kSieveLimit);
+    const uint64_t limit = get_whole(info, 1, "sieveLimit", 5, bignum::kSieveLimit);
     bool only_23_mod_24 = false;
     if (info.Length() > 3 && !info[3].IsUndefined()) {
       if (!info[3].IsBoolean()) type_error(info.Env(), "only23Mod24 must be a boolean");
@@ -555,7 +561,7 @@ Napi::Value Tables(const Napi::CallbackInfo& info) {
   std::memcpy(trial_out.Data(), trial.data(), trial.size() * sizeof(uint32_t));
   out.Set("trialPrimes", trial_out);
   out.Set("trialPrimesBelow", bignum::kTrialPrimesBelow);
-  out.Set("sieveLimit", bignum::kSieveLimit);
+  out.Set("sieveLimit", double(bignum::kSieveLimit));
   const sha256::PowFastWords& fast = sha256::pow_fast_words();
   Napi::Uint32Array four = Napi::Uint32Array::New(env, std::size(fast.four));
   std::memcpy(four.Data(), fast.four, sizeof fast.four);

@@ -3,7 +3,7 @@
 // one segment to the next, kept as a bitmap of odd numbers with counts a
 // block, read back a chunk at a time) held against a plain
 // sieve of Eratosthenes written here, and against the published counts of
-// primes below 2^25 and 2^28 (OEIS A007053).
+// primes below 2^25, 2^28, 2^31 and 2^32 (OEIS A007053).
 import { describe, expect, it } from 'vitest';
 import { native } from '../src/native.ts';
 import { skipNativeNotice } from './helpers/backends.ts';
@@ -12,7 +12,7 @@ skipNativeNotice('the deep prime tables');
 const n = native();
 
 /** π(2^k), OEIS A007053. */
-const PI = { 16: 6542, 22: 295_947, 25: 2_063_689, 28: 14_630_843 } as const;
+const PI = { 16: 6542, 22: 295_947, 25: 2_063_689, 28: 14_630_843, 31: 105_097_565, 32: 203_280_221 } as const;
 
 /** Odd primes in [2^16, limit), by a byte-per-number sieve. */
 function oddPrimes(limit: number): Uint32Array {
@@ -44,6 +44,35 @@ describe.runIf(n !== null)('deep prime tables', () => {
     expect([table[0], table.at(-1)]).toEqual([65537, 268435399]);
   });
 
+  it('to 2^31 and 2^32: as many as the published counts, read in ranges; the top of 2^32 as a segmented sieve finds it', () => {
+    // In ranges of 2^28 numbers: the whole 2^32 table read at once would be 813 MB of primes.
+    const count = (limit: number): number => {
+      let c = 0;
+      for (let lo = 0; lo < limit; lo += 2 ** 28) c += n!.deepPrimes(limit, lo, lo + 2 ** 28).length;
+      return c;
+    };
+    expect(count(2 ** 31)).toBe(PI[31] - PI[16]);
+    expect(count(2 ** 32)).toBe(PI[32] - PI[16]);
+    // The last 2^20 numbers below 2^32, where a prime no longer fits 31 bits, struck by every odd prime below 2^16.
+    const lo = 2 ** 32 - 2 ** 20;
+    const composite = new Uint8Array(2 ** 20);
+    for (let r = 3; r < 2 ** 16; r += 2) {
+      let prime = true;
+      for (let d = 3; d * d <= r; d += 2) if (r % d === 0) prime = false;
+      if (!prime) continue;
+      for (let x = Math.ceil(lo / r) * r; x < 2 ** 32; x += r) composite[x - lo] = 1;
+    }
+    const want: number[] = [];
+    for (let x = lo + 1; x < 2 ** 32; x += 2) if (!composite[x - lo]) want.push(x);
+    expect(Array.from(n!.deepPrimes(2 ** 32, lo, 2 ** 32))).toEqual(want);
+    expect(want.at(-1)).toBe(4_294_967_291);
+    // A range across 2^31 reads the same primes from the 2^32 table as from the 2^31 one below it.
+    const below = n!.deepPrimes(2 ** 31, 2 ** 31 - 5000, 2 ** 31);
+    const across = n!.deepPrimes(2 ** 32, 2 ** 31 - 5000, 2 ** 31 + 5000);
+    expect(Array.from(across.subarray(0, below.length))).toEqual(Array.from(below));
+    expect(across[below.length]).toBeGreaterThan(2 ** 31);
+  });
+
   it('a range [lo, hi) of a table: the same primes as the independent sieve, at word and count-block edges', () => {
     const all = oddPrimes(2 ** 22);
     // Bit i of the table is 2i + 1: words hold 128 numbers and count blocks 2^19 (prime_table.h).
@@ -63,7 +92,7 @@ describe.runIf(n !== null)('deep prime tables', () => {
 
   it('a limit between tables reads the next table up, and a bad limit is refused naming it', () => {
     expect(n!.deepPrimes(3_000_000).length).toBe(PI[22] - PI[16]);
-    for (const bad of [0, -1, 1.5, 2 ** 31 + 1, Number.NaN]) expect(() => n!.deepPrimes(bad)).toThrow(/limit/);
+    for (const bad of [0, -1, 1.5, 2 ** 32 + 1, Number.NaN]) expect(() => n!.deepPrimes(bad)).toThrow(/limit/);
     expect(() => n!.deepPrimes(2 ** 22, -1)).toThrow(/lo/);
     expect(() => n!.deepPrimes(2 ** 22, 100, 99)).toThrow(/hi/);
   });

@@ -21,21 +21,24 @@ describe('sieveLimit', () => {
 
   it('goes past 2^28 only for a run of indexes long enough to repay it', () => {
     const at = (bits: number, indexesAhead: number): number => sieveLimit(bits, 'native', { ...BIG, indexesAhead });
-    // 2048 bits: 2^30 from about 16 indexes a thread, 2^31 from about 40;
-    // 3072: 2^30 from 3, 2^31 from 7; 4096: 2^30 for one, 2^31 from 2;
-    // 8192: 2^31 for one.
+    // 2048 bits: 2^30 from about 16 indexes a thread, 2^31 from about 40,
+    // 2^32 from about 100; 3072: 2^30 from 3, 2^31 from 7, 2^32 from 16;
+    // 4096: 2^30 for one, 2^31 from 2, 2^32 from 4; 8192: 2^32 for one.
     expect(at(2048, 1)).toBe(2 ** 28);
     expect(at(2048, 8)).toBe(2 ** 28);
     expect(at(2048, 16)).toBe(2 ** 30);
     expect(at(2048, 32)).toBe(2 ** 30);
-    expect(at(2048, 64)).toBe(SIEVE_LIMIT_MAX);
+    expect(at(2048, 64)).toBe(2 ** 31);
+    expect(at(2048, 128)).toBe(SIEVE_LIMIT_MAX);
     expect(at(3072, 1)).toBe(2 ** 28);
     expect(at(3072, 2)).toBe(2 ** 28);
     expect(at(3072, 4)).toBe(2 ** 30);
     expect(at(3072, 8)).toBe(2 ** 31);
+    expect(at(3072, 16)).toBe(SIEVE_LIMIT_MAX);
     expect(at(4096, 1)).toBe(2 ** 30);
     expect(at(4096, 2)).toBe(2 ** 31);
-    expect(at(8192, 1)).toBe(2 ** 31);
+    expect(at(4096, 4)).toBe(SIEVE_LIMIT_MAX);
+    expect(at(8192, 1)).toBe(SIEVE_LIMIT_MAX);
     expect(at(4096, Number.POSITIVE_INFINITY)).toBe(SIEVE_LIMIT_MAX);
     // Never 2^29: it would read the 2^30 table and save too little for it.
     for (const bits of [2048, 2560, 3072, 4096]) for (const k of [1, 2, 4, 8, 32, 1e6]) expect(at(bits, k)).not.toBe(2 ** 29);
@@ -46,11 +49,11 @@ describe('sieveLimit', () => {
   it("a queue worker's chunk: its own roots against the tests they save in it, deeper the more chunks its sieve serves", () => {
     const chunk = (bits: number, candidates: number, machine = BIG.machine): number => chunkSieveLimit(bits, 'native', candidates, machine);
     // One chunk of 32,768 candidates at 4096 bits, a sieve made for it alone: far shallower than a
-    // local run's 2^31 (measured: 393 ms a chunk at 2^26, 783 at 2^31).
+    // local run's 2^32 (measured: 393 ms a chunk at 2^26, 783 at 2^31).
     expect(chunk(4096, 32768)).toBe(2 ** 26);
     expect(sieveLimit(4096, 'native', BIG)).toBe(SIEVE_LIMIT_MAX);
     let last = 0;
-    for (const k of [1, 2, 4, 8, 16, 32, 64]) {
+    for (const k of [1, 2, 4, 8, 16, 32, 64, 128]) {
       const d = chunk(4096, 32768 * k);
       expect(d).toBeGreaterThanOrEqual(last);
       last = d;

@@ -103,7 +103,7 @@ WalkFn pick_walk() {
 
 }  // namespace
 
-FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing, uint32_t slots, uint64_t window)
+FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window)
     : base_(base, base + limbs),
       limbs_(limbs),
       limit_(limit),
@@ -113,7 +113,7 @@ FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing,
           uint32_t(std::clamp<uint64_t>(kMaxWindowBits / ((window + 63) / 64 * 64), 1, std::max<uint32_t>(slots, 1)))) {
 }
 
-FarBlock::FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
+FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
                    FarBlock& previous, uint64_t delta)
     : FarBlock(base, limbs, limit, spacing, slots, window) {
   keep_roots_ = true;

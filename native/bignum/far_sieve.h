@@ -36,17 +36,17 @@ class FarBlock {
 
   // Far primes: those of the deep table below `limit` from `spacing` up
   // (spacing > window). base ≡ 11 (mod 12); slot k starts at base + 12·spacing·k.
-  FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing, uint32_t slots, uint64_t window);
+  FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window);
   // The same with base = previous base + 12·δ, the roots taken from
   // `previous` (shifted by δ when first filled) when it holds them, else
   // computed. previous is left without roots.
-  FarBlock(const u64* base, int limbs, uint32_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
+  FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
            FarBlock& previous, uint64_t delta);
 
   // The slot whose start is `start`, or -1; with δ = (start − base)/12 in
   // *delta when start lies 12·δ above base (0 < δ < kMaxShift), else 0.
   int64_t slot_of(const u64* start, int limbs, uint64_t* delta) const;
-  bool same_plan(uint32_t limit, uint64_t spacing, uint64_t window, int limbs) const {
+  bool same_plan(uint64_t limit, uint64_t spacing, uint64_t window, int limbs) const {
     return limit == limit_ && spacing == spacing_ && window == window_ && limbs == limbs_;
   }
   uint32_t slots() const { return slots_; }
@@ -65,7 +65,7 @@ class FarBlock {
 
   std::vector<u64> base_;
   int limbs_;
-  uint32_t limit_;
+  uint64_t limit_;
   uint64_t spacing_, window_;
   uint32_t slots_;
   // t0 per far prime (deep table order), relative to base_ − 12·pending_shift_; empty: not computed.

@@ -37,8 +37,8 @@ size_t PrimeCursor::next(uint32_t* out, size_t cap) {
 
 // A table's bitmap, a segment of odd numbers at a time: a byte an odd number
 // in a segment that stays in cache while the striking primes
-// (up to √limit < 2^16) sweep it, then packed eight bytes to a byte. Between
-// segments a build sees a stop (the table to 2^31 takes most of a second) and leaves
+// (up to √limit ≤ 2^16) sweep it, then packed eight bytes to a byte. Between
+// segments a build sees a stop (the table to 2^32 takes about two seconds) and leaves
 // the rest to the next caller; callers wait for each other on the mutex.
 //
 // What a segment costs, and why it is not a loop of byte tests: 3, 5, 7, 11
@@ -83,7 +83,8 @@ class PrimeTableBuilder {
 
   // Odd n = 2i + 1 is index i; the segment holds i in [lo_, lo_ + kSegment), n < limit ⇔ i < end_.
   void start() {
-    // sieve_primes() holds every odd prime from 5 below 2^16 > √kSieveLimit; 5 to 13 are the pattern's.
+    // sieve_primes() holds every odd prime from 5 below 2^16 = √kSieveLimit, all a composite below it
+    // needs; 5 to 13 are the pattern's.
     for (const uint32_t p : sieve_primes()) {
       if (p < 17) continue;
       const uint64_t pp = uint64_t(p) * p;
@@ -150,12 +151,14 @@ class PrimeTableBuilder {
   std::atomic<bool> done_{false};
 };
 
-const PrimeTable* deep_sieve_primes(uint32_t limit, StopFlag stop) {
-  static PrimeTableBuilder t22(1u << 22), t25(1u << 25), t28(1u << 28), t30(1u << 30), deepest(kSieveLimit);
+const PrimeTable* deep_sieve_primes(uint64_t limit, StopFlag stop) {
+  static PrimeTableBuilder t22(1u << 22), t25(1u << 25), t28(1u << 28), t30(1u << 30), t31(1u << 31),
+      deepest(kSieveLimit);
   PrimeTableBuilder& t = limit <= (1u << 22)   ? t22
                          : limit <= (1u << 25) ? t25
                          : limit <= (1u << 28) ? t28
                          : limit <= (1u << 30) ? t30
+                         : limit <= (1u << 31) ? t31
                                                : deepest;
   return t.get(stop);
 }

@@ -1,10 +1,11 @@
 // The deep sieve's prime tables: every prime from kDenseSieveLimit below a
-// limit (2^22, 2^25, 2^28, 2^30 or kSieveLimit), built once per process on
+// limit (2^22, 2^25, 2^28, 2^30, 2^31 or kSieveLimit), built once per process on
 // first use and read by every sieve of the process.
 //
 // A table is a bitmap of odd numbers (bit i: 2i + 1 is prime), not an array
 // of primes: a bit per odd number is 1/16 of a byte a number (64 MB to 2^30,
-// 128 MB to 2^31), where four bytes a prime came to 216 and 420 MB, and the
+// 128 MB to 2^31, 256 MB to 2^32), where four bytes a prime came to 216, 420
+// and 813 MB, and the
 // first touch of that memory cost as much as the sieve that filled it. A
 // reader walks it with a PrimeCursor, which decodes primes a chunk at a time
 // (about a nanosecond a prime, against microseconds of work a prime after).
@@ -44,9 +45,9 @@ class PrimeCursor {
   uint64_t i_, end_;  // bit positions: odd numbers 2i + 1 in [2·i_ + 1, 2·end_ + 1)
 };
 
-// The table for a sieve to `limit` (≤ kSieveLimit): the smallest of the five
+// The table for a sieve to `limit` (≤ kSieveLimit): the smallest of the six
 // at or above it. Null when `stop` was raised before the table was whole: a
 // build sees it between segments, and the next call carries on.
-const PrimeTable* deep_sieve_primes(uint32_t limit, StopFlag stop);
+const PrimeTable* deep_sieve_primes(uint64_t limit, StopFlag stop);
 
 }  // namespace powprime::bignum

@@ -9,13 +9,14 @@
 
 namespace powprime::bignum {
 
-SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24,
                                DeepPlan plan)
     : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), plan_(plan), only_23_mod_24_(only_23_mod_24) {
   // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
   struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
   const std::vector<uint32_t>& ps = sieve_primes();
-  nprimes_ = size_t(std::lower_bound(ps.begin(), ps.end(), std::min(sieve_limit, kDenseSieveLimit)) - ps.begin());
+  nprimes_ = size_t(
+      std::lower_bound(ps.begin(), ps.end(), uint32_t(std::min<uint64_t>(sieve_limit, kDenseSieveLimit))) - ps.begin());
   t0_.resize(nprimes_);
   t1_.resize(nprimes_);
   sieve_roots(start, limbs, ps.data(), nprimes_, t0_.data(), t1_.data());
@@ -23,7 +24,7 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit
   deep_window_ = deep_window(bit_length(start, limbs));
   // Far primes only from above the window (each then hits a window once a root at most).
   const bool far = deep_limit_ && plan_.spacing > deep_window_ && plan_.spacing < deep_limit_;
-  near_limit_ = far ? uint32_t(plan_.spacing) : deep_limit_;
+  near_limit_ = far ? plan_.spacing : deep_limit_;
   if (far) far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_);
 }
 
@@ -34,7 +35,7 @@ static uint64_t start_offset(const std::vector<u64>& previous, const u64* start,
   return d < kMaxShift ? d : 0;
 }
 
-SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24,
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24,
                                DeepPlan plan, SafePrimeSieve&& previous)
     : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24, plan) {
   std::shared_ptr<FarBlock> block = std::move(previous.far_);

@@ -28,8 +28,8 @@
 // bits (at most 4 MB, at 8192 bits up), its far block's windows (the plan's
 // slots, src/prime/sieve-depth.ts keeps them within 16 MiB), and 4 bytes a
 // deep prime once the first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
-// primes), 218 MB at 2^30, 420 MB at 2^31. The deep prime table (a bit an odd number:
-// 16, 64 and 128 MB, prime_table.h) is shared by every sieve of the process; src/prime/sieve-depth.ts
+// primes), 218 MB at 2^30, 420 MB at 2^31, 813 MB at 2^32. The deep prime table (a bit an odd number:
+// 16, 64, 128 and 256 MB, prime_table.h) is shared by every sieve of the process; src/prime/sieve-depth.ts
 // (deepSieveBytes) keeps the whole within an eighth of the machine's memory.
 #pragma once
 #include <cstdint>
@@ -63,7 +63,7 @@ class SafePrimeSieve {
   // start ≡ 11 (mod 12); sieve primes r < sieve_limit are used, and the caller
   // keeps sieve_limit below q's smallest possible value so no r equals q or p.
   // only_23_mod_24 strikes the candidates ≡ 11 (mod 24) too.
-  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24 = false,
+  SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24 = false,
                  DeepPlan plan = {});
   // The same, deriving the deep roots from `previous` (consumed: its roots
   // move here, the rest is freed) when it has the same limb count, deep limit
@@ -73,7 +73,7 @@ class SafePrimeSieve {
   // With a plan, the far primes' windows come from previous's block when
   // this start is one of its slots, else from a block starting here (its
   // roots shifted from previous's block when this start lies above it).
-  SafePrimeSieve(const u64* start, int limbs, uint32_t sieve_limit, int rounds, bool only_23_mod_24, DeepPlan plan,
+  SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24, DeepPlan plan,
                  SafePrimeSieve&& previous);
 
   // True when the deep roots were derived from a previous sieve rather than computed.
@@ -112,7 +112,7 @@ class SafePrimeSieve {
   std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
   // Deep tier: primes up to deep_limit_ (0: none), struck into deep_ (bit j for
   // j < deep_window_) by the first search that reaches the window.
-  uint32_t deep_limit_;
+  uint64_t deep_limit_;
   uint64_t deep_window_;
   std::vector<uint64_t> deep_;
   // t0 per deep prime below deep_limit_ (deep_sieve_primes order); empty until
@@ -124,7 +124,7 @@ class SafePrimeSieve {
   // Deep primes from near_limit_ up (the plan's spacing) are struck by far_'s
   // window of slot far_slot_ instead; without a plan near_limit_ is deep_limit_.
   DeepPlan plan_;
-  uint32_t near_limit_ = 0;
+  uint64_t near_limit_ = 0;
   std::shared_ptr<FarBlock> far_;
   uint32_t far_slot_ = 0;
   bool only_23_mod_24_;

@@ -20,8 +20,10 @@ const std::vector<uint32_t>& sieve_primes();
 // Deep: from kDenseSieveLimit up to the sieve's limit, at most kSieveLimit,
 // struck in a window at the start only, from a table (prime_table.h).
 // kSieveLimit is the deepest sieve sieveLimit() in src/prime/sieve-depth.ts
-// asks for (SIEVE_LIMIT_MAX there); sieve_roots is exact below 2^32.
-constexpr uint32_t kSieveLimit = 1u << 31;
+// asks for (SIEVE_LIMIT_MAX there). Every deep prime is below it, so a prime
+// and its roots fit 32 bits (sieve_roots is exact below 2^32); the limit
+// itself, and limits generally, are 64-bit.
+constexpr uint64_t kSieveLimit = uint64_t(1) << 32;
 // The big arrays of the deep tier: a root per deep prime (huge_pages.h).
 using DeepArray = std::vector<uint32_t, HugePageAllocator<uint32_t>>;
 // floor(2^64 / r) for each entry of sieve_primes(), for mod_by_reciprocal.

@@ -30,7 +30,7 @@ function chunkCostMs(bits: number, limit: number, candidates: number): number {
  * against the tests they save in the chunk; the prime table, built once a
  * worker, is left out. At 4096 bits (32,768 candidates a chunk, Zen 5, one
  * thread, a new index each chunk, medians of five): 425 ms a chunk at 2^24,
- * 393 at 2^26, 379 at 2^28, 783 at 2^31, the depth an endless local run takes.
+ * 393 at 2^26, 379 at 2^28, 783 at 2^31 (an endless local run's depth then; now 2^32).
  */
 export function chunkSieveLimit(bits: number, backend: Backend, candidates: number, machine: SieveMachine = thisMachine()): number {
   const local = sieveLimit(bits, backend, { machine });

@@ -8,22 +8,13 @@
  * index's roots shifted, a few SIMD operations a prime whatever the size),
  * the process's prime table, built once, and 4 bytes a prime of memory.
  *
- * Measured on one thread (Intel Xeon family 6 model 167, KVM, AVX-512 IFMA;
- * bench/safe-prime-profile.ts BITS COUNT 1 DEPTH, stream v2), core time a prime:
- *
- *   bits  B     tests a prime  setup an index: derived (scratch)  core time a prime
- *   2048  2^28  1481           34 ms (246 ms)                     540 ms (32 primes)
- *   2048  2^29  1378           58 ms (476 ms)                     552 ms
- *   3072  2^28  2657           41 ms (275 ms)                     2703 ms (8 primes)
- *   3072  2^30  2316           133 ms (1235 ms)                   2590 ms
- *
- * and at 4096 bits, seeds 1–8, one prime each: 4865 tests a prime at 2^28,
- * 4242 at 2^30. Since then the deep primes from stream v2's spacing M = 4·bits²
- * up are walked a block of indexes at a time (native/bignum/far_sieve.h), the
- * table is a bitmap built in 0.5 s to 2^30 and 0.8 s to 2^31 (it took 1.2
- * and 2.1 s as an array of primes, native/bignum/prime_table.h), and a
- * 2048-bit Fermat test costs 0.25 ms; on Zen 5 (AMD EPYC family 26, the
- * same profile, 2048 bits, seed 1):
+ * Measured on one thread (bench/safe-prime-profile.ts BITS COUNT SEED DEPTH,
+ * stream v2; docs/benchmarks.md has the earlier figures, before the deep
+ * primes from stream v2's spacing M = 4·bits² up were walked a block of
+ * indexes at a time, native/bignum/far_sieve.h), with the prime table a
+ * bitmap built in 0.5 s to 2^30, 0.8 s to 2^31 and 1.6 s to 2^32
+ * (prime_table.h) and a 2048-bit Fermat test at 0.25 ms, on Zen 5 (AMD EPYC
+ * family 26), 2048 bits, seed 1:
  *
  *   primes  B     tests a prime  core time a prime
  *   16      2^28  1502           440–456 ms
@@ -31,7 +22,10 @@
  *   32      2^30  1286           412–415 ms
  *   32      2^31  1206           411–417 ms
  *
- * with a far root's step at 0.85 ns (FAR_STEP_NS). The model in runCostMs:
+ * with a far root's step at 0.85 ns (FAR_STEP_NS); and at 2^31 against 2^32
+ * (2026-11-27, one run each), tests and core time a prime: 4096 bits, seed 2,
+ * 8 primes, 8614 and 11.73 s against 8079 and 11.48 s; 3072 bits, seed 1, 16
+ * primes, 1904 and 1.290 s against 1791 and 1.287 s. The model in runCostMs:
  * a Fermat test costs 0.30 ms·(bits/2048)^2.6 (with what goes with it: the
  * tests on p, the slices' sieve); a deep prime below M costs a
  * shift, 2.4 ns an index; a far block of S slots costs FAR_STEP_NS a step
@@ -44,17 +38,18 @@
  * makes the thread's run cheapest, counting the one-time costs against the
  * indexes it will search in a row, and it must save 2 % over 2^28 (the
  * model's own error) and fit the memory bound (deepSieveBytes). So 2048 bits
- * goes to 2^30 for runs of about 16 indexes a thread and 2^31 from about 40
- * (an endless run, whose blocks have one slot, stays at 2^28; a queue
- * worker's chunk has a model of its own, chunk-depth.ts); 3072 bits to
- * 2^30 from about 3 and 2^31 from 7; 4096 bits to 2^30 for one and 2^31
- * from 2; 8192 bits to 2^31 for one.
+ * goes to 2^30 for runs of about 16 indexes a thread, 2^31 from about 40 and
+ * 2^32 from about 100 (an endless run, whose blocks have one slot, stays at
+ * 2^28; a queue worker's chunk has a model of its own, chunk-depth.ts); 3072
+ * bits to 2^30 from about 3, 2^31 from 7 and 2^32 from 14 (as measured, about
+ * where it starts to pay); 4096 bits to 2^30 for one, 2^31 from 2 and 2^32
+ * from 4; 8192 bits to 2^32 for one.
  */
 import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
 
 /** The deepest sieve: the native core's sieve primes go up to here (kSieveLimit). */
-export const SIEVE_LIMIT_MAX = 2 ** 31;
+export const SIEVE_LIMIT_MAX = 2 ** 32;
 
 /** The deepest sieve the TS backend uses by default: its residues are BigInt divisions. */
 const SIEVE_LIMIT_JS = 1 << 23;
@@ -77,7 +72,7 @@ function deepPrimes(limit: number): number {
 
 /** The limit of the prime table a depth reads (native/bignum/prime_table.h). */
 function tableLimit(limit: number): number {
-  for (const t of [2 ** 22, 2 ** 25, 2 ** 28, 2 ** 30]) if (limit <= t) return t;
+  for (const t of [2 ** 22, 2 ** 25, 2 ** 28, 2 ** 30, 2 ** 31]) if (limit <= t) return t;
   return SIEVE_LIMIT_MAX;
 }
 
