@@ -13,12 +13,12 @@ import { skipNativeNotice } from './helpers/backends.ts';
 skipNativeNotice('the sieve to 2^32');
 const n = native();
 
-const BITS = 1024;
-/** Stream v2's spacing at 1024 bits (4·bits²): deep primes from here up are far (far_sieve.h). */
+const BITS = 512;
+/** Stream v2's spacing at 512 bits (4·bits²): deep primes from here up are far (far_sieve.h). */
 const SPACING = 4 * BITS * BITS;
-/** A fixed 1024-bit start ≡ 11 (mod 12) (hex digits of √3, so nothing of ours chose it). */
+/** A fixed 512-bit start ≡ 11 (mod 12) (hex digits of √3, so nothing of ours chose it). */
 const BASE = (() => {
-  const x = BigInt(`0x${'bb67ae8584caa73b'.repeat(16)}`);
+  const x = BigInt(`0x${'bb67ae8584caa73b'.repeat(8)}`);
   return x - (x % 12n) + 11n;
 })();
 const startAt = (k: number): bigint => BASE + 12n * BigInt(SPACING) * BigInt(k);
@@ -54,11 +54,14 @@ describe.runIf(n !== null)('the sieve to 2^32', () => {
     }
   });
 
-  it('a chain of planned sieves (far blocks of two slots) finds what unplanned ones find', () => {
-    const want = [0, 1, 2].map((k) => unplanned(k, 2 ** 32));
+  // On the kernel in force: the far walks of the others (sieve-far.test.ts) and their roots' copies
+  // near 2^32 (sieve-roots.test.ts) are tested apart, and their roots from scratch for every prime
+  // below 2^32 took 25–33 s here where the AVX-512 copy takes 5.
+  it('a chain of planned sieves (far blocks of two slots, the third shifted from the second) finds what unplanned ones find', () => {
+    const want = [0, 2, 4].map((k) => unplanned(k, 2 ** 32));
     let prev: NativeSieve | undefined;
     const got: { found: number; tested: number }[] = [];
-    for (const k of [0, 1, 2]) {
+    for (const k of [0, 2, 4]) {
       const s = new n!.SafePrimeSieve(startAt(k), 2 ** 32, undefined, false, prev, { spacing: SPACING, slots: 2 });
       got.push(search(s));
       prev = s;

@@ -22,7 +22,7 @@ describe('sieveLimit', () => {
   it('goes past 2^28 only for a run of indexes long enough to repay it', () => {
     const at = (bits: number, indexesAhead: number): number => sieveLimit(bits, 'native', { ...BIG, indexesAhead });
     // 2048 bits: 2^30 from about 16 indexes a thread, 2^31 from about 40,
-    // 2^32 from about 100; 3072: 2^30 from 3, 2^31 from 7, 2^32 from 16;
+    // 2^32 from about 100; 3072: 2^30 from 3, 2^31 from 7, 2^32 from 14;
     // 4096: 2^30 for one, 2^31 from 2, 2^32 from 4; 8192: 2^32 for one.
     expect(at(2048, 1)).toBe(2 ** 28);
     expect(at(2048, 8)).toBe(2 ** 28);
