@@ -276,7 +276,8 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       unit: 'tests',
       value: four.tests,
       runs: four.primes,
-      note: `two primes a seed (${four.perSeed.map((x) => x.toFixed(0)).join(', ')} tests a prime), sieve to ${sieveLimit(4096, 'native', { indexesAhead: 2 })} (expects ${expectedTestsPerPrime(4096, sieveLimit(4096, 'native', { indexesAhead: 2 })).toFixed(0)}); the sieve to 2^23 expects ${expectedTestsPerPrime(4096, 1 << 23).toFixed(0)}`,
+      // The tests between two safe primes are about geometric: a mean over k primes is good to about ±1/√k.
+      note: `two primes a seed (${four.perSeed.map((x) => x.toFixed(0)).join(', ')} tests a prime; a mean of ${four.primes} primes is good to about ±${Math.round(100 / Math.sqrt(four.primes))} %), sieve to ${sieveLimit(4096, 'native', { indexesAhead: 2 })} (expects ${expectedTestsPerPrime(4096, sieveLimit(4096, 'native', { indexesAhead: 2 })).toFixed(0)}); the sieve to 2^23 expects ${expectedTestsPerPrime(4096, 1 << 23).toFixed(0)}`,
     });
   }
 
