@@ -85,6 +85,9 @@ const run = spawnSync(process.execPath, args, {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
   encoding: 'utf8',
+  // GCC 12 prints about 2 MB of warnings from its own AVX-512 headers (see
+  // CMakeLists.txt); past the 1 MB default the build would fail with ENOBUFS.
+  maxBuffer: 256 * 1024 * 1024,
 });
 if (run.error) fail(run.error.message);
 if (run.status !== 0) {

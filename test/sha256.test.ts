@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { backendInfo, sha256 } from '../src/index.ts';
 import { native } from '../src/native.ts';
@@ -34,7 +37,7 @@ it.runIf(backendInfo().backend === 'native')('every kernel the CPU has the instr
   const { kernels, refused } = backendInfo();
   const cpu = native()!.backendInfo().cpu;
   for (const r of refused) expect(r).toMatch(/: CPU lacks /);
-  if (cpu.avx512f) expect(kernels).toEqual(expect.arrayContaining(['avx512', 'avx512-lean']));
+  if (cpu.avx512f) expect(kernels).toEqual(expect.arrayContaining(['avx512', 'avx512-lean', 'avx512-spare']));
   if (cpu.shaNi) expect(kernels).toEqual(expect.arrayContaining(['sha-ni', 'sha-ni-x5']));
   if (cpu.avx2) expect(kernels).toContain('avx2');
 });
@@ -84,4 +87,23 @@ it.runIf(backendInfo().backend === 'native')('PoW kernels are ranked by their ti
   expect([...simd].sort((a, b) => b - a)).toEqual(simd);
   // The kernel in use is the first one (its display name carries the lane count).
   expect(sha256.startsWith(kernels[0]!.replace(/-x\d$/, ''))).toBe(true);
+});
+
+// GCC folds functions with identical bodies into one (-fipa-icf) unless told
+// not to: folded, the spare copy would run the first copy's code at the same
+// addresses and route around nothing (native/sha256/avx512.cc, kSpare).
+const builtAddon = fileURLToPath(new URL('../build/Release/powprime.node', import.meta.url));
+it.runIf(process.arch === 'x64' && existsSync(builtAddon) && hasCommand('nm', ['--version']))('the avx512-spare kernel is the avx512 code again at other addresses, every word', () => {
+  const symbols = spawnSync('nm', ['-C', '-S', builtAddon], { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
+  const instances = new Map<string, { at: bigint; size: bigint }>();
+  for (const m of symbols.matchAll(/^([0-9a-f]+) ([0-9a-f]+) t .*search_fixed<(\d+), false, ([01])>\(/gm)) {
+    instances.set(`${m[3]}/${m[4]}`, { at: BigInt(`0x${m[1]}`), size: BigInt(`0x${m[2]}`) });
+  }
+  for (let word = 0; word < 14; word++) {
+    const [first, spare] = [instances.get(`${word}/0`), instances.get(`${word}/1`)];
+    expect(first, `word ${word}`).toBeDefined();
+    expect(spare, `word ${word}`).toBeDefined();
+    expect(spare!.size, `word ${word}`).toBe(first!.size);
+    expect(spare!.at === first!.at, `word ${word}`).toBe(false);
+  }
 });

@@ -8,6 +8,8 @@
 // operations on two ports only, so there the instruction count is the limit
 // and the textbook order, one add fewer a round, wins: both are built, as
 // two searchers ("avx512", "avx512-lean"), and the timing at load picks.
+// A third, "avx512-spare", is the first one's code again at other addresses;
+// see kSpare.
 #include "sha256.h"
 #include "wide_arith.h"
 
@@ -19,6 +21,14 @@
 #include <utility>
 
 #define POWPRIME_AVX512 __attribute__((target("avx512f")))
+// GCC folds functions with identical bodies into one (-fipa-icf), which would
+// put the spare copy's code back at the first copy's address; Clang does not
+// fold them at these settings.
+#if defined(__clang__)
+#define POWPRIME_NO_FOLD
+#else
+#define POWPRIME_NO_FOLD __attribute__((no_icf))
+#endif
 
 namespace powprime::sha256 {
 namespace {
@@ -110,9 +120,11 @@ constexpr int groups(bool lean) { return lean ? 2 : 3; }
 // address.
 constexpr int kRoundsUnrolled = 8;
 
-template <int F, bool Lean>
-POWPRIME_AVX512 int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16], const uint32_t* table,
-                                     uint32_t from, uint32_t to, uint32_t mask0) {
+// `Copy` changes no instruction: it only makes another instance (kSpare).
+template <int F, bool Lean, int Copy>
+POWPRIME_AVX512 POWPRIME_NO_FOLD int64_t search_fixed(const uint32_t mid[8], const uint32_t w16[16],
+                                                      const uint32_t* table, uint32_t from, uint32_t to,
+                                                      uint32_t mask0) {
   static constexpr std::array<bool, 64> varies = varying_words(F);
   // What the group shares: the state after rounds [0, F), K + W for the
   // words that stay constant, and for a varying word the sum of its
@@ -204,12 +216,19 @@ using Fixed = int64_t (*)(const uint32_t*, const uint32_t*, const uint32_t*, uin
 // the shape of the unrolled schedule and of the first rounds: one instance
 // per index (kPowWords).
 constexpr size_t kWords = kPowWords;
-template <bool Lean, size_t... F>
+template <bool Lean, int Copy, size_t... F>
 constexpr std::array<Fixed, sizeof...(F)> instances(std::index_sequence<F...>) {
-  return {search_fixed<int(F), Lean>...};
+  return {search_fixed<int(F), Lean, Copy>...};
 }
-constexpr std::array<Fixed, kWords> kShortChain = instances<false>(std::make_index_sequence<kWords>());
-constexpr std::array<Fixed, kWords> kLean = instances<true>(std::make_index_sequence<kWords>());
+constexpr std::array<Fixed, kWords> kShortChain = instances<false, 0>(std::make_index_sequence<kWords>());
+constexpr std::array<Fixed, kWords> kLean = instances<true, 0>(std::make_index_sequence<kWords>());
+// On Zen 5 hosts an instance sometimes runs at half speed in one copy of
+// the library file and at full speed in another copy of the same bytes, in
+// every process that loads that copy: where its code lands in memory
+// decides, not its shape (see plan_words in dispatch.cc). The same code at
+// other addresses gives the load-time plan a full-speed place for that word
+// without falling back to the lean shape, about a fifth slower there.
+constexpr std::array<Fixed, kWords> kSpare = instances<false, 1>(std::make_index_sequence<kWords>());
 
 template <const std::array<Fixed, kWords>& By>
 int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, const uint32_t* table, uint32_t from,
@@ -219,11 +238,13 @@ int64_t search_group(const uint32_t mid[8], const uint32_t w16[16], int fast, co
 
 const PowGroupSearcher kAvx512Searcher = {"avx512", "avx512 x48", search_group<kShortChain>};
 const PowGroupSearcher kAvx512LeanSearcher = {"avx512-lean", "avx512-lean x32", search_group<kLean>};
+const PowGroupSearcher kAvx512SpareSearcher = {"avx512-spare", "avx512 x48", search_group<kSpare>};
 
 }  // namespace
 
 const PowGroupSearcher* avx512_searcher() { return &kAvx512Searcher; }
 const PowGroupSearcher* avx512_lean_searcher() { return &kAvx512LeanSearcher; }
+const PowGroupSearcher* avx512_spare_searcher() { return &kAvx512SpareSearcher; }
 
 }  // namespace powprime::sha256
 
@@ -231,5 +252,6 @@ const PowGroupSearcher* avx512_lean_searcher() { return &kAvx512LeanSearcher; }
 namespace powprime::sha256 {
 const PowGroupSearcher* avx512_searcher() { return nullptr; }
 const PowGroupSearcher* avx512_lean_searcher() { return nullptr; }
+const PowGroupSearcher* avx512_spare_searcher() { return nullptr; }
 }  // namespace powprime::sha256
 #endif

@@ -131,22 +131,28 @@ double seconds_on_word(const PowGroupSearcher& k, int fast) {
 // depends on which message word changes (the nonce's length decides it), so
 // the run times the earliest, a middle and the latest word the canonical
 // order uses, and the rate is over all three: the kernel that wins is the one
-// users see on every layout, not on one.
-double time_searcher_once(const PowGroupSearcher& k) {
+// users see on every layout, not on one. With a `copy` (the same code at
+// other addresses), each word counts the faster of the two: plan_words runs
+// each word on the copy that runs it well, so the shape is ranked by that.
+double time_searcher_once(const PowGroupSearcher& k, const PowGroupSearcher* copy = nullptr) {
   constexpr int kFast[] = {2, 7, 13};
   double s = 0;
-  for (int fast : kFast) s += seconds_on_word(k, fast);
+  for (int fast : kFast)
+    s += copy ? std::min(seconds_on_word(k, fast), seconds_on_word(*copy, fast)) : seconds_on_word(k, fast);
   return kTimedCandidates * std::size(kFast) / s;
 }
 
 // Best rate of each searcher over `rounds` rounds that take every searcher in
 // turn: a burst of other work on a shared machine then slows one round of
 // all of them, not every run of one (two kernels a few percent apart would
-// otherwise swap places from one process to the next).
-std::vector<double> time_searchers(const std::vector<const PowGroupSearcher*>& ks, int rounds) {
+// otherwise swap places from one process to the next). `copy` is timed with
+// `copy_of`, see time_searcher_once.
+std::vector<double> time_searchers(const std::vector<const PowGroupSearcher*>& ks, int rounds,
+                                   const PowGroupSearcher* copy_of, const PowGroupSearcher* copy) {
   std::vector<double> best(ks.size(), 0);
   for (int r = 0; r < rounds; r++)
-    for (size_t i = 0; i < ks.size(); i++) best[i] = std::max(best[i], time_searcher_once(*ks[i]));
+    for (size_t i = 0; i < ks.size(); i++)
+      best[i] = std::max(best[i], time_searcher_once(*ks[i], ks[i] == copy_of ? copy : nullptr));
   return best;
 }
 
@@ -182,17 +188,30 @@ struct Registry {
     admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
     admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers,
           searcher_refused);
+    // The spare copy of the avx512 code is ranked as part of it, not beside
+    // it (the two would swap places on noise), and listed right after it.
+    std::vector<const PowGroupSearcher*> spares;
+    admit(avx512_spare_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, spares, searcher_refused);
+    const PowGroupSearcher* spare = spares.empty() ? nullptr : spares.front();
+    const PowGroupSearcher* spare_of = avx512_searcher();
+    if (spare && std::find(searchers.begin(), searchers.end(), spare_of) == searchers.end()) {
+      searchers.push_back(spare);  // its original failed its self-test: ranked on its own
+      spare = nullptr;
+    }
     // Which SIMD searcher is fastest depends on the core (lane counts, and
     // parts that down-clock under wide vectors), so they are timed, not
     // ranked by a fixed order. Scalar stays last whatever its timing.
     std::vector<std::pair<double, const PowGroupSearcher*>> timed;
-    const std::vector<double> measured = time_searchers(searchers, 7);
+    const std::vector<double> measured = time_searchers(searchers, 7, spare_of, spare);
     for (size_t i = 0; i < searchers.size(); i++) timed.emplace_back(measured[i], searchers[i]);
     std::stable_sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     searchers.clear();
     for (const auto& [rate, k] : timed) {
       searchers.push_back(k);
       rates.push_back(rate);
+      if (k != spare_of || !spare) continue;
+      searchers.push_back(spare);
+      rates.push_back(time_searcher_once(*spare));  // reported only
     }
     searchers.push_back(&kScalarSearcher);
     rates.push_back(time_searcher_once(kScalarSearcher));  // reported only
@@ -219,20 +238,21 @@ struct Registry {
   }
 
   // On Zen 5 hosts one of the 14 AVX-512 instances ran at half the speed of
-  // the others in about half the copies of the same library file, in every
-  // process that loaded that copy, and at full speed in the other copies: it
-  // follows where that instance's code lands in memory, not its layout, so no
-  // kernel shape avoids it. (Those hosts also slowed every word at once, for
+  // the others in some copies of the same library file, in every process
+  // that loaded that copy, and at full speed in the other copies: it follows
+  // where that instance's code lands in memory, not its layout, so no kernel
+  // shape avoids it. (Those hosts also slowed every word at once, for
   // seconds to minutes, with the code in place: work from outside the guest,
-  // which no plan here can route around.) Each word of the first searcher is timed (best of
-  // three, about 1 ms in all), and a word below kSlowWord of their median runs
-  // on the runner-up's instance where that is faster by a fifth. Naming a
-  // kernel with POWPRIME_POW_KERNEL skips this: that kernel runs unmixed.
+  // which no plan here can route around.) Each word of the first searcher is
+  // timed (best of three, about 1 ms in all), and a word below kSlowWord of
+  // their median runs on the other SIMD searcher whose instance of it is
+  // fastest, where that is faster by a fifth: the spare copy of the same code
+  // (avx512.cc) when it landed well, else another shape. Naming a kernel with
+  // POWPRIME_POW_KERNEL skips this: that kernel runs unmixed.
   void plan_words() {
     by_word.fill(searchers.front());
     if (searchers.size() < 3) return;  // one SIMD searcher and scalar: nothing to move to
     const PowGroupSearcher& first = *searchers[0];
-    const PowGroupSearcher& second = *searchers[1];
     std::array<double, kPowWords> best{};
     for (int r = 0; r < 3; r++)
       for (int w = 0; w < kPowWords; w++) best[size_t(w)] = std::max(best[size_t(w)], 1 / seconds_on_word(first, w));
@@ -242,14 +262,19 @@ struct Registry {
     std::string moved;
     for (int w = 0; w < kPowWords; w++) {
       if (best[size_t(w)] >= kSlowWord * median) continue;
-      double alt = 0;
-      for (int r = 0; r < 3; r++) alt = std::max(alt, 1 / seconds_on_word(second, w));
-      if (alt <= 1.2 * best[size_t(w)]) continue;
-      by_word[size_t(w)] = &second;
-      moved += (moved.empty() ? "" : ",") + std::to_string(w);
+      const PowGroupSearcher* to = nullptr;
+      double to_rate = 1.2 * best[size_t(w)];
+      for (size_t i = 1; i + 1 < searchers.size(); i++) {  // the last is scalar
+        double alt = 0;
+        for (int r = 0; r < 3; r++) alt = std::max(alt, 1 / seconds_on_word(*searchers[i], w));
+        if (alt > to_rate) to = searchers[i], to_rate = alt;
+      }
+      if (!to) continue;
+      by_word[size_t(w)] = to;
+      moved += std::string(moved.empty() ? "" : ", ") + std::to_string(w) + " on " + to->id;
     }
     if (moved.empty()) return;
-    planned_name = std::string(first.name) + " (word " + moved + " on " + second.id + ")";
+    planned_name = std::string(first.name) + " (word " + moved + ")";
     planned = {first.id, planned_name.c_str(), search_planned};
   }
 };

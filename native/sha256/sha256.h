@@ -74,6 +74,7 @@ const PowGroupSearcher* shani5_searcher();
 const PowGroupSearcher* avx2_searcher();
 const PowGroupSearcher* avx512_searcher();
 const PowGroupSearcher* avx512_lean_searcher();
+const PowGroupSearcher* avx512_spare_searcher();
 const BlockHasher* armv8_hasher();
 const PowGroupSearcher* armv8_searcher();
 
