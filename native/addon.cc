@@ -657,6 +657,66 @@ Napi::Value ExitOnStopSignals(const Napi::CallbackInfo& info) {
 #endif
 }
 
+#ifndef _WIN32
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+volatile sig_atomic_t g_held_signal = 0;
+struct sigaction g_saved_actions[std::size(kStopSignals)];
+bool g_holding = false;
+
+extern "C" void NoteStopSignal(int sig) { g_held_signal = sig; }
+
+Napi::Value SignalName(Napi::Env env, int sig) {
+  if (!sig) return env.Null();
+  return Napi::String::New(env, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+}
+#endif
+
+// holdStopSignals(): boolean — until releaseStopSignals(), SIGINT, SIGTERM and
+// SIGHUP are only noted (heldStopSignal() says which came), for a synchronous
+// wait on the main thread that polls for them: the handlers in place (Node's,
+// or exitOnStopSignals') would otherwise run only once the wait returns. False
+// where signals are not POSIX (Windows).
+Napi::Value HoldStopSignals(const Napi::CallbackInfo& info) {
+#ifdef _WIN32
+  return Napi::Boolean::New(info.Env(), false);
+#else
+  if (!g_holding) {
+    g_held_signal = 0;
+    struct sigaction sa = {};
+    sa.sa_handler = NoteStopSignal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < std::size(kStopSignals); i++) sigaction(kStopSignals[i], &sa, &g_saved_actions[i]);
+    g_holding = true;
+  }
+  return Napi::Boolean::New(info.Env(), true);
+#endif
+}
+
+// heldStopSignal(): string | null — the stop signal noted since holdStopSignals().
+Napi::Value HeldStopSignal(const Napi::CallbackInfo& info) {
+#ifdef _WIN32
+  return info.Env().Null();
+#else
+  return SignalName(info.Env(), g_held_signal);
+#endif
+}
+
+// releaseStopSignals(): string | null — puts back the handlers holdStopSignals()
+// replaced and returns the signal noted meanwhile, which is not delivered
+// again: the caller acts on it.
+Napi::Value ReleaseStopSignals(const Napi::CallbackInfo& info) {
+#ifdef _WIN32
+  return info.Env().Null();
+#else
+  if (!g_holding) return info.Env().Null();
+  for (size_t i = 0; i < std::size(kStopSignals); i++) sigaction(kStopSignals[i], &g_saved_actions[i], nullptr);
+  g_holding = false;
+  const int sig = g_held_signal;
+  g_held_signal = 0;
+  return SignalName(info.Env(), sig);
+#endif
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("lockOpen", Napi::Function::New(env, LockOpen));
   exports.Set("lockClose", Napi::Function::New(env, LockClose));
@@ -676,6 +736,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("powSearch", Napi::Function::New(env, PowSearch));
   exports.Set("exitNow", Napi::Function::New(env, ExitNow));
   exports.Set("exitOnStopSignals", Napi::Function::New(env, ExitOnStopSignals));
+  exports.Set("holdStopSignals", Napi::Function::New(env, HoldStopSignals));
+  exports.Set("heldStopSignal", Napi::Function::New(env, HeldStopSignal));
+  exports.Set("releaseStopSignals", Napi::Function::New(env, ReleaseStopSignals));
   exports.Set("version", Napi::String::New(env, POWPRIME_VERSION));
   return exports;
 }

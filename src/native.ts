@@ -110,6 +110,12 @@ export interface NativeBinding {
   exitNow(code: number): never;
   /** From now on a stop signal ends the process from the signal handler (false where signals are not POSIX). */
   exitOnStopSignals(): boolean;
+  /** Until releaseStopSignals(), a stop signal is only noted, for a synchronous wait that polls for it (false where signals are not POSIX). */
+  holdStopSignals(): boolean;
+  /** The stop signal noted since holdStopSignals(), if any. */
+  heldStopSignal(): string | null;
+  /** Puts the handlers holdStopSignals() replaced back; returns the signal noted meanwhile (not delivered again). */
+  releaseStopSignals(): string | null;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(mid: Uint32Array, block: Uint8Array, digitsEnd: number, digitsCount: number, difficulty: number, kStart: bigint, kEnd: bigint, kernel?: string): bigint | null;
 }

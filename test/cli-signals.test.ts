@@ -3,11 +3,13 @@
 // 128 + the signal's number, nothing half written, no lock or temporary
 // file left behind. The time to stop is checked only against a generous
 // liveness bound: a process that keeps running is the failure, not a slow one.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
@@ -167,6 +169,37 @@ describe('service commands', () => {
   it('ads: SIGTERM during a ban wait', async () => {
     const p = startCli(['ads', 'random', '--base-url', banningUrl, '--state-dir', tempDir('powprime-sig-')]);
     expectInterrupted(await stop(p, 'SIGTERM', (_o, e) => /waits \d+ s/.test(e), 'the wait line'), 'SIGTERM');
+  });
+});
+
+describe('a state file locked by another process', () => {
+  // The keystore's lock is waited for synchronously (up to a minute), when
+  // Node runs no signal handler: the wait itself must end at the signal.
+  it('registry: SIGTERM while waiting for the keystore, held by a stuck process, ends the wait at once', async () => {
+    const keystore = path.join(tempDir('powprime-sig-'), 'keys.json');
+    const lockModule = fileURLToPath(new URL('../src/fs/file-lock.ts', import.meta.url));
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { tryLock } from ${JSON.stringify(lockModule)}; if (!tryLock(${JSON.stringify(`${keystore}.lock`)}, 'a test')) process.exit(3); process.stdout.write('held\\n'); setInterval(() => {}, 60_000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+        holder.on('exit', (status) => reject(new Error(`the lock holder exited (${status})`)));
+      });
+      const p = startCli(['registry', 'get', SAFE_PRIMES['rfc3526-modp-2048']!, '--keystore', keystore, '--base-url', banningUrl]);
+      const r = await stop(p, 'SIGTERM', (_o, e) => /waiting for .*keys\.json \(locked by pid \d+\)/.test(e), 'the waiting line');
+      expectInterrupted(r, 'SIGTERM');
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 });
 

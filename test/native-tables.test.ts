@@ -111,6 +111,9 @@ const NATIVE_EXPORTS = [
   'powSearch',
   'exitNow',
   'exitOnStopSignals',
+  'holdStopSignals',
+  'heldStopSignal',
+  'releaseStopSignals',
   'version',
 ] as const;
 

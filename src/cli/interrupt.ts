@@ -14,6 +14,7 @@
  */
 import { constants } from 'node:os';
 import { InterruptedError } from '../errors.ts';
+import { guardSyncWaits, lockHolderText, type SyncWaitGuard } from '../fs/file-lock.ts';
 import { native, nativeIfLoaded } from '../native.ts';
 
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -42,7 +43,43 @@ export function interruptedBy(): StopSignal | null {
 /** Installed once by main.ts, before any command runs. */
 export function installInterruptHandlers(): void {
   for (const name of STOP_SIGNALS) process.on(name, () => onSignal(name));
+  guardSyncWaits(lockWaitGuard);
 }
+
+/**
+ * The library waits for a state file's lock (the keystore, the rate-limit
+ * record, the cookie jar) synchronously, up to a minute when its holder is
+ * stuck, and Node runs the handlers above only after such a wait. For its
+ * length the addon notes a stop signal instead, the wait ends at it, and the
+ * signal then takes the usual path: the process leaves at once, or a command
+ * that tidies up gets an InterruptedError out of the state-file operation.
+ * Without the addon the wait runs out as before.
+ */
+let holding = false;
+const lockWaitGuard: SyncWaitGuard = {
+  enter() {
+    holding = native()?.holdStopSignals?.() === true;
+  },
+  pending() {
+    return holding && native()!.heldStopSignal() !== null;
+  },
+  notice(what, lockFile) {
+    try {
+      process.stderr.write(`powprime: waiting for ${what} (locked by ${lockHolderText(lockFile)})\n`);
+    } catch {
+      // stderr is gone (SIGHUP): the wait goes on without the line.
+    }
+  },
+  leave() {
+    if (!holding) return;
+    holding = false;
+    const held = native()!.releaseStopSignals();
+    if (held === null) return;
+    const name = STOP_SIGNALS.find((s) => s === held) ?? 'SIGINT';
+    onSignal(name); // leaves the process unless a command is tidying up
+    throw controller.signal.reason instanceof InterruptedError ? controller.signal.reason : new InterruptedError(name);
+  },
+};
 
 /**
  * The command's outcome is decided and reported (its output or its error

@@ -289,15 +289,65 @@ export function tryLockFileItself(file: string): FileLock | null | undefined {
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /**
+ * What a process that owns its signals (the CLI) does around a synchronous
+ * lock wait, during which Node runs no signal handler: null in the library,
+ * whose callers keep their own handlers. `enter` at the first busy attempt,
+ * `pending` between attempts (true ends the wait), `notice` once the wait
+ * has lasted a second, `leave` at its end, which may throw (an interrupt).
+ */
+export interface SyncWaitGuard {
+  enter(): void;
+  pending(): boolean;
+  notice(what: string, lockFile: string): void;
+  leave(): void;
+}
+let syncWaitGuard: SyncWaitGuard | null = null;
+
+export function guardSyncWaits(guard: SyncWaitGuard | null): void {
+  syncWaitGuard = guard;
+}
+
+/**
  * Takes the lock, waiting for the holder (polling, at most `timeoutMs`): for
  * locks held a few milliseconds at a time, like the keystore's. Returns null
  * when the wait ran out.
  */
 export function lockWaitSync(file: string, what: string, timeoutMs: number): FileLock | null {
-  const end = Date.now() + timeoutMs;
+  const guard = syncWaitGuard;
+  const state = { guarded: false };
+  let lock: FileLock | null;
+  try {
+    lock = pollForLock(file, what, timeoutMs, guard, state);
+  } catch (err) {
+    if (state.guarded) guard!.leave(); // an interrupt it throws wins: the process is stopping
+    throw err;
+  }
+  if (state.guarded) {
+    try {
+      guard!.leave();
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+  }
+  return lock;
+}
+
+function pollForLock(file: string, what: string, timeoutMs: number, guard: SyncWaitGuard | null, state: { guarded: boolean }): FileLock | null {
+  const start = Date.now();
+  let noticed = false;
   for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
     const lock = tryLock(file, what);
-    if (lock || Date.now() >= end) return lock;
+    if (lock || Date.now() - start >= timeoutMs) return lock;
+    if (guard && !state.guarded) {
+      guard.enter();
+      state.guarded = true;
+    }
+    if (guard?.pending()) return null; // the guard's leave() acts on the signal
+    if (guard && !noticed && Date.now() - start >= 1000) {
+      guard.notice(what, file);
+      noticed = true;
+    }
     // A synchronous sleep: the callers are synchronous state-file operations.
     Atomics.wait(sleeper, 0, 0, pause);
   }
