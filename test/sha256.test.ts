@@ -83,7 +83,13 @@ it.runIf(backendInfo().backend === 'native')('PoW kernels are ranked by their ti
   const { kernels, kernelRates, sha256 } = backendInfo();
   expect(kernels[kernels.length - 1]).toBe('scalar');
   for (const k of kernels) expect(kernelRates[k]).toBeGreaterThan(0);
-  const simd = kernels.slice(0, -1).map((k) => kernelRates[k]!);
+  // The spare copy of the avx512 code is ranked as part of it (each timed
+  // word from the faster copy) and listed right after it, whatever its own rate.
+  if (kernels.includes('avx512-spare')) expect(kernels[kernels.indexOf('avx512') + 1]).toBe('avx512-spare');
+  const simd = kernels
+    .slice(0, -1)
+    .filter((k) => k !== 'avx512-spare')
+    .map((k) => kernelRates[k]!);
   expect([...simd].sort((a, b) => b - a)).toEqual(simd);
   // The kernel in use is the first one (its display name carries the lane count).
   expect(sha256.startsWith(kernels[0]!.replace(/-x\d$/, ''))).toBe(true);
