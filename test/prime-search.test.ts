@@ -57,13 +57,15 @@ describe('seeded safe-prime search', () => {
     expect(await findSafePrime({ bits: 128, seed: 2748n, index: 3 })).toBe(all[3]!.prime);
   });
 
-  it('a thread alone on its index claims at least 32768 candidates at once; a joiner, shared runs and small sizes one slice', () => {
+  it('a thread alone on its index claims 32768 to 131072 candidates at once; a joiner, shared runs and small sizes one slice', () => {
     expect([sliceLength(1024, 'native'), slicesPerClaim(1024, 'native', true), slicesPerClaim(1024, 'native', false)]).toEqual([8192, 4, 1]);
     expect([sliceLength(725, 'native'), slicesPerClaim(725, 'native', true)]).toEqual([8192, 4]);
     expect([sliceLength(600, 'native'), slicesPerClaim(600, 'native', true)]).toEqual([16384, 2]);
     // Above 8192 bits one slice is seconds of tests: claims stay one slice so progress keeps coming.
     expect([slicesPerClaim(8192, 'native', true), slicesPerClaim(8193, 'native', true)]).toEqual([4, 1]);
-    expect([sliceLength(4096, 'native'), slicesPerClaim(4096, 'native', true)]).toEqual([8192, 4]);
+    // 2048 to 4096 bits: 131072 candidates, about half an index's; 8192 bits: a second of tests keeps it at 32768.
+    expect([sliceLength(2048, 'native'), slicesPerClaim(2048, 'native', true)]).toEqual([8192, 16]);
+    expect([sliceLength(4096, 'native'), slicesPerClaim(4096, 'native', true)]).toEqual([8192, 16]);
     // 512 bits: one slice already holds 32768 candidates (a whole index, mostly).
     expect([sliceLength(512, 'native'), slicesPerClaim(512, 'native', true)]).toEqual([32768, 1]);
     expect(slicesPerClaim(4096, 'js', true)).toBe(1);

@@ -4,6 +4,7 @@
  * trade sieve work against primality tests and bound the work per chunk.
  */
 import type { Backend } from '../backend.ts';
+import { testCostMs } from './sieve-depth.ts';
 
 /** A few tens of milliseconds of one-at-a-time tests (test cost grows as bits^2..3). */
 function testsBoundSlice(bits: number): number {
@@ -23,26 +24,43 @@ export function sliceLength(bits: number, backend: Backend): number {
 }
 
 /**
+ * Candidates a thread alone on its index claims at once (see slicesPerClaim):
+ * about bits²/32, a power of two from 32768 to 131072, and no more than
+ * about a second of tests (progress is published a claim at a time; a claim
+ * holds about 0.6 % survivors): 131072 from 2048 to 4096 bits, 32768 at
+ * 8192. An index holds about 260,000·(bits/2048)² candidates to its prime,
+ * so at 2048 bits a prime takes about two claims; at 512 bits, where one
+ * claim holds a whole index, the surplus is sieved for nothing.
+ */
+function claimCandidates(bits: number): number {
+  const bySize = 2 ** Math.floor(Math.log2((bits * bits) / 32));
+  const bySecond = 2 ** Math.floor(Math.log2(1500 / (0.006 * testCostMs(bits))));
+  return Math.max(Math.min(bySize, bySecond, 131072), 32768);
+}
+
+/**
  * Slices a thread claims at once, searched as one range. A range's last
  * Fermat batch is partial, its empty lanes costing as much as full ones, and
  * a q passing there adds a batch for its p alone. The thread that started
  * an index alone (a search of at least as many primes as threads, or a
- * one-thread queue range) claims at least 32768 candidates at a time (four
- * 8192-candidate slices from 725 bits, two from 513, one below), so that
- * loss is spread over four times the tests: 5.7 % fewer batches a 2048-bit
- * prime and 4.2 % at 1024 bits (1–1.4 % above the fewest the lanes need,
- * against 5–8 %). A thread that joins a running index, and threads sharing
- * one from the start, claim one slice at a time: a range above the answer,
- * which a thread still finishes, is wasted whole. Ranges are not made longer
- * than 32768: a range is sieved whole before its first test, so at 512 bits,
- * where an index fits in one slice, four slices at once cost 9 % a prime.
- * Nor above 8192 bits: progress is published a claim at a time, and there a
- * slice alone holds seconds of tests (about 3 s at 16384 bits, by the test
- * cost of sieve-depth.ts: 0.25 ms·(bits/2048)^2.6 a lane, some 50 a slice).
+ * one-thread queue range) claims claimCandidates at a time, so that loss is
+ * spread over many tests: at 32768 candidates (four 8192-candidate slices)
+ * 5.7 % fewer batches a 2048-bit prime than one slice at a time and 4.2 % at
+ * 1024 bits; at 131072, 2048 bits took 1–3 % less core time a prime again
+ * (Zen 5, one thread, 32 primes, seeds 2 and 3: 357 and 352 against 344 and
+ * 351 ms; 293 and 297 against 288 and 289 ms). A thread that joins a running
+ * index, and threads sharing one from the start, claim one slice at a time:
+ * a range above the answer, which a thread still finishes, is wasted whole.
+ * Claims stay small where an index is small: a range is sieved whole before
+ * its first test, so at 512 bits, where an index fits in one slice, four
+ * slices at once cost 9 % a prime. Nor above 8192 bits: progress is
+ * published a claim at a time, and there a slice alone holds seconds of
+ * tests (about 3 s at 16384 bits, by the test cost of sieve-depth.ts: 0.25
+ * ms·(bits/2048)^2.6 a lane, some 50 a slice).
  */
 export function slicesPerClaim(bits: number, backend: Backend, alone: boolean): number {
   if (backend !== 'native' || !alone || bits > 8192) return 1;
-  return Math.max(1, Math.floor(32768 / sliceLength(bits, backend)));
+  return Math.max(1, Math.floor(claimCandidates(bits) / sliceLength(bits, backend)));
 }
 
 /**
