@@ -618,11 +618,17 @@ Napi::Value LockClose(const Napi::CallbackInfo& info) {
 Napi::Value ExitNow(const Napi::CallbackInfo& info) { std::_Exit(int(get_u32(info, 0, "code", 0, 255))); }
 
 #ifndef _WIN32
+// The signals a scheduler or a terminal stops a command with, all handled alike.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// One of kStopSignals by name; async-signal-safe (a static string).
+const char* StopSignalName(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP"; }
+
 volatile sig_atomic_t g_stderr_tty = 0;
 
 // Async-signal-safe: the line is assembled in a local buffer and written with write(2).
 extern "C" void ExitOnStopSignal(int sig) {
-  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+  const char* name = StopSignalName(sig);
   char line[96];
   size_t n = 0;
   auto put = [&](const char* s) {
@@ -652,13 +658,12 @@ Napi::Value ExitOnStopSignals(const Napi::CallbackInfo& info) {
   struct sigaction sa = {};
   sa.sa_handler = ExitOnStopSignal;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  for (int sig : kStopSignals) sigaction(sig, &sa, nullptr);
   return Napi::Boolean::New(info.Env(), true);
 #endif
 }
 
 #ifndef _WIN32
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 volatile sig_atomic_t g_held_signal = 0;
 struct sigaction g_saved_actions[std::size(kStopSignals)];
 bool g_holding = false;
@@ -667,7 +672,7 @@ extern "C" void NoteStopSignal(int sig) { g_held_signal = sig; }
 
 Napi::Value SignalName(Napi::Env env, int sig) {
   if (!sig) return env.Null();
-  return Napi::String::New(env, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+  return Napi::String::New(env, StopSignalName(sig));
 }
 #endif
 
