@@ -313,36 +313,33 @@ export function guardSyncWaits(guard: SyncWaitGuard | null): void {
  * when the wait ran out.
  */
 export function lockWaitSync(file: string, what: string, timeoutMs: number): FileLock | null {
+  const start = Date.now();
+  const first = tryLock(file, what);
+  if (first || Date.now() - start >= timeoutMs) return first;
+  // Busy: from here on the wait is the guard's (when there is one) until it ends.
   const guard = syncWaitGuard;
-  const state = { guarded: false };
+  if (!guard) return pollForLock(file, what, start, timeoutMs, null);
+  guard.enter();
   let lock: FileLock | null;
   try {
-    lock = pollForLock(file, what, timeoutMs, guard, state);
+    lock = pollForLock(file, what, start, timeoutMs, guard);
   } catch (err) {
-    if (state.guarded) guard!.leave(); // an interrupt it throws wins: the process is stopping
+    guard.leave(); // an interrupt it throws wins: the process is stopping
     throw err;
   }
-  if (state.guarded) {
-    try {
-      guard!.leave();
-    } catch (err) {
-      lock?.release();
-      throw err;
-    }
+  try {
+    guard.leave();
+  } catch (err) {
+    lock?.release();
+    throw err;
   }
   return lock;
 }
 
-function pollForLock(file: string, what: string, timeoutMs: number, guard: SyncWaitGuard | null, state: { guarded: boolean }): FileLock | null {
-  const start = Date.now();
+/** Tries again and again after a failed first attempt, pausing longer each time (up to 50 ms), until the lock, the timeout or a pending signal. */
+function pollForLock(file: string, what: string, start: number, timeoutMs: number, guard: SyncWaitGuard | null): FileLock | null {
   let noticed = false;
   for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
-    const lock = tryLock(file, what);
-    if (lock || Date.now() - start >= timeoutMs) return lock;
-    if (guard && !state.guarded) {
-      guard.enter();
-      state.guarded = true;
-    }
     if (guard?.pending()) return null; // the guard's leave() acts on the signal
     if (guard && !noticed && Date.now() - start >= 1000) {
       guard.notice(what, file);
@@ -350,6 +347,8 @@ function pollForLock(file: string, what: string, timeoutMs: number, guard: SyncW
     }
     // A synchronous sleep: the callers are synchronous state-file operations.
     Atomics.wait(sleeper, 0, 0, pause);
+    const lock = tryLock(file, what);
+    if (lock || Date.now() - start >= timeoutMs) return lock;
   }
 }
 
