@@ -26,9 +26,9 @@ export function sliceLength(bits: number, backend: Backend): number {
 /**
  * Candidates a thread alone on its index claims at once (see slicesPerClaim):
  * about bits²/32, a power of two from 32768 to 131072, and no more than
- * about a second of tests (progress is published a claim at a time; a claim
- * holds about 0.6 % survivors): 131072 from 2048 to 4096 bits, 32768 at
- * 8192. An index holds about 260,000·(bits/2048)² candidates to its prime,
+ * about 1.5 s of tests by testCostMs (progress is published a claim at a
+ * time; a claim holds about 0.6 % survivors): 131072 from 2048 to 4096 bits,
+ * 32768 at 8192. An index holds about 260,000·(bits/2048)² candidates to its prime,
  * so at 2048 bits a prime takes about two claims; at 512 bits, where one
  * claim holds a whole index, the surplus is sieved for nothing.
  */
@@ -55,7 +55,7 @@ function claimCandidates(bits: number): number {
  * its first test, so at 512 bits, where an index fits in one slice, four
  * slices at once cost 9 % a prime. Nor above 8192 bits: progress is
  * published a claim at a time, and there a slice alone holds seconds of
- * tests (about 3 s at 16384 bits, by the test cost of sieve-depth.ts: 0.25
+ * tests (about 3 s at 16384 bits, by the test cost of sieve-depth.ts: 0.30
  * ms·(bits/2048)^2.6 a lane, some 50 a slice).
  */
 export function slicesPerClaim(bits: number, backend: Backend, alone: boolean): number {
