@@ -300,13 +300,13 @@ Napi::Value DeepPrimes(const Napi::CallbackInfo& info) {
   const double limit = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
   if (!(limit >= 1 && limit <= double(bignum::kSieveLimit)) || limit != double(uint64_t(limit)))
     range_error(env, "limit must be an integer from 1 to 2^32");
-  // A range past the table's own limit is cut to it.
+  // A range past the limit's table (deep_table_limit) is cut to it, whichever table serves.
   const uint64_t lo =
       info.Length() > 1 && !info[1].IsUndefined() ? get_whole(info, 1, "lo", 0, bignum::kSieveLimit) : 0;
   const uint64_t hi = info.Length() > 2 && !info[2].IsUndefined() ? get_whole(info, 2, "hi", lo, bignum::kSieveLimit)
                                                                   : bignum::kSieveLimit;
   const bignum::PrimeTable* table = bignum::deep_sieve_primes(uint64_t(limit), bignum::StopFlag());
-  const uint64_t to = std::min<uint64_t>(hi, table->limit());
+  const uint64_t to = std::min<uint64_t>(hi, bignum::deep_table_limit(uint64_t(limit)));
   const uint64_t from = std::min<uint64_t>(lo, to);
   const size_t n = table->count_below(to) - table->count_below(from);
   Napi::Uint32Array out = Napi::Uint32Array::New(env, n);

@@ -73,6 +73,8 @@ describe.runIf(n !== null)('deep prime tables', () => {
     expect(across[below.length]).toBeGreaterThan(2 ** 31);
   });
 
+  // From here the 2^32 table is whole and serves every shallower limit too (prime_table.h): the counts
+  // and cuts below hold the reader to the limit's own table.
   it('a range [lo, hi) of a table: the same primes as the independent sieve, at word and count-block edges', () => {
     const all = oddPrimes(2 ** 22);
     // Bit i of the table is 2i + 1: words hold 128 numbers and count blocks 2^19 (prime_table.h).

@@ -49,8 +49,10 @@ class PrimeTableBuilder {
  public:
   explicit PrimeTableBuilder(uint64_t limit) : end_(limit / 2) {}
 
+  bool whole() const { return done_.load(std::memory_order_acquire); }
+
   const PrimeTable* get(StopFlag stop) {
-    if (done_.load(std::memory_order_acquire)) return &table_;
+    if (whole()) return &table_;
     std::lock_guard<std::mutex> lock(mutex_);
     if (done_.load(std::memory_order_relaxed)) return &table_;  // built while this caller waited
     if (!started_) {
@@ -151,16 +153,31 @@ class PrimeTableBuilder {
   std::atomic<bool> done_{false};
 };
 
+namespace {
+constexpr uint64_t kTableLimits[] = {uint64_t(1) << 22, uint64_t(1) << 25, uint64_t(1) << 28,
+                                     uint64_t(1) << 30, uint64_t(1) << 31, kSieveLimit};
+constexpr size_t kTables = sizeof(kTableLimits) / sizeof(kTableLimits[0]);
+
+size_t table_for(uint64_t limit) {
+  size_t i = 0;
+  while (i + 1 < kTables && kTableLimits[i] < limit) i++;
+  return i;
+}
+}  // namespace
+
+uint64_t deep_table_limit(uint64_t limit) { return kTableLimits[table_for(limit)]; }
+
 const PrimeTable* deep_sieve_primes(uint64_t limit, StopFlag stop) {
-  static PrimeTableBuilder t22(1u << 22), t25(1u << 25), t28(1u << 28), t30(1u << 30), t31(1u << 31),
-      deepest(kSieveLimit);
-  PrimeTableBuilder& t = limit <= (1u << 22)   ? t22
-                         : limit <= (1u << 25) ? t25
-                         : limit <= (1u << 28) ? t28
-                         : limit <= (1u << 30) ? t30
-                         : limit <= (1u << 31) ? t31
-                                               : deepest;
-  return t.get(stop);
+  static PrimeTableBuilder t22(kTableLimits[0]), t25(kTableLimits[1]), t28(kTableLimits[2]), t30(kTableLimits[3]),
+      t31(kTableLimits[4]), deepest(kTableLimits[5]);
+  static PrimeTableBuilder* const tables[kTables] = {&t22, &t25, &t28, &t30, &t31, &deepest};
+  const size_t i = table_for(limit);
+  // A deeper table already whole serves a shallower sieve too (readers name
+  // their own ranges): a process that searched deep first holds one table,
+  // not two.
+  for (size_t k = i + 1; k < kTables; k++)
+    if (tables[k]->whole()) return tables[k]->get(stop);
+  return tables[i]->get(stop);
 }
 
 }  // namespace powprime::bignum

@@ -23,7 +23,6 @@ class PrimeTable {
  public:
   // Primes of the table below x (x ≤ limit): the place x would take in the table's order.
   size_t count_below(uint64_t x) const;
-  uint64_t limit() const { return 2 * bits_.size() * 64; }
 
  private:
   friend class PrimeCursor;
@@ -45,9 +44,15 @@ class PrimeCursor {
   uint64_t i_, end_;  // bit positions: odd numbers 2i + 1 in [2·i_ + 1, 2·end_ + 1)
 };
 
-// The table for a sieve to `limit` (≤ kSieveLimit): the smallest of the six
-// at or above it. Null when `stop` was raised before the table was whole: a
-// build sees it between segments, and the next call carries on.
+// The limit of the table a sieve to `limit` (≤ kSieveLimit) reads: the
+// smallest of the six at or above it.
+uint64_t deep_table_limit(uint64_t limit);
+// A table holding every prime from kDenseSieveLimit below deep_table_limit(limit):
+// that one, or a deeper one already whole (readers bound their own ranges,
+// so the primes above their limit go unread). Null when `stop` was raised before the
+// table was whole: a build sees it between segments, and the next call
+// carries on. Tables are kept for the process's life, so a process that
+// went shallow, then deep, holds both (src/prime/sieve-depth.ts counts them).
 const PrimeTable* deep_sieve_primes(uint64_t limit, StopFlag stop);
 
 }  // namespace powprime::bignum

@@ -28,9 +28,10 @@
 // bits (at most 4 MB, at 8192 bits up), its far block's windows (the plan's
 // slots, src/prime/sieve-depth.ts keeps them within 16 MiB), and 4 bytes a
 // deep prime once the first search reached the window: 58.5 MB at a 2^28 limit (14,624,301
-// primes), 218 MB at 2^30, 420 MB at 2^31, 813 MB at 2^32. The deep prime table (a bit an odd number:
-// 16, 64, 128 and 256 MB, prime_table.h) is shared by every sieve of the process; src/prime/sieve-depth.ts
-// (deepSieveBytes) keeps the whole within an eighth of the machine's memory.
+// primes), 218 MB at 2^30, 420 MB at 2^31, 813 MB at 2^32. The deep prime tables (a bit an odd number:
+// 16, 64, 128 and 256 MB, prime_table.h) are shared by every sieve of the process, which keeps each one
+// it built; src/prime/sieve-depth.ts (deepSieveBytes) counts every table up to the depth's and keeps the
+// whole within an eighth of the machine's memory.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -70,20 +70,26 @@ function deepPrimes(limit: number): number {
   return Math.ceil(limit / (Math.log(limit) - 1.1)) - 6542;
 }
 
-/** The limit of the prime table a depth reads (native/bignum/prime_table.h). */
+/** The native core's prime tables' limits (native/bignum/prime_table.cc kTableLimits). */
+const TABLE_LIMITS = [2 ** 22, 2 ** 25, 2 ** 28, 2 ** 30, 2 ** 31, SIEVE_LIMIT_MAX];
+
+/** The limit of the prime table a depth reads (native/bignum/prime_table.h deep_table_limit). */
 function tableLimit(limit: number): number {
-  for (const t of [2 ** 22, 2 ** 25, 2 ** 28, 2 ** 30, 2 ** 31]) if (limit <= t) return t;
-  return SIEVE_LIMIT_MAX;
+  return TABLE_LIMITS.find((t) => limit <= t) ?? SIEVE_LIMIT_MAX;
 }
 
 /**
- * Bytes of deep roots and tables a depth costs a process at most: the shared
- * prime table (a bit an odd number below its limit), and 4 bytes a deep prime
- * in the sieve of each pool thread plus one more (a thread whose index wraps
- * around holds two), each with up to 16 MiB of far windows (farSlots).
+ * Bytes of deep roots and tables a depth costs a process at most: the prime
+ * tables (a bit an odd number below each one's limit), every one up to the
+ * depth's, as a process keeps each table it built for its life (one that went
+ * shallow, then deep, holds both; a deeper one built first serves the
+ * shallower sieves), and 4 bytes a deep prime in the sieve of each pool
+ * thread plus one more (a thread whose index wraps around holds two), each
+ * with up to 16 MiB of far windows (farSlots).
  */
 export function deepSieveBytes(limit: number, threads: number): number {
-  return tableLimit(limit) / 16 + 4 * (threads + 1) * deepPrimes(limit) + (threads + 1) * 2 ** 24;
+  const tables = TABLE_LIMITS.filter((t) => t <= tableLimit(limit)).reduce((sum, t) => sum + t / 16, 0);
+  return tables + 4 * (threads + 1) * deepPrimes(limit) + (threads + 1) * 2 ** 24;
 }
 
 /** Stream v2's spacing between consecutive starts, in candidates (stream.ts spacing()). */
