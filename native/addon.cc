@@ -398,15 +398,17 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
 // .close(): frees the sieve's tables now (idempotent); a later search throws.
 // The tables are megabytes (8 bytes per sieve prime), so the owner closes a
 // sieve when its work ends; collection of an unclosed one is only a safety net.
-// The optional deep plan argument {spacing, slots} (safe_prime_sieve.h):
+// The optional deep plan argument {spacing, slots, ahead?} (safe_prime_sieve.h):
 // spacing an integer below 2^52 (0: none), slots from 1 to 256 (a block holds
-// slots deep windows, up to 4 MB each).
+// slots deep windows, up to 4 MB each), ahead the run's starts from this one
+// on, this one included: an integer from 1 below 2^53, or absent when the run
+// has no known end.
 bignum::DeepPlan get_plan(const Napi::CallbackInfo& info, size_t i) {
   bignum::DeepPlan plan;
   if (info.Length() <= i || info[i].IsUndefined()) return plan;
-  if (!info[i].IsObject()) type_error(info.Env(), "plan must be an object {spacing, slots}");
+  if (!info[i].IsObject()) type_error(info.Env(), "plan must be an object {spacing, slots, ahead?}");
   const Napi::Object o = info[i].As<Napi::Object>();
-  const Napi::Value sp = o.Get("spacing"), sl = o.Get("slots");
+  const Napi::Value sp = o.Get("spacing"), sl = o.Get("slots"), ah = o.Get("ahead");
   const double spacing = sp.IsNumber() ? sp.As<Napi::Number>().DoubleValue() : -1;
   const double slots = sl.IsNumber() ? sl.As<Napi::Number>().DoubleValue() : -1;
   if (!(spacing >= 0 && spacing < double(bignum::kMaxShift)) || spacing != double(uint64_t(spacing)))
@@ -415,6 +417,12 @@ bignum::DeepPlan get_plan(const Napi::CallbackInfo& info, size_t i) {
     range_error(info.Env(), "plan.slots must be an integer from 1 to 256");
   plan.spacing = uint64_t(spacing);
   plan.slots = uint32_t(slots);
+  if (!ah.IsUndefined()) {
+    const double ahead = ah.IsNumber() ? ah.As<Napi::Number>().DoubleValue() : -1;
+    if (!(ahead >= 1 && ahead <= 9007199254740991.0) || ahead != double(uint64_t(ahead)))
+      range_error(info.Env(), "plan.ahead must be an integer from 1 below 2^53");
+    plan.ahead = uint64_t(ahead);
+  }
   return plan;
 }
 

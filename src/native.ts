@@ -18,6 +18,8 @@ import { packageRoot, packageVersion } from './package-root.ts';
 export interface DeepPlan {
   spacing: number;
   slots: number;
+  /** The run's starts from this one to its last, this one included (absent: no end known): a far block keeps its roots for the next only when the run goes past it. */
+  ahead?: number;
 }
 
 export interface NativeBackendInfo {
@@ -93,7 +95,8 @@ export interface NativeBinding {
   /**
    * `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below.
    * `plan`: starts follow each other 12·spacing apart, and about `slots` of them will be searched from this one
-   * (native/bignum/far_sieve.h): the deep primes from `spacing` up are then struck for that many starts at once.
+   * (native/bignum/far_sieve.h): the deep primes from `spacing` up are then struck for that many starts at once,
+   * their roots kept for the next block when `ahead` (default: no end) goes past this one's slots.
    */
   SafePrimeSieve: new (
     start: bigint,

@@ -96,8 +96,41 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
     prev!.close();
   });
 
+  it('keeps the far roots for the blocks after it only when the run goes past two of them, and finds the same either way', () => {
+    n!.setBignumKernel();
+    // The far primes, from the spacing (2^22) to the limit (2^25): π(2^25) − π(2^22), OEIS A007053.
+    const far = 2_063_689 - 295_947;
+    const held = new Map<string, number>();
+    // Blocks of 3 slots: 7 starts from the first reach past two blocks, 6 do not.
+    for (const ahead of [undefined, 7, 6, 1]) {
+      const plan = (left: number) => (ahead === undefined ? { spacing: SPACING, slots: 3 } : { spacing: SPACING, slots: 3, ahead: Math.max(1, left) });
+      const before = n!.nativeMemory().bytes;
+      const s = new n!.SafePrimeSieve(startAt(0), LIMIT, undefined, false, undefined, plan(ahead ?? 0));
+      expect(slices(s)).toEqual(expected(0));
+      held.set(String(ahead), n!.nativeMemory().bytes - before);
+      // The next block's first slot, its roots shifted from this block's or computed.
+      const next = new n!.SafePrimeSieve(startAt(3), LIMIT, undefined, false, s, plan((ahead ?? 0) - 3));
+      expect(slices(next)).toEqual(expected(3));
+      next.close();
+    }
+    expect(held.get('7')! - held.get('6')!).toBe(4 * far);
+    expect(held.get('undefined')).toBe(held.get('7'));
+    expect(held.get('1')).toBe(held.get('6'));
+  });
+
   it('refuses a bad plan naming it', () => {
-    const bad = [{ spacing: -1, slots: 2 }, { spacing: 2 ** 52, slots: 2 }, { spacing: 1.5, slots: 2 }, { spacing: SPACING, slots: 0 }, { spacing: SPACING, slots: 257 }, { spacing: SPACING }];
+    const bad = [
+      { spacing: -1, slots: 2 },
+      { spacing: 2 ** 52, slots: 2 },
+      { spacing: 1.5, slots: 2 },
+      { spacing: SPACING, slots: 0 },
+      { spacing: SPACING, slots: 257 },
+      { spacing: SPACING },
+      { spacing: SPACING, slots: 2, ahead: 0 },
+      { spacing: SPACING, slots: 2, ahead: 1.5 },
+      { spacing: SPACING, slots: 2, ahead: 2 ** 53 },
+      { spacing: SPACING, slots: 2, ahead: '3' },
+    ];
     for (const plan of bad) expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, false, undefined, plan as never)).toThrow(RangeError);
     expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, false, undefined, 5 as never)).toThrow(/plan/);
   });

@@ -103,20 +103,20 @@ WalkFn pick_walk() {
 
 }  // namespace
 
-FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window)
+FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
+                   uint64_t ahead)
     : base_(base, base + limbs),
       limbs_(limbs),
       limit_(limit),
       spacing_(spacing),
       window_(window),
       slots_(
-          uint32_t(std::clamp<uint64_t>(kMaxWindowBits / ((window + 63) / 64 * 64), 1, std::max<uint32_t>(slots, 1)))) {
-}
+          uint32_t(std::clamp<uint64_t>(kMaxWindowBits / ((window + 63) / 64 * 64), 1, std::max<uint32_t>(slots, 1)))),
+      keep_roots_(ahead > 2 * uint64_t(slots_)) {}
 
 FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
-                   FarBlock& previous, uint64_t delta)
-    : FarBlock(base, limbs, limit, spacing, slots, window) {
-  keep_roots_ = true;
+                   uint64_t ahead, FarBlock& previous, uint64_t delta)
+    : FarBlock(base, limbs, limit, spacing, slots, window, ahead) {
   const uint64_t shift = delta + previous.pending_shift_;
   if (delta && shift < kMaxShift && !previous.t0_.empty() && previous.same_plan(limit, spacing, window, limbs)) {
     t0_ = std::move(previous.t0_);
@@ -145,8 +145,11 @@ bool FarBlock::fill(StopFlag stop) {
   if (!table) return false;
   const uint64_t lo = std::min<uint64_t>(spacing_, limit_);
   const size_t n = table->count_below(limit_) - table->count_below(lo);
+  // Roots taken from the block before are shifted where they lie, kept or not.
   const bool have_roots = t0_.size() == n;
+  if (!have_roots) t0_ = {};
   if (!have_roots && keep_roots_) t0_.assign(n, 0);
+  const bool in_place = have_roots || keep_roots_;
   const size_t words = size_t((window_ + 63) / 64);
   bits_.assign(size_t(slots_) * words, 0);
   uint64_t* bits = bits_.data();
@@ -156,7 +159,7 @@ bool FarBlock::fill(StopFlag stop) {
   constexpr size_t kGroup = 256;
   std::vector<uint32_t> hits(kGroup * 2 * (size_t(slots_) + 1));
   constexpr size_t kChunk = 1 << 14;
-  std::vector<uint32_t> r(kChunk), t1(kChunk), t0_chunk(keep_roots_ ? 0 : kChunk);
+  std::vector<uint32_t> r(kChunk), t1(kChunk), t0_chunk(in_place ? 0 : kChunk);
   PrimeCursor primes(*table, lo, limit_);
   for (size_t b = 0, m; b < n; b += m) {
     if (stop.raised()) {
@@ -166,7 +169,7 @@ bool FarBlock::fill(StopFlag stop) {
       return false;
     }
     m = primes.next(r.data(), kChunk);
-    uint32_t* t0 = keep_roots_ ? t0_.data() + b : t0_chunk.data();
+    uint32_t* t0 = in_place ? t0_.data() + b : t0_chunk.data();
     if (have_roots)
       shift_roots(r.data(), m, pending_shift_, t0, t1.data());
     else
@@ -177,6 +180,7 @@ bool FarBlock::fill(StopFlag stop) {
     }
   }
   pending_shift_ = 0;
+  if (!keep_roots_) t0_ = {};
   filled_ = true;
   return true;
 }

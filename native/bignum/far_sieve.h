@@ -14,11 +14,12 @@
 // set a bit of slot ⌊x/M⌋'s window. A block of 64 slots costs about one
 // pass over the far primes for 64 indexes, plus M·Σ 2/r steps an index
 // (2^24·2·0.26 at 2048 bits to 2^31): the depth then costs little per
-// index, and what remains is the roots' first computation, once a run.
+// index, and what remains is the roots' first computation, once a run
+// (twice in a run of two blocks, see t0_).
 //
-// Memory: 4 bytes a far prime (roots, from a chain's second block on) and
-// slots·W/8 bytes (windows), both held by the block, which the sieves of its
-// slots share (safe_prime_sieve.h).
+// Memory: 4 bytes a far prime (roots, kept while the run goes on for two
+// more blocks) and slots·W/8 bytes (windows), both held by the block, which
+// the sieves of its slots share (safe_prime_sieve.h).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -36,12 +37,16 @@ class FarBlock {
 
   // Far primes: those of the deep table below `limit` from `spacing` up
   // (spacing > window). base ≡ 11 (mod 12); slot k starts at base + 12·spacing·k.
-  FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window);
+  // ahead: the run's starts from base on, base's included (DeepPlan): the
+  // block keeps its roots for the blocks after it only when they go past
+  // twice its slots (see t0_).
+  FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
+           uint64_t ahead);
   // The same with base = previous base + 12·δ, the roots taken from
   // `previous` (shifted by δ when first filled) when it holds them, else
   // computed. previous is left without roots.
   FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
-           FarBlock& previous, uint64_t delta);
+           uint64_t ahead, FarBlock& previous, uint64_t delta);
 
   // The slot whose start is `start`, or -1; with δ = (start − base)/12 in
   // *delta when start lies 12·δ above base (0 < δ < kMaxShift), else 0.
@@ -69,9 +74,15 @@ class FarBlock {
   uint64_t spacing_, window_;
   uint32_t slots_;
   // t0 per far prime (deep table order), relative to base_ − 12·pending_shift_; empty: not computed.
-  // Kept only by a block that follows another: a run that stays in its first
-  // block (32 indexes on one thread) would hold 4 bytes a far prime, and pay
-  // their first touch, for nothing; a chain that goes on computes them once more.
+  // Kept after the fill only when the run goes on past two blocks from
+  // this one (ahead > 2·slots): keeping costs the first touch of 4 bytes a
+  // far prime, measured at about 1.4 times the roots' computation (Zen 5
+  // microVM guest, 2^31 at 2048 bits: about 1.0 against 0.7 s a thread), and
+  // each later block then shifts them for about a seventh of that instead of
+  // computing them: the touch repays from the second later block on. 2
+  // threads at 2048 bits, 128 primes (2^31, two blocks a thread), core ms a
+  // prime: 336–346 when every block after the first kept its roots (as
+  // before the run's end was known), 297–326 now that none does.
   DeepArray t0_;
   bool keep_roots_ = false;
   uint64_t pending_shift_ = 0;

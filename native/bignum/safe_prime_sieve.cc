@@ -25,7 +25,8 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit
   // Far primes only from above the window (each then hits a window once a root at most).
   const bool far = deep_limit_ && plan_.spacing > deep_window_ && plan_.spacing < deep_limit_;
   near_limit_ = far ? plan_.spacing : deep_limit_;
-  if (far) far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_);
+  if (far)
+    far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_, plan_.ahead);
 }
 
 // δ with start = previous + 12·δ, 0 < δ < kMaxShift, or 0 when there is none.
@@ -39,19 +40,21 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit
                                DeepPlan plan, SafePrimeSieve&& previous)
     : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24, plan) {
   std::shared_ptr<FarBlock> block = std::move(previous.far_);
-  if (far_ && block && previous.plan_ == plan_ && block->same_plan(deep_limit_, plan_.spacing, deep_window_, limbs)) {
+  if (far_ && block && previous.plan_.same_blocks(plan_) &&
+      block->same_plan(deep_limit_, plan_.spacing, deep_window_, limbs)) {
     uint64_t delta = 0;
     const int64_t k = block->slot_of(start, limbs, &delta);
     if (k >= 0) {
       far_ = std::move(block);
       far_slot_ = uint32_t(k);
     } else if (delta) {
-      far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_, *block,
-                                        delta);
+      far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, plan_.slots, deep_window_,
+                                        plan_.ahead, *block, delta);
     } else {
       // A start below the previous block (a thread helping an earlier
-      // index): its own window only, not a block's worth it would not use.
-      far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, 1, deep_window_);
+      // index): its own window only, not a block's worth it would not use,
+      // nor roots kept for a block after it.
+      far_ = std::make_shared<FarBlock>(start, limbs, deep_limit_, plan_.spacing, 1, deep_window_, 1);
     }
   }
   const uint64_t delta = start_offset(previous.start_, start, limbs);

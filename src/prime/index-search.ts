@@ -26,6 +26,8 @@ export interface IndexTask {
   indexesAhead: number;
   /** Slots of the native sieve's far blocks: the starts the search's threads will visit from here (sieve-depth.ts farSlots). */
   farSlots: number;
+  /** Index positions from this one to the run's last, this one included (Infinity: no end known): whether a far block keeps its roots for the next (sieve-depth.ts deepPlan). */
+  indexesLeft: number;
   /** Candidates a queue worker's chunk searches with a sieve of its own (0: not a chunk): its depth is chosen for that chunk (sieve-depth.ts). */
   chunkCandidates: number;
   /** Slices this thread claims at once (tuning.ts slicesPerClaim): more for the thread that started the index alone, one for a thread joining it. */
@@ -75,7 +77,8 @@ function sameStream(is: IndexStream, task: IndexTask): boolean {
     is.only23Mod24 === task.only23Mod24 &&
     is.indexesAhead === task.indexesAhead &&
     is.farSlots === task.farSlots &&
-    is.chunkCandidates === task.chunkCandidates
+    is.chunkCandidates === task.chunkCandidates &&
+    is.indexesLeft === task.indexesLeft
   );
 }
 
@@ -105,7 +108,7 @@ function streamFor(task: IndexTask): IndexStream {
     }
   }
   if (reuse) return reuse;
-  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead, task.farSlots, task.chunkCandidates);
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead, task.farSlots, task.chunkCandidates, task.indexesLeft);
   is.chunksPerSieve = chunksPerSieve();
   const k = keptSieve;
   keptSieve = null;

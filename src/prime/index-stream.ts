@@ -25,7 +25,7 @@ function makeSieve(is: IndexStream, start: bigint, previous?: NativeSieve): Siev
     rounds < 0 ? undefined : rounds,
     only23Mod24,
     previous,
-    deepPlan(bits, is.version, farSlots),
+    deepPlan(bits, is.version, farSlots, is.indexesLeft),
   );
 }
 
@@ -55,6 +55,7 @@ export class IndexStream {
     readonly indexesAhead = Number.POSITIVE_INFINITY,
     readonly farSlots = 1,
     readonly chunkCandidates = 0,
+    readonly indexesLeft = Number.POSITIVE_INFINITY,
   ) {
     this.st = stream(bits, seed, index, version);
     this.upper = this.st.count - this.st.first;

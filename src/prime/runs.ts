@@ -43,8 +43,8 @@ export class RangeRun {
   private readonly task: IndexTask;
   private readonly threads: Promise<void>[] = [];
 
-  /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead: see IndexTask. */
-  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY) {
+  /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead, indexesLeft: see IndexTask. */
+  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY, indexesLeft = Number.POSITIVE_INFINITY) {
     checkSieveLimitEnv();
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.only23Mod24);
     const end = to === undefined || to > st.length ? st.length : to;
@@ -64,6 +64,7 @@ export class RangeRun {
       linger,
       indexesAhead,
       farSlots: farSlots(p.bits, indexesAhead, Math.min(p.threads, availableParallelism())),
+      indexesLeft,
       // A lingering range is a queue worker's chunk: the coordinator spreads chunks over indexes, so its sieve seldom serves another.
       chunkCandidates: linger ? Number(length) : 0,
       slicesPerClaim: slicesPerClaim(p.bits, p.backend, threads === 1),
@@ -112,8 +113,8 @@ export class RangeRun {
 export class IndexRun extends RangeRun {
   readonly result: Promise<SafePrimeResult>;
 
-  constructor(p: Parsed, index: bigint, threads: number, indexesAhead: number) {
-    super(p, index, threads, 0n, undefined, false, indexesAhead);
+  constructor(p: Parsed, index: bigint, threads: number, indexesAhead: number, indexesLeft: number) {
+    super(p, index, threads, 0n, undefined, false, indexesAhead, indexesLeft);
     this.result = this.done.then((r) => {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
       return { prime: r.prime, bits: p.bits, seed: p.seed, index, stream: p.stream, elapsedMs: Math.round(performance.now() - this.started) };

@@ -61,7 +61,8 @@ export async function* runSearch(p: Parsed, opts: { count: number | bigint; star
   let closed = false;
   const launch = (yielded: bigint): void => {
     while (!closed && busy < running && next < end && next < yielded + readAhead) {
-      const run = new IndexRun(p, next, perIndex, ahead);
+      // Index positions to the last one, for the far blocks' roots (IndexTask.indexesLeft).
+      const run = new IndexRun(p, next, perIndex, ahead, Number(end - stride - next + 1n));
       active.set(next, run);
       busy++;
       next += stride;

@@ -47,6 +47,7 @@
  */
 import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
+import type { DeepPlan } from '../native.ts';
 
 /** The deepest sieve: the native core's sieve primes go up to here (kSieveLimit). */
 export const SIEVE_LIMIT_MAX = 2 ** 32;
@@ -79,13 +80,10 @@ function tableLimit(limit: number): number {
 }
 
 /**
- * Bytes of deep roots and tables a depth costs a process at most: the prime
- * tables (a bit an odd number below each one's limit), every one up to the
- * depth's, as a process keeps each table it built for its life (one that went
- * shallow, then deep, holds both; a deeper one built first serves the
- * shallower sieves), and 4 bytes a deep prime in the sieve of each pool
- * thread plus one more (a thread whose index wraps around holds two), each
- * with up to 16 MiB of far windows (farSlots).
+ * Bytes of deep roots and tables a depth costs a process at most: every prime table up to the depth's (a bit
+ * an odd number below its limit; a process keeps each table it built, so one that went shallow, then deep,
+ * holds both), and 4 bytes a deep prime in the sieve of each pool thread plus one more (a thread whose index
+ * wraps around holds two), each with up to 16 MiB of far windows (farSlots).
  */
 export function deepSieveBytes(limit: number, threads: number): number {
   const tables = TABLE_LIMITS.filter((t) => t <= tableLimit(limit)).reduce((sum, t) => sum + t / 16, 0);
@@ -112,9 +110,10 @@ export function farSlots(bits: number, indexesAhead: number, threads: number): n
   return Math.max(1, Math.min(cap, Math.ceil(indexesAhead * threads)));
 }
 
-/** What a chain of native sieves is told about its starts: stream v2's progression and the far block's slots (none on v1). */
-export function deepPlan(bits: number, version: 1 | 2, slots: number): { spacing: number; slots: number } | undefined {
-  return version === 2 ? { spacing: spacingOf(bits), slots } : undefined;
+/** What a chain of native sieves is told about its starts (none on v1): stream v2's progression, the far block's slots, and the run's starts from this one on (`ahead`, left out when there is no end: see DeepPlan). */
+export function deepPlan(bits: number, version: 1 | 2, slots: number, ahead = Number.POSITIVE_INFINITY): DeepPlan | undefined {
+  if (version !== 2) return undefined;
+  return Number.isSafeInteger(ahead) && ahead >= 1 ? { spacing: spacingOf(bits), slots, ahead } : { spacing: spacingOf(bits), slots };
 }
 
 /** Core nanoseconds of one step of a far root over a block (far_sieve.cc), measured as above. */
