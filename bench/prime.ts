@@ -101,7 +101,7 @@ async function opensslDhparamSeconds(bits: number): Promise<number | string> {
  * Bytes a thread's sieve holds at most, in MiB: the deep tier's window bitmap
  * (safe_prime_sieve.h), two 4-byte roots a dense prime (below 2^16) and the
  * marks of the longest range a thread claims; the process-wide deep prime
- * table is extra (16 MB to 2^28, 64 MB to 2^30).
+ * tables are extra (16 MB to 2^28, 64 MB to 2^30, each one the process built).
  */
 function sieveMemoryMiB(bits: number, limit: number): string {
   const windowBits = Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);

@@ -400,9 +400,9 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
 // sieve when its work ends; collection of an unclosed one is only a safety net.
 // The optional deep plan argument {spacing, slots, ahead?} (safe_prime_sieve.h):
 // spacing an integer below 2^52 (0: none), slots from 1 to 256 (a block holds
-// slots deep windows, up to 4 MB each), ahead the run's starts from this one
-// on, this one included: an integer from 1 below 2^53, or absent when the run
-// has no known end.
+// slots deep windows, up to 4 MB each), ahead the run's index positions from
+// this one on, this one included: an integer from 1 below 2^53, or absent
+// when the run has no known end.
 bignum::DeepPlan get_plan(const Napi::CallbackInfo& info, size_t i) {
   bignum::DeepPlan plan;
   if (info.Length() <= i || info[i].IsUndefined()) return plan;

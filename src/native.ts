@@ -18,7 +18,7 @@ import { packageRoot, packageVersion } from './package-root.ts';
 export interface DeepPlan {
   spacing: number;
   slots: number;
-  /** The run's starts from this one to its last, this one included (absent: no end known): a far block keeps its roots for the next only when the run goes past it. */
+  /** The run's index positions from this one to its last, this one included (absent: no end known): a far block keeps its roots for the next ones only when the run goes past twice its slots. */
   ahead?: number;
 }
 
@@ -96,7 +96,7 @@ export interface NativeBinding {
    * `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below.
    * `plan`: starts follow each other 12·spacing apart, and about `slots` of them will be searched from this one
    * (native/bignum/far_sieve.h): the deep primes from `spacing` up are then struck for that many starts at once,
-   * their roots kept for the next block when `ahead` (default: no end) goes past this one's slots.
+   * their roots kept for the next blocks when `ahead` goes past twice a block's slots (no end: from a chain's second block).
    */
   SafePrimeSieve: new (
     start: bigint,

@@ -112,17 +112,18 @@ FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing,
       window_(window),
       slots_(
           uint32_t(std::clamp<uint64_t>(kMaxWindowBits / ((window + 63) / 64 * 64), 1, std::max<uint32_t>(slots, 1)))),
-      keep_roots_(ahead > 2 * uint64_t(slots_)) {}
+      keep_roots_(ahead != kNoEnd && ahead > 2 * uint64_t(slots_)) {}
 
 FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
                    uint64_t ahead, FarBlock& previous, uint64_t delta)
     : FarBlock(base, limbs, limit, spacing, slots, window, ahead) {
+  keep_roots_ = ahead == kNoEnd || keep_roots_;
   const uint64_t shift = delta + previous.pending_shift_;
   if (delta && shift < kMaxShift && !previous.t0_.empty() && previous.same_plan(limit, spacing, window, limbs)) {
     t0_ = std::move(previous.t0_);
     pending_shift_ = shift;
   }
-  previous.t0_ = {};
+  previous.t0_ = DeepArray();
   previous.pending_shift_ = 0;
 }
 
@@ -147,7 +148,8 @@ bool FarBlock::fill(StopFlag stop) {
   const size_t n = table->count_below(limit_) - table->count_below(lo);
   // Roots taken from the block before are shifted where they lie, kept or not.
   const bool have_roots = t0_.size() == n;
-  if (!have_roots) t0_ = {};
+  // Empty arrays assigned free the memory (`= {}` would keep the capacity).
+  if (!have_roots) t0_ = DeepArray();
   if (!have_roots && keep_roots_) t0_.assign(n, 0);
   const bool in_place = have_roots || keep_roots_;
   const size_t words = size_t((window_ + 63) / 64);
@@ -163,8 +165,8 @@ bool FarBlock::fill(StopFlag stop) {
   PrimeCursor primes(*table, lo, limit_);
   for (size_t b = 0, m; b < n; b += m) {
     if (stop.raised()) {
-      t0_ = {};
-      bits_ = {};
+      t0_ = DeepArray();
+      bits_ = std::vector<uint64_t>();
       pending_shift_ = 0;
       return false;
     }
@@ -180,7 +182,7 @@ bool FarBlock::fill(StopFlag stop) {
     }
   }
   pending_shift_ = 0;
-  if (!keep_roots_) t0_ = {};
+  if (!keep_roots_) t0_ = DeepArray();
   filled_ = true;
   return true;
 }

@@ -32,14 +32,16 @@ namespace powprime::bignum {
 
 class FarBlock {
  public:
+  // `ahead` when the run's end is not known.
+  static constexpr uint64_t kNoEnd = UINT64_MAX;
   // The windows' bits in all, at most: fewer slots than asked when they would pass it.
   static constexpr uint64_t kMaxWindowBits = uint64_t(1) << 31;
 
   // Far primes: those of the deep table below `limit` from `spacing` up
   // (spacing > window). base ≡ 11 (mod 12); slot k starts at base + 12·spacing·k.
-  // ahead: the run's starts from base on, base's included (DeepPlan): the
-  // block keeps its roots for the blocks after it only when they go past
-  // twice its slots (see t0_).
+  // ahead: the run's index positions from base's on, base's included
+  // (DeepPlan), or kNoEnd: the block keeps its roots for the blocks after it
+  // when they go past twice its slots (see t0_).
   FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing, uint32_t slots, uint64_t window,
            uint64_t ahead);
   // The same with base = previous base + 12·δ, the roots taken from
@@ -75,14 +77,16 @@ class FarBlock {
   uint32_t slots_;
   // t0 per far prime (deep table order), relative to base_ − 12·pending_shift_; empty: not computed.
   // Kept after the fill only when the run goes on past two blocks from
-  // this one (ahead > 2·slots): keeping costs the first touch of 4 bytes a
-  // far prime, measured at about 1.4 times the roots' computation (Zen 5
-  // microVM guest, 2^31 at 2048 bits: about 1.0 against 0.7 s a thread), and
-  // each later block then shifts them for about a seventh of that instead of
-  // computing them: the touch repays from the second later block on. 2
-  // threads at 2048 bits, 128 primes (2^31, two blocks a thread), core ms a
-  // prime: 336–346 when every block after the first kept its roots (as
-  // before the run's end was known), 297–326 now that none does.
+  // this one (ahead > 2·slots; with no end known, by a block that follows
+  // another, as a chain that went on is likely to go on). Keeping costs the
+  // first touch of 4 bytes a far prime, measured at about 1.4 times the
+  // roots' computation (Zen 5 microVM guest, 2^31 at 2048 bits: about 1.0
+  // against 0.7 s a thread), and each later block then shifts them for about
+  // a seventh of that instead of computing them: the touch repays from the
+  // second later block on. 2 threads at 2048 bits, 128 primes (2^31, two
+  // blocks a thread), core ms a prime: 336–346 when every block after the
+  // first kept its roots (as before the run's end was known), 297–326 now
+  // that none does.
   DeepArray t0_;
   bool keep_roots_ = false;
   uint64_t pending_shift_ = 0;

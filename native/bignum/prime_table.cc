@@ -64,10 +64,12 @@ class PrimeTableBuilder {
       segment();
     }
     table_.before_.push_back(total_);  // for count_below(limit)
-    base_ = {};
-    next_ = {};
-    pattern_ = {};
-    composite_ = {};
+    // Freed by assigning empty vectors: `= {}` is the initializer-list
+    // assignment, which keeps the capacity.
+    base_ = std::vector<uint32_t>();
+    next_ = std::vector<uint64_t>();
+    pattern_ = std::vector<uint8_t>();
+    composite_ = std::vector<uint8_t>();
     done_.store(true, std::memory_order_release);
     return &table_;
   }

@@ -47,14 +47,14 @@ namespace powprime::bignum {
 // How the caller's starts follow each other, for the deep tier's far primes
 // (far_sieve.h): consecutive starts 12·spacing apart (stream v2: spacing =
 // 4·bits²), about `slots` of them searched by this thread's chain of sieves
-// from this one on, and the run's starts from this one to its last, this one
-// included (kNoEnd: no end known), which decide whether a block keeps its
-// roots for the next. spacing 0: no progression (every deep prime is near).
+// from this one on, and the run's index positions from this one to its
+// last, this one included (FarBlock::kNoEnd: no end known), which decide
+// whether a block keeps its roots for the next ones. spacing 0: no
+// progression (every deep prime is near).
 struct DeepPlan {
-  static constexpr uint64_t kNoEnd = UINT64_MAX;
   uint64_t spacing = 0;
   uint32_t slots = 1;
-  uint64_t ahead = kNoEnd;
+  uint64_t ahead = FarBlock::kNoEnd;
   // Whether sieves of the two plans may share a block: `ahead` differs from start to start.
   bool same_blocks(const DeepPlan& o) const { return spacing == o.spacing && slots == o.slots; }
 };

@@ -110,7 +110,7 @@ export function farSlots(bits: number, indexesAhead: number, threads: number): n
   return Math.max(1, Math.min(cap, Math.ceil(indexesAhead * threads)));
 }
 
-/** What a chain of native sieves is told about its starts (none on v1): stream v2's progression, the far block's slots, and the run's starts from this one on (`ahead`, left out when there is no end: see DeepPlan). */
+/** What a chain of native sieves is told about its starts (none on v1): stream v2's progression, the far block's slots, and the run's index positions from this one on (`ahead`, left out when there is no end: see DeepPlan). */
 export function deepPlan(bits: number, version: 1 | 2, slots: number, ahead = Number.POSITIVE_INFINITY): DeepPlan | undefined {
   if (version !== 2) return undefined;
   return Number.isSafeInteger(ahead) && ahead >= 1 ? { spacing: spacingOf(bits), slots, ahead } : { spacing: spacingOf(bits), slots };
