@@ -123,7 +123,7 @@ FarBlock::FarBlock(const u64* base, int limbs, uint64_t limit, uint64_t spacing,
     t0_ = std::move(previous.t0_);
     pending_shift_ = shift;
   }
-  previous.t0_ = DeepArray();
+  release(previous.t0_);
   previous.pending_shift_ = 0;
 }
 
@@ -148,9 +148,10 @@ bool FarBlock::fill(StopFlag stop) {
   const size_t n = table->count_below(limit_) - table->count_below(lo);
   // Roots taken from the block before are shifted where they lie, kept or not.
   const bool have_roots = t0_.size() == n;
-  // Empty arrays assigned free the memory (`= {}` would keep the capacity).
-  if (!have_roots) t0_ = DeepArray();
-  if (!have_roots && keep_roots_) t0_.assign(n, 0);
+  if (!have_roots) {
+    release(t0_);
+    if (keep_roots_) t0_.assign(n, 0);
+  }
   const bool in_place = have_roots || keep_roots_;
   const size_t words = size_t((window_ + 63) / 64);
   bits_.assign(size_t(slots_) * words, 0);
@@ -165,8 +166,8 @@ bool FarBlock::fill(StopFlag stop) {
   PrimeCursor primes(*table, lo, limit_);
   for (size_t b = 0, m; b < n; b += m) {
     if (stop.raised()) {
-      t0_ = DeepArray();
-      bits_ = std::vector<uint64_t>();
+      release(t0_);
+      release(bits_);
       pending_shift_ = 0;
       return false;
     }
@@ -182,7 +183,7 @@ bool FarBlock::fill(StopFlag stop) {
     }
   }
   pending_shift_ = 0;
-  if (!keep_roots_) t0_ = DeepArray();
+  if (!keep_roots_) release(t0_);
   filled_ = true;
   return true;
 }

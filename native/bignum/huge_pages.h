@@ -52,4 +52,11 @@ struct HugePageAllocator {
   }
 };
 
+// Empties v and frees its memory. `v = {}` would not: it is the
+// initializer-list assignment, which keeps the capacity.
+template <class V>
+void release(V& v) {
+  V().swap(v);
+}
+
 }  // namespace powprime::bignum

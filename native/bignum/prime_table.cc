@@ -64,12 +64,10 @@ class PrimeTableBuilder {
       segment();
     }
     table_.before_.push_back(total_);  // for count_below(limit)
-    // Freed by assigning empty vectors: `= {}` is the initializer-list
-    // assignment, which keeps the capacity.
-    base_ = std::vector<uint32_t>();
-    next_ = std::vector<uint64_t>();
-    pattern_ = std::vector<uint8_t>();
-    composite_ = std::vector<uint8_t>();
+    release(base_);
+    release(next_);
+    release(pattern_);
+    release(composite_);
     done_.store(true, std::memory_order_release);
     return &table_;
   }
@@ -170,16 +168,16 @@ size_t table_for(uint64_t limit) {
 uint64_t deep_table_limit(uint64_t limit) { return kTableLimits[table_for(limit)]; }
 
 const PrimeTable* deep_sieve_primes(uint64_t limit, StopFlag stop) {
-  static PrimeTableBuilder t22(kTableLimits[0]), t25(kTableLimits[1]), t28(kTableLimits[2]), t30(kTableLimits[3]),
-      t31(kTableLimits[4]), deepest(kTableLimits[5]);
-  static PrimeTableBuilder* const tables[kTables] = {&t22, &t25, &t28, &t30, &t31, &deepest};
+  static PrimeTableBuilder tables[kTables] = {PrimeTableBuilder(kTableLimits[0]), PrimeTableBuilder(kTableLimits[1]),
+                                              PrimeTableBuilder(kTableLimits[2]), PrimeTableBuilder(kTableLimits[3]),
+                                              PrimeTableBuilder(kTableLimits[4]), PrimeTableBuilder(kTableLimits[5])};
   const size_t i = table_for(limit);
   // A deeper table already whole serves a shallower sieve too (readers name
   // their own ranges): a process that searched deep first holds one table,
   // not two.
   for (size_t k = i + 1; k < kTables; k++)
-    if (tables[k]->whole()) return tables[k]->get(stop);
-  return tables[i]->get(stop);
+    if (tables[k].whole()) return tables[k].get(stop);
+  return tables[i].get(stop);
 }
 
 }  // namespace powprime::bignum

@@ -65,12 +65,11 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit
                     previous.near_limit_ == near_limit_ && previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ &&
                     !previous.deep_t0_.empty();
   DeepArray roots = std::move(previous.deep_t0_);
-  // The previous sieve is consumed whether or not its roots serve (empty
-  // vectors assigned, as `= {}` would keep their capacity).
-  previous.deep_t0_ = DeepArray();
-  previous.deep_ = std::vector<uint64_t>();
-  previous.t0_ = std::vector<uint32_t>();
-  previous.t1_ = std::vector<uint32_t>();
+  // The previous sieve is consumed whether or not its roots serve.
+  release(previous.deep_t0_);
+  release(previous.deep_);
+  release(previous.t0_);
+  release(previous.t1_);
   if (!fits) return;
   // p'_j = p_{j+δ}: each root moves down by δ modulo r. The shift is done
   // by the first search, in the same pass that strikes (strike_deep), so the
@@ -110,7 +109,7 @@ bool SafePrimeSieve::strike_deep(StopFlag stop) {
     if (stop.raised()) {
       // The half-made bitmap and half-shifted roots are dropped: the next search remakes them from scratch.
       deep_.clear();
-      deep_t0_ = DeepArray();
+      release(deep_t0_);
       pending_shift_ = 0;
       return false;
     }
