@@ -36,14 +36,28 @@ using namespace powprime;
 [[noreturn]] void type_error(Napi::Env env, const std::string& msg) { throw Napi::TypeError::New(env, msg); }
 [[noreturn]] void range_error(Napi::Env env, const std::string& msg) { throw Napi::RangeError::New(env, msg); }
 
+// Number.MAX_SAFE_INTEGER, 2^53 − 1: the largest bound a JS number still holds exactly.
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+// Whether v is a whole JS number in [lo, hi] (0 ≤ lo, hi ≤ kMaxSafeInteger),
+// stored in *out when it is; false for NaN and non-numbers. The one test
+// behind every whole-number argument and field, each with its own message.
+bool whole_in(const Napi::Value& v, double lo, double hi, uint64_t* out) {
+  if (!v.IsNumber()) return false;
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (!(d >= lo && d <= hi) || d != static_cast<double>(static_cast<uint64_t>(d))) return false;
+  *out = static_cast<uint64_t>(d);
+  return true;
+}
+
 // A whole-number argument in [lo, hi], hi ≤ 2^53 (where a JS number is still exact).
 uint64_t get_whole(const Napi::CallbackInfo& info, size_t i, const char* name, uint64_t lo, uint64_t hi) {
   if (!info[i].IsNumber()) type_error(info.Env(), std::string(name) + " must be a number");
-  const double v = info[i].As<Napi::Number>().DoubleValue();
-  if (!(v >= double(lo) && v <= double(hi)) || v != static_cast<double>(static_cast<uint64_t>(v)))
+  uint64_t v = 0;
+  if (!whole_in(info[i], double(lo), double(hi), &v))
     range_error(info.Env(),
                 std::string(name) + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-  return static_cast<uint64_t>(v);
+  return v;
 }
 
 uint32_t get_u32(const Napi::CallbackInfo& info, size_t i, const char* name, uint32_t lo, uint32_t hi) {
@@ -297,16 +311,16 @@ Napi::Value FermatBase2(const Napi::CallbackInfo& info) {
 // table's counts and its reader's edges, which the sieves rely on.
 Napi::Value DeepPrimes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const double limit = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
-  if (!(limit >= 1 && limit <= double(bignum::kSieveLimit)) || limit != double(uint64_t(limit)))
+  uint64_t limit = 0;
+  if (!whole_in(info[0], 1, double(bignum::kSieveLimit), &limit))
     range_error(env, "limit must be an integer from 1 to 2^32");
   // A range past the limit's table (deep_table_limit) is cut to it, whichever table serves.
   const uint64_t lo =
       info.Length() > 1 && !info[1].IsUndefined() ? get_whole(info, 1, "lo", 0, bignum::kSieveLimit) : 0;
   const uint64_t hi = info.Length() > 2 && !info[2].IsUndefined() ? get_whole(info, 2, "hi", lo, bignum::kSieveLimit)
                                                                   : bignum::kSieveLimit;
-  const bignum::PrimeTable* table = bignum::deep_sieve_primes(uint64_t(limit), bignum::StopFlag());
-  const uint64_t to = std::min<uint64_t>(hi, bignum::deep_table_limit(uint64_t(limit)));
+  const bignum::PrimeTable* table = bignum::deep_sieve_primes(limit, bignum::StopFlag());
+  const uint64_t to = std::min<uint64_t>(hi, bignum::deep_table_limit(limit));
   const uint64_t from = std::min<uint64_t>(lo, to);
   const size_t n = table->count_below(to) - table->count_below(from);
   Napi::Uint32Array out = Napi::Uint32Array::New(env, n);
@@ -337,12 +351,8 @@ Napi::Value SieveRoots(const Napi::CallbackInfo& info) {
     if (primes[k] < 5 || primes[k] % 2 == 0 || primes[k] % 3 == 0)
       range_error(env, "primes must be odd, at least 5 and not multiples of 3");
   uint64_t delta = 0;
-  if (info.Length() > 2 && !info[2].IsUndefined()) {
-    const double d = info[2].IsNumber() ? info[2].As<Napi::Number>().DoubleValue() : -1;
-    if (!(d >= 1 && d < double(bignum::kMaxShift)) || d != double(uint64_t(d)))
-      range_error(env, "delta must be an integer from 1 below 2^52");
-    delta = uint64_t(d);
-  }
+  if (!info[2].IsUndefined() && !whole_in(info[2], 1, double(bignum::kMaxShift - 1), &delta))
+    range_error(env, "delta must be an integer from 1 below 2^52");
   Napi::Uint32Array t0 = Napi::Uint32Array::New(env, n), t1 = Napi::Uint32Array::New(env, n);
   std::vector<u64> from = start;
   if (delta) {
@@ -409,20 +419,13 @@ bignum::DeepPlan get_plan(const Napi::CallbackInfo& info, size_t i) {
   if (!info[i].IsObject()) type_error(info.Env(), "plan must be an object {spacing, slots, ahead?}");
   const Napi::Object o = info[i].As<Napi::Object>();
   const Napi::Value sp = o.Get("spacing"), sl = o.Get("slots"), ah = o.Get("ahead");
-  const double spacing = sp.IsNumber() ? sp.As<Napi::Number>().DoubleValue() : -1;
-  const double slots = sl.IsNumber() ? sl.As<Napi::Number>().DoubleValue() : -1;
-  if (!(spacing >= 0 && spacing < double(bignum::kMaxShift)) || spacing != double(uint64_t(spacing)))
+  uint64_t slots = 0;
+  if (!whole_in(sp, 0, double(bignum::kMaxShift - 1), &plan.spacing))
     range_error(info.Env(), "plan.spacing must be an integer from 0 below 2^52");
-  if (!(slots >= 1 && slots <= 256) || slots != double(uint32_t(slots)))
-    range_error(info.Env(), "plan.slots must be an integer from 1 to 256");
-  plan.spacing = uint64_t(spacing);
+  if (!whole_in(sl, 1, 256, &slots)) range_error(info.Env(), "plan.slots must be an integer from 1 to 256");
   plan.slots = uint32_t(slots);
-  if (!ah.IsUndefined()) {
-    const double ahead = ah.IsNumber() ? ah.As<Napi::Number>().DoubleValue() : -1;
-    if (!(ahead >= 1 && ahead <= 9007199254740991.0) || ahead != double(uint64_t(ahead)))
-      range_error(info.Env(), "plan.ahead must be an integer from 1 below 2^53");
-    plan.ahead = uint64_t(ahead);
-  }
+  if (!ah.IsUndefined() && !whole_in(ah, 1, kMaxSafeInteger, &plan.ahead))
+    range_error(info.Env(), "plan.ahead must be an integer from 1 below 2^53");
   return plan;
 }
 
@@ -494,13 +497,10 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     Napi::Env env = info.Env();
     if (!sieve_)
       throw Napi::Error::New(env, "this SafePrimeSieve is closed: close() freed it, so it can no longer search");
-    const double j0 = info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : -1;
-    const double j1 = info[1].IsNumber() ? info[1].As<Napi::Number>().DoubleValue() : -1;
-    if (!(j0 >= 0 && j0 <= 9007199254740991.0) || j0 != double(uint64_t(j0)))
-      range_error(env, "j0 must be a safe integer >= 0");
-    if (!(j1 >= j0 && j1 <= 9007199254740991.0) || j1 != double(uint64_t(j1)))
-      range_error(env, "j1 must be a safe integer >= j0");
-    if (j1 - j0 > double(1 << 24)) range_error(env, "j1 - j0 must be at most 2^24");
+    uint64_t j0 = 0, j1 = 0;
+    if (!whole_in(info[0], 0, kMaxSafeInteger, &j0)) range_error(env, "j0 must be a safe integer >= 0");
+    if (!whole_in(info[1], double(j0), kMaxSafeInteger, &j1)) range_error(env, "j1 must be a safe integer >= j0");
+    if (j1 - j0 > (uint64_t(1) << 24)) range_error(env, "j1 - j0 must be at most 2^24");
     // Optional stop flag: a one-element BigUint64Array over shared memory that
     // another thread sets non-zero; read atomically between tests (stop_flag.h).
     bignum::StopFlag stop;
@@ -511,7 +511,7 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
       stop = bignum::StopFlag(info[2].As<Napi::BigUint64Array>().Data());
     }
     bignum::SieveStats stats;
-    const int64_t found = sieve_->search(uint64_t(j0), uint64_t(j1), stats, stop);
+    const int64_t found = sieve_->search(j0, j1, stats, stop);
     // The first search may build the deep tier's window (up to 4 MB): tell the engine.
     const int64_t now = int64_t(sieve_->memory_bytes());
     if (now != held_) {
@@ -608,9 +608,8 @@ Napi::Value LockOpen(const Napi::CallbackInfo& info) {
 Napi::Value LockClose(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsNumber()) type_error(env, "handle must be a number");
-  const double h = info[0].As<Napi::Number>().DoubleValue();
-  if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h)))
-    range_error(env, "handle must be a lock handle");
+  uint64_t h = 0;
+  if (!whole_in(info[0], 0, 2147483647.0, &h)) range_error(env, "handle must be a lock handle");
   std::string remove;
   if (info.Length() >= 2 && !info[1].IsUndefined()) {
     if (!info[1].IsString()) type_error(env, "removePath must be a string");
