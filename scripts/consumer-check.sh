@@ -3,7 +3,8 @@
 # with production dependencies only into an empty project whose PATH has no
 # cmake and no C/C++ compiler, and runs the CLI, an ES module import, a
 # CommonJS require and a TypeScript consumer (skipLibCheck off, under
-# `module: nodenext` and `moduleResolution: bundler`). The native backend must
+# `module: nodenext` and `moduleResolution: bundler`, TypeScript 5 and 7, with
+# and without @types/node). The native backend must
 # come from the prebuilt addon.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,7 +36,7 @@ if grep -E '\.map$|^package/(test|src)/' <<<"$listing"; then echo "the tarball s
 step "a PATH without cmake or a compiler"
 bin="$work/bin"
 mkdir -p "$bin"
-for tool in node npm npx sh bash env cat ls mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee du cut; do
+for tool in node npm npx sh bash env cat ls ln mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee du cut; do
   ln -s "$(command -v "$tool")" "$bin/$tool"
 done
 qemu="$(command -v qemu-aarch64 || true)"
@@ -95,20 +96,38 @@ step "CommonJS require"
 cp "$repo/test/consumer/cjs.cjs" .
 node cjs.cjs
 
-step "TypeScript consumer (skipLibCheck off)"
-cp "$repo/test/consumer/consumer.ts" .
-tsc="$repo/node_modules/typescript/bin/tsc"
-types="$repo/node_modules/@types"
-for mode in "nodenext nodenext" "esnext bundler"; do
-  set -- $mode
+step "TypeScript consumers: 5.x and 7, strict, skipLibCheck off, with and without @types/node"
+cp "$repo/test/consumer/consumer.ts" "$repo/test/consumer/no-node-types.ts" .
+# types: a JSON list, or "" to leave the field out (TypeScript 7 then loads no
+# @types package unless a declaration references it).
+typescript() { # compiler module moduleResolution types file
+  local types_field=""
+  [ -n "$4" ] && types_field="\"types\": $4,"
   cat > tsconfig.json <<JSON
-{ "compilerOptions": { "module": "$1", "moduleResolution": "$2", "target": "es2022", "strict": true,
-  "skipLibCheck": false, "noEmit": true, "typeRoots": ["$types"], "types": ["node"] },
-  "files": ["consumer.ts"] }
+{ "compilerOptions": { "module": "$2", "moduleResolution": "$3", "target": "es2022", "lib": ["es2022", "dom"],
+  "strict": true, "skipLibCheck": false, "noEmit": true, $types_field "forceConsistentCasingInFileNames": true },
+  "files": ["$5"] }
 JSON
-  node "$tsc" -p tsconfig.json
-  echo "tsc module=$1 moduleResolution=$2: ok"
+  node "$repo/node_modules/$1/bin/tsc" -p tsconfig.json
+  echo "$(node "$repo/node_modules/$1/bin/tsc" --version), module=$2 moduleResolution=$3 types=${4:-(unset)} $5: ok"
+}
+[ ! -e node_modules/@types/node ] || { echo "the default install brought @types/node"; exit 1; }
+for compiler in typescript typescript7; do
+  for mode in "nodenext nodenext" "esnext bundler"; do
+    typescript "$compiler" $mode '[]' no-node-types.ts
+  done
 done
+# Now as a Node project has it: @types/node installed beside the package.
+mkdir -p node_modules/@types
+ln -s "$repo/node_modules/@types/node" node_modules/@types/node
+ln -s "$repo/node_modules/undici-types" node_modules/undici-types
+for compiler in typescript typescript7; do
+  for mode in "nodenext nodenext" "esnext bundler"; do
+    typescript "$compiler" $mode '' consumer.ts
+    typescript "$compiler" $mode '["node"]' consumer.ts
+  done
+done
+rm node_modules/@types/node node_modules/undici-types
 
 if [ -n "$arm_node" ]; then
   step "the linux-arm64 prebuild on an arm64 Node (qemu-aarch64)"

@@ -6,6 +6,7 @@
  * spend the `random` budget.
  */
 import { isoTime } from '../clock.ts';
+import type { Bytes } from '../bytes.ts';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
@@ -178,7 +179,7 @@ export class AdClient extends ServiceClient<AdRoute> {
   }
 
   /** The ad's image, cached on disk for imageMaxAgeMs (counted from when it was saved). */
-  async image(ad: Pick<Ad, 'filename'>): Promise<{ path: string; content: Buffer; fromCache: boolean }> {
+  async image(ad: Pick<Ad, 'filename'>): Promise<{ path: string; content: Bytes; fromCache: boolean }> {
     if (typeof ad?.filename !== 'string' || ad.filename === '') throw argumentError(TypeError, 'ad.filename', `must be the ad's image name (got ${show(ad?.filename)})`);
     const dir = this.hostFile('images');
     const local = path.join(dir, sanitizeFilename(ad.filename));

@@ -6,6 +6,7 @@
  */
 import { packageVersion } from '../../package-root.ts';
 import { NetworkError, ProtocolError, RequestTimeoutError } from '../errors.ts';
+import type { Bytes } from '../bytes.ts';
 import { linkSignals } from './linked-signal.ts';
 
 export interface HttpRequest {
@@ -25,7 +26,7 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
+  body: Bytes;
 }
 
 export const USER_AGENT = `powprime/${packageVersion()} (node ${process.versions.node})`;

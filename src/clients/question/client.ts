@@ -18,6 +18,7 @@ import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, t
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
+import type { Bytes } from '../bytes.ts';
 import { argumentError, checkOneOf, checkOptions, checkRequiredOptions, checkThreads, optionNames, show } from '../../validate.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
@@ -63,7 +64,7 @@ export interface DeliveredFile {
   filename: string;
   /** Where it is cached on disk; null when the route's headers forbid keeping it (no-store, max-age=0). */
   path: string | null;
-  content: Buffer;
+  content: Bytes;
   mimetype: string | null;
   fromCache: boolean;
   attribution: Attribution;

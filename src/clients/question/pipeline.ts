@@ -178,7 +178,12 @@ export interface PipelineEvents {
   failed: [Error];
 }
 
-export class QuestionPipeline extends EventEmitter<PipelineEvents> {
+type Listener<E extends keyof PipelineEvents> = (...args: PipelineEvents[E]) => void;
+
+export class QuestionPipeline {
+  // Composed, not inherited: the published declarations name no Node type, so
+  // they compile where Node's types are not loaded (TypeScript 7's default).
+  private readonly events = new EventEmitter<PipelineEvents>();
   private state: State = { prompts: [], awaiting: [], delivering: [], answered: [], dropped: [] };
   private readonly file: string;
   private readonly client: QuestionClient;
@@ -192,7 +197,6 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
   private lock: FileLock | null = null;
 
   constructor(opts: PipelineOptions) {
-    super();
     if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {client, stateDir}');
     checkOptionKeys('options', opts, 'QuestionPipeline', PIPELINE_OPTIONS);
     if (typeof opts.stateDir !== 'string' || opts.stateDir === '') throw new TypeError('stateDir must be a folder path');
@@ -247,6 +251,24 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       // has it: a rerun with another first check applies it to the questions posted before.
       if (a.checks === 0) a.notBefore = a.postedAt + this.firstCheckMs;
     }
+  }
+
+  /** Calls `listener` on each `event` (PipelineEvents lists them and their arguments). */
+  on<E extends keyof PipelineEvents>(event: E, listener: Listener<E>): this {
+    this.events.on(event, listener as never);
+    return this;
+  }
+
+  /** Calls `listener` on the next `event` only. */
+  once<E extends keyof PipelineEvents>(event: E, listener: Listener<E>): this {
+    this.events.once(event, listener as never);
+    return this;
+  }
+
+  /** Stops calling a listener given to on() or once(). */
+  off<E extends keyof PipelineEvents>(event: E, listener: Listener<E>): this {
+    this.events.off(event, listener as never);
+    return this;
   }
 
   /** Lets go of the state file's lock (run() does when it ends); using the pipeline again takes it back. A second call does nothing. */
@@ -393,7 +415,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         return;
       }
       if (n.at > clock.now()) {
-        this.emit('waiting', { until: n.at, action: n.action });
+        this.events.emit('waiting', { until: n.at, action: n.action });
         try {
           await clock.sleep(n.at - clock.now(), opts.signal);
         } catch {
@@ -421,7 +443,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
 
   private drop(d: DroppedItem): void {
     this.state.dropped.push(d);
-    this.emit('dropped', d);
+    this.events.emit('dropped', d);
   }
 
   private async postOne(): Promise<void> {
@@ -435,7 +457,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
       const t = this.client.clock.now();
       this.state.awaiting.push({ key: item.key, prompt: item.prompt, id, postedAt: t, checks: 0, failures: 0, notBefore: t + this.firstCheckMs });
       this.save();
-      this.emit('posted', { key: item.key, prompt: item.prompt, id });
+      this.events.emit('posted', { key: item.key, prompt: item.prompt, id });
     } catch (err) {
       item.posting = false;
       if (this.notCounted(err)) {
@@ -450,7 +472,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         this.drop({ key: item.key, prompt: item.prompt, reason: `not posted after ${item.failures} attempts: ${item.lastError}`, at: this.client.clock.now() });
       }
       this.save();
-      if (!(err instanceof RateLimitedError)) this.emit('failed', err as Error);
+      if (!(err instanceof RateLimitedError)) this.events.emit('failed', err as Error);
     }
   }
 
@@ -493,7 +515,7 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
         }
       }
       this.save();
-      if (!(err instanceof RateLimitedError)) this.emit('failed', err as Error);
+      if (!(err instanceof RateLimitedError)) this.events.emit('failed', err as Error);
     }
   }
 
@@ -513,13 +535,13 @@ export class QuestionPipeline extends EventEmitter<PipelineEvents> {
           this.drop({ key: item.key, prompt: item.prompt, id: item.id, reason: `answer not delivered after ${item.failures} attempts: ${item.lastError}`, at: this.client.clock.now() });
         }
         this.save();
-        this.emit('failed', err as Error);
+        this.events.emit('failed', err as Error);
         continue;
       }
       this.state.delivering = this.state.delivering.filter((d) => d !== item);
       this.state.answered.push({ key: item.key, id: item.id, at: this.client.clock.now(), prompt: item.prompt, thread: item.thread });
       this.save();
-      this.emit('answered', { key: item.key, prompt: item.prompt, thread: item.thread });
+      this.events.emit('answered', { key: item.key, prompt: item.prompt, thread: item.thread });
     }
   }
 }
