@@ -401,7 +401,8 @@ Napi::Value NativeMemory(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number, only23Mod24?: boolean, previous?: SafePrimeSieve)
+// new SafePrimeSieve(start: bigint, sieveLimit: number, rounds?: number, keep?: 0 | 1 | 2, previous?: SafePrimeSieve)
+// keep: which class is kept besides the sieve's survivors (bignum::Keep: all, p ≡ 23 mod 24, an ssh-keygen generator).
 // previous: a sieve this one consumes (closes), deriving its deep roots from it when they fit (safe_prime_sieve.h).
 // .derived: whether they did.
 // .search(j0: number, j1: number, stop?: BigUint64Array): {found: number | null, sieved: number, tested: number, stopped?: true}
@@ -449,11 +450,9 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
     if (bignum::bit_length(start.data(), int(start.size())) < 16)
       range_error(info.Env(), "start must have at least 16 bits");
     const uint64_t limit = get_whole(info, 1, "sieveLimit", 5, bignum::kSieveLimit);
-    bool only_23_mod_24 = false;
-    if (info.Length() > 3 && !info[3].IsUndefined()) {
-      if (!info[3].IsBoolean()) type_error(info.Env(), "only23Mod24 must be a boolean");
-      only_23_mod_24 = info[3].As<Napi::Boolean>().Value();
-    }
+    uint64_t keep = 0;
+    if (info.Length() > 3 && !info[3].IsUndefined() && !whole_in(info[3], 0, 2, &keep))
+      range_error(info.Env(), "keep must be 0, 1 or 2");
     const int rounds = get_rounds(info, 2);
     const bignum::DeepPlan plan = get_plan(info, 5);
     if (info.Length() > 4 && !info[4].IsUndefined()) {
@@ -462,12 +461,12 @@ class SieveWrap : public Napi::ObjectWrap<SieveWrap> {
         type_error(info.Env(), "previous must be a SafePrimeSieve");
       SieveWrap* prev = Napi::ObjectWrap<SieveWrap>::Unwrap(info[4].As<Napi::Object>());
       if (!prev->sieve_) type_error(info.Env(), "previous must be an open SafePrimeSieve");
-      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24,
-                                                        plan, std::move(*prev->sieve_));
+      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds,
+                                                        bignum::Keep(keep), plan, std::move(*prev->sieve_));
       prev->release(info.Env());
     } else {
-      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds, only_23_mod_24,
-                                                        plan);
+      sieve_ = std::make_unique<bignum::SafePrimeSieve>(start.data(), int(start.size()), limit, rounds,
+                                                        bignum::Keep(keep), plan);
     }
     held_ = int64_t(sieve_->memory_bytes());
     account(info.Env(), held_, 1);

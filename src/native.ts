@@ -102,7 +102,8 @@ export interface NativeBinding {
     start: bigint,
     sieveLimit: number,
     rounds?: number,
-    only23Mod24?: boolean,
+    /** KEEP_CODE of src/prime/sieve.ts. */
+    keep?: 0 | 1 | 2,
     previous?: NativeSieve,
     plan?: DeepPlan,
   ) => NativeSieve;

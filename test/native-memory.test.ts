@@ -61,7 +61,7 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
     const before = n!.nativeMemory();
     const prev = new n!.SafePrimeSieve(start(1024), limit);
     prev.search(0, 16);
-    const next = new n!.SafePrimeSieve(start(1024) + 12n * 4n * 1024n * 1024n, limit, undefined, false, prev);
+    const next = new n!.SafePrimeSieve(start(1024) + 12n * 4n * 1024n * 1024n, limit, undefined, 0, prev);
     expect(next.derived).toBe(true);
     const held = n!.nativeMemory();
     expect(held.objects).toBe(before.objects + 1);

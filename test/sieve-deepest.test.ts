@@ -62,7 +62,7 @@ describe.runIf(n !== null)('the sieve to 2^32', () => {
     let prev: NativeSieve | undefined;
     const got: { found: number; tested: number }[] = [];
     for (const k of [0, 2, 4]) {
-      const s = new n!.SafePrimeSieve(startAt(k), 2 ** 32, undefined, false, prev, { spacing: SPACING, slots: 2 });
+      const s = new n!.SafePrimeSieve(startAt(k), 2 ** 32, undefined, 0, prev, { spacing: SPACING, slots: 2 });
       got.push(search(s));
       prev = s;
     }

@@ -65,7 +65,7 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
       const start = BASE + 12n * BigInt(delta);
       const prev = new n!.SafePrimeSieve(BASE, LIMIT);
       prev.search(0, 16); // builds its deep roots
-      const derived = new n!.SafePrimeSieve(start, LIMIT, undefined, false, prev);
+      const derived = new n!.SafePrimeSieve(start, LIMIT, undefined, 0, prev);
       expect(derived.derived).toBe(true);
       expect(() => prev.search(0, 16)).toThrow(/closed/);
       const scratch = new n!.SafePrimeSieve(start, LIMIT);
@@ -85,13 +85,13 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
   }
 
   it('a chain of derivations keeps matching from-scratch sieves', () => {
-    let prev = new n!.SafePrimeSieve(BASE, LIMIT, undefined, true);
+    let prev = new n!.SafePrimeSieve(BASE, LIMIT, undefined, 1);
     prev.search(0, 16);
     for (let i = 1; i <= 3; i++) {
       const start = BASE + 12n * BigInt(4 * BITS * BITS * i);
-      const next = new n!.SafePrimeSieve(start, LIMIT, undefined, true, prev);
+      const next = new n!.SafePrimeSieve(start, LIMIT, undefined, 1, prev);
       expect(next.derived).toBe(true);
-      const scratch = new n!.SafePrimeSieve(start, LIMIT, undefined, true);
+      const scratch = new n!.SafePrimeSieve(start, LIMIT, undefined, 1);
       expect(slices(next, 1024)).toEqual(slices(scratch, 1024));
       scratch.close();
       prev = next;
@@ -103,8 +103,8 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
     const prev = new n!.SafePrimeSieve(BASE, LIMIT);
     prev.search(0, 16);
     const step = 12n * BigInt(4 * BITS * BITS);
-    const idle = new n!.SafePrimeSieve(BASE + step, LIMIT, undefined, false, prev);
-    const next = new n!.SafePrimeSieve(BASE + 3n * step, LIMIT, undefined, false, idle);
+    const idle = new n!.SafePrimeSieve(BASE + step, LIMIT, undefined, 0, prev);
+    const next = new n!.SafePrimeSieve(BASE + 3n * step, LIMIT, undefined, 0, idle);
     expect(next.derived).toBe(true);
     const scratch = new n!.SafePrimeSieve(BASE + 3n * step, LIMIT);
     expect(slices(next, 1024)).toEqual(slices(scratch, 1024));
@@ -116,7 +116,7 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
     const prev = new n!.SafePrimeSieve(BASE, LIMIT);
     prev.search(0, 16);
     const start = BASE + 12n * 1000003n;
-    const s = new n!.SafePrimeSieve(start, LIMIT, undefined, false, prev);
+    const s = new n!.SafePrimeSieve(start, LIMIT, undefined, 0, prev);
     const stop = new BigUint64Array(new SharedArrayBuffer(8));
     stop[0] = 1n;
     expect(s.search(0, 1024, stop).stopped).toBe(true);
@@ -128,12 +128,13 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
 
   it('computes from scratch (and still consumes previous) when the start is not 12·δ above', () => {
     for (const [start, limit, only23] of [
-      [BASE - 12n, LIMIT, false], // below
-      [BASE, LIMIT, false], // δ = 0
-      [BASE + 12n * 2n ** 52n, LIMIT, false], // δ too large (kMaxShift)
-      [BASE + 12n, 1 << 21, false], // another deep limit
-      [BASE + 12n, LIMIT, true], // another class filter
-      [(BASE << 64n) - ((BASE << 64n) % 12n) + 11n, LIMIT, false], // another limb count
+      [BASE - 12n, LIMIT, 0], // below
+      [BASE, LIMIT, 0], // δ = 0
+      [BASE + 12n * 2n ** 52n, LIMIT, 0], // δ too large (kMaxShift)
+      [BASE + 12n, 1 << 21, 0], // another deep limit
+      [BASE + 12n, LIMIT, 1], // another class filter
+      [BASE + 12n, LIMIT, 2], // another class filter
+      [(BASE << 64n) - ((BASE << 64n) % 12n) + 11n, LIMIT, 0], // another limb count
     ] as const) {
       const prev = new n!.SafePrimeSieve(BASE, LIMIT);
       prev.search(0, 16);
@@ -148,17 +149,17 @@ describe.runIf(n !== null)('SafePrimeSieve derived from a previous one', () => {
   });
 
   it('refuses a previous that is not an open SafePrimeSieve', () => {
-    expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, false, {} as never)).toThrow(TypeError);
+    expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, 0, {} as never)).toThrow(TypeError);
     const closed = new n!.SafePrimeSieve(BASE, LIMIT);
     closed.close();
-    expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, false, closed)).toThrow(/previous must be an open/);
+    expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, 0, closed)).toThrow(/previous must be an open/);
   });
 
   it.runIf(hasCommand('openssl', ['version']))('the safe primes a derived sieve finds pass `openssl prime`', () => {
     const prev = new n!.SafePrimeSieve(BASE, LIMIT);
     prev.search(0, 16);
     const start = BASE + 12n * BigInt(4 * BITS * BITS);
-    const s = new n!.SafePrimeSieve(start, LIMIT, undefined, false, prev);
+    const s = new n!.SafePrimeSieve(start, LIMIT, undefined, 0, prev);
     const j = slices(s, 4096).at(-1)!.found;
     expect(j).not.toBeNull();
     const p = start + 12n * BigInt(j!);

@@ -52,7 +52,7 @@ function chain(ks: number[], slots: number): Result[] {
   let prev: NativeSieve | undefined;
   const out: Result[] = [];
   for (const k of ks) {
-    const s = new n!.SafePrimeSieve(startAt(k), LIMIT, undefined, false, prev, { spacing: SPACING, slots });
+    const s = new n!.SafePrimeSieve(startAt(k), LIMIT, undefined, 0, prev, { spacing: SPACING, slots });
     out.push(slices(s));
     prev = s;
   }
@@ -78,10 +78,10 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
     n!.setBignumKernel();
     const stop = new BigUint64Array(new SharedArrayBuffer(8));
     stop[0] = 1n;
-    const s = new n!.SafePrimeSieve(startAt(4), LIMIT, undefined, false, undefined, { spacing: SPACING, slots: 4 });
+    const s = new n!.SafePrimeSieve(startAt(4), LIMIT, undefined, 0, undefined, { spacing: SPACING, slots: 4 });
     expect(s.search(0, 4096, stop).stopped).toBe(true);
     expect(slices(s)).toEqual(expected(4));
-    const next = new n!.SafePrimeSieve(startAt(5), LIMIT, undefined, false, s, { spacing: SPACING, slots: 4 });
+    const next = new n!.SafePrimeSieve(startAt(5), LIMIT, undefined, 0, s, { spacing: SPACING, slots: 4 });
     expect(slices(next)).toEqual(expected(5));
     next.close();
   });
@@ -89,7 +89,7 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
   it("a plan whose spacing is not the starts' own only costs time, never changes a result", () => {
     let prev: NativeSieve | undefined;
     for (const k of [0, 1, 2]) {
-      const s = new n!.SafePrimeSieve(startAt(k), LIMIT, undefined, false, prev, { spacing: SPACING + 12, slots: 2 });
+      const s = new n!.SafePrimeSieve(startAt(k), LIMIT, undefined, 0, prev, { spacing: SPACING + 12, slots: 2 });
       expect(slices(s)).toEqual(expected(k));
       prev = s;
     }
@@ -106,11 +106,11 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
     for (const ahead of [undefined, 7, 6, 1]) {
       const plan = (left: number) => (ahead === undefined ? { spacing: SPACING, slots: 3 } : { spacing: SPACING, slots: 3, ahead: Math.max(1, left) });
       const before = n!.nativeMemory().bytes;
-      const s = new n!.SafePrimeSieve(startAt(0), LIMIT, undefined, false, undefined, plan(ahead ?? 0));
+      const s = new n!.SafePrimeSieve(startAt(0), LIMIT, undefined, 0, undefined, plan(ahead ?? 0));
       expect(slices(s)).toEqual(expected(0));
       first.set(String(ahead), n!.nativeMemory().bytes - before);
       // The next block's first slot: its roots shifted from this block's where kept (then let go when not kept again), else computed.
-      const next = new n!.SafePrimeSieve(startAt(3), LIMIT, undefined, false, s, plan((ahead ?? 0) - 3));
+      const next = new n!.SafePrimeSieve(startAt(3), LIMIT, undefined, 0, s, plan((ahead ?? 0) - 3));
       expect(slices(next)).toEqual(expected(3));
       second.set(String(ahead), n!.nativeMemory().bytes - before);
       next.close();
@@ -134,7 +134,7 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
       { spacing: SPACING, slots: 2, ahead: 2 ** 53 },
       { spacing: SPACING, slots: 2, ahead: '3' },
     ];
-    for (const plan of bad) expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, false, undefined, plan as never)).toThrow(RangeError);
-    expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, false, undefined, 5 as never)).toThrow(/plan/);
+    for (const plan of bad) expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, 0, undefined, plan as never)).toThrow(RangeError);
+    expect(() => new n!.SafePrimeSieve(BASE, LIMIT, undefined, 0, undefined, 5 as never)).toThrow(/plan/);
   });
 });

@@ -9,11 +9,15 @@
 
 namespace powprime::bignum {
 
-SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24,
-                               DeepPlan plan)
-    : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), plan_(plan), only_23_mod_24_(only_23_mod_24) {
-  // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
-  struck_parity_ = only_23_mod_24 ? (mod_small(start, limbs, 24) == 23 ? 1 : 0) : -1;
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, Keep keep, DeepPlan plan)
+    : start_(start, start + limbs), limbs_(limbs), rounds_(rounds), plan_(plan), keep_(keep) {
+  // The struck class is p ≡ c (mod m) with 12 | m, so p_j = start + 12·j is in
+  // it for one residue of j modulo m/12: j ≡ (c − start mod m)/12.
+  if (keep != Keep::kAll) {
+    const uint32_t m = keep == Keep::k23Mod24 ? 24 : 120, c = m - (keep == Keep::k23Mod24 ? 13 : 1);
+    struck_period_ = m / 12;
+    struck_residue_ = (c + m - mod_small(start, limbs, m)) % m / 12;
+  }
   const std::vector<uint32_t>& ps = sieve_primes();
   nprimes_ = size_t(
       std::lower_bound(ps.begin(), ps.end(), uint32_t(std::min<uint64_t>(sieve_limit, kDenseSieveLimit))) - ps.begin());
@@ -36,9 +40,9 @@ static uint64_t start_offset(const std::vector<u64>& previous, const u64* start,
   return d < kMaxShift ? d : 0;
 }
 
-SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24,
-                               DeepPlan plan, SafePrimeSieve&& previous)
-    : SafePrimeSieve(start, limbs, sieve_limit, rounds, only_23_mod_24, plan) {
+SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, Keep keep, DeepPlan plan,
+                               SafePrimeSieve&& previous)
+    : SafePrimeSieve(start, limbs, sieve_limit, rounds, keep, plan) {
   std::shared_ptr<FarBlock> block = std::move(previous.far_);
   if (far_ && block && previous.plan_.same_blocks(plan_) &&
       block->same_plan(deep_limit_, plan_.spacing, deep_window_, limbs)) {
@@ -62,7 +66,7 @@ SafePrimeSieve::SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit
   // never searched its window); the two shifts add up.
   const uint64_t shift = delta + previous.pending_shift_;
   const bool fits = delta && shift < kMaxShift && previous.limbs_ == limbs_ && previous.deep_limit_ == deep_limit_ &&
-                    previous.near_limit_ == near_limit_ && previous.only_23_mod_24_ == only_23_mod_24_ && deep_limit_ &&
+                    previous.near_limit_ == near_limit_ && previous.keep_ == keep_ && deep_limit_ &&
                     !previous.deep_t0_.empty();
   DeepArray roots = std::move(previous.deep_t0_);
   // The previous sieve is consumed whether or not its roots serve.
@@ -182,8 +186,10 @@ int64_t SafePrimeSieve::search(uint64_t j0, uint64_t j1, SieveStats& stats, Stop
     for (uint64_t i = i0; i < len; i += r) marks[i] = 1;
     for (uint64_t i = i1; i < len; i += r) marks[i] = 1;
   }
-  if (struck_parity_ >= 0)
-    for (uint64_t i = (j0 & 1) == uint64_t(struck_parity_) ? 0 : 1; i < len; i += 2) marks[i] = 1;
+  if (struck_period_)
+    for (uint64_t i = (struck_residue_ + struck_period_ - j0 % struck_period_) % struck_period_; i < len;
+         i += struck_period_)
+      marks[i] = 1;
   if (deep_limit_ && j0 < deep_window_) {
     if (deep_.empty() && !strike_deep(stop)) {
       stats.sieved += len;  // as a stop seen before the first test counts them

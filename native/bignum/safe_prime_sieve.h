@@ -2,8 +2,10 @@
 // (p ≡ 11 mod 12, so 2 and 3 divide neither p nor q = (p−1)/2) are struck out
 // when p ≡ 0 or p ≡ 1 modulo a small prime r, i.e. when r divides p or q.
 // Survivors get base-2 Fermat on q, then on p (Pocklington's condition), then
-// the full probable-prime test on q. Optionally only p ≡ 23 (mod 24) is kept
-// (every other j): the class DH parameters with generator 2 need.
+// the full probable-prime test on q. Optionally one class of candidates is
+// struck as well (Keep): p ≡ 11 (mod 24), every other j, leaving the class DH
+// parameters with generator 2 need; or p ≡ 119 (mod 120), every tenth j,
+// leaving the primes `ssh-keygen -M screen` gives a generator (2 or 5).
 //
 // Two tiers of sieve primes. The dense ones (below kDenseSieveLimit) are
 // struck in every slice: a slice costs a residue of j0 per prime. The deep
@@ -59,6 +61,13 @@ struct DeepPlan {
   bool same_blocks(const DeepPlan& o) const { return spacing == o.spacing && slots == o.slots; }
 };
 
+// Which candidates a sieve keeps besides those the sieve primes leave.
+enum class Keep : uint8_t {
+  kAll = 0,
+  k23Mod24 = 1,      // p ≡ 23 (mod 24): 2 generates the subgroup of order q (dhparam)
+  kSshGenerator = 2  // p ≢ 119 (mod 120): ssh-keygen's rule gives 2 (p ≡ 11 mod 24) or 5 (p mod 10 = 3, 7)
+};
+
 struct SieveStats {
   uint64_t sieved = 0;  // candidates looked at
   uint64_t tested = 0;  // candidates that survived the sieve and got a Fermat test
@@ -68,18 +77,18 @@ class SafePrimeSieve {
  public:
   // start ≡ 11 (mod 12); sieve primes r < sieve_limit are used, and the caller
   // keeps sieve_limit below q's smallest possible value so no r equals q or p.
-  // only_23_mod_24 strikes the candidates ≡ 11 (mod 24) too.
-  SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24 = false,
+  // keep strikes one class of candidates too (Keep).
+  SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, Keep keep = Keep::kAll,
                  DeepPlan plan = {});
   // The same, deriving the deep roots from `previous` (consumed: its roots
   // move here, the rest is freed) when it has the same limb count, deep limit
-  // and only_23_mod_24, holds its deep roots, and its start is 12·δ below this
+  // and keep, holds its deep roots, and its start is 12·δ below this
   // one with 0 < δ < kMaxShift; otherwise they are computed from scratch. Which j a
   // search finds, and what it tests, is the same either way.
   // With a plan, the far primes' windows come from previous's block when
   // this start is one of its slots, else from a block starting here (its
   // roots shifted from previous's block when this start lies above it).
-  SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, bool only_23_mod_24, DeepPlan plan,
+  SafePrimeSieve(const u64* start, int limbs, uint64_t sieve_limit, int rounds, Keep keep, DeepPlan plan,
                  SafePrimeSieve&& previous);
 
   // True when the deep roots were derived from a previous sieve rather than computed.
@@ -113,8 +122,9 @@ class SafePrimeSieve {
   int limbs_;
   int rounds_;
   size_t nprimes_;
-  // 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes.
-  int struck_parity_;
+  // j ≡ struck_residue_ (mod struck_period_) is struck (Keep); period 0 strikes none.
+  uint32_t struck_period_ = 0;
+  uint32_t struck_residue_ = 0;
   std::vector<uint32_t> t0_, t1_;  // r | p_j ⇔ j ≡ t0 (mod r); r | q_j ⇔ j ≡ t1 (mod r)
   // Deep tier: primes up to deep_limit_ (0: none), struck into deep_ (bit j for
   // j < deep_window_) by the first search that reaches the window.
@@ -133,7 +143,7 @@ class SafePrimeSieve {
   uint64_t near_limit_ = 0;
   std::shared_ptr<FarBlock> far_;
   uint32_t far_slot_ = 0;
-  bool only_23_mod_24_;
+  Keep keep_;
   bool derived_ = false;
   // False (and deep_ left empty) when `stop` was raised part-way.
   bool strike_deep(StopFlag stop);

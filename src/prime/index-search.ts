@@ -4,6 +4,7 @@ import type { NativeSieve } from '../native.ts';
 import { claimLoop, type ChunkResult } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import type { StreamVersion } from './stream.ts';
+import type { Keep } from './sieve.ts';
 import { IndexStream } from './index-stream.ts';
 import { sliceLength } from './tuning.ts';
 
@@ -15,8 +16,8 @@ export interface IndexTask {
   backend: Backend;
   rounds: number;
   stream: StreamVersion;
-  /** Only p ≡ 23 (mod 24) counts (DH parameters with g = 2). */
-  only23Mod24: boolean;
+  /** The class of candidates that counts (dhparam: p ≡ 23 mod 24; moduli: an ssh-keygen generator). */
+  keep: Keep;
   /** The shared positions are stream offsets from here (0: the whole index). */
   from: bigint;
   shared: SharedSearch;
@@ -64,7 +65,7 @@ function chunksPerSieve(): number {
  * Like `kept`, at most one a thread, closed by a next task that does not fit
  * or by the addon's finalizer; 4 bytes a deep prime (safe_prime_sieve.h).
  */
-let keptSieve: { sieve: NativeSieve; bits: number; rounds: number; only23Mod24: boolean } | null = null;
+let keptSieve: { sieve: NativeSieve; bits: number; rounds: number; keep: Keep } | null = null;
 
 function sameStream(is: IndexStream, task: IndexTask): boolean {
   return (
@@ -74,7 +75,7 @@ function sameStream(is: IndexStream, task: IndexTask): boolean {
     is.backend === task.backend &&
     is.rounds === task.rounds &&
     is.version === task.stream &&
-    is.only23Mod24 === task.only23Mod24 &&
+    is.keep === task.keep &&
     is.indexesAhead === task.indexesAhead &&
     is.farSlots === task.farSlots &&
     is.chunkCandidates === task.chunkCandidates &&
@@ -87,7 +88,7 @@ function retire(is: IndexStream): void {
   const s = is.takeRun0();
   if (s) {
     keptSieve?.sieve.close();
-    keptSieve = { sieve: s, bits: is.bits, rounds: is.rounds, only23Mod24: is.only23Mod24 };
+    keptSieve = { sieve: s, bits: is.bits, rounds: is.rounds, keep: is.keep };
   }
   is.close();
 }
@@ -108,11 +109,11 @@ function streamFor(task: IndexTask): IndexStream {
     }
   }
   if (reuse) return reuse;
-  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.only23Mod24, task.indexesAhead, task.farSlots, task.chunkCandidates, task.indexesLeft);
+  const is = new IndexStream(task.bits, task.seed, task.index, task.backend, task.rounds, task.stream, task.keep, task.indexesAhead, task.farSlots, task.chunkCandidates, task.indexesLeft);
   is.chunksPerSieve = chunksPerSieve();
   const k = keptSieve;
   keptSieve = null;
-  if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.only23Mod24 === task.only23Mod24) is.previous = k.sieve;
+  if (k && task.backend === 'native' && k.bits === task.bits && k.rounds === task.rounds && k.keep === task.keep) is.previous = k.sieve;
   else k?.sieve.close();
   return is;
 }

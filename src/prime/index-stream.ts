@@ -2,7 +2,7 @@
 import type { Backend } from '../backend.ts';
 import { BackendUnavailableError, InternalError } from '../errors.ts';
 import { native, nativeLoadError, type NativeSieve } from '../native.ts';
-import { SafePrimeSieveJs, type SliceResult } from './sieve.ts';
+import { KEEP_CODE, SafePrimeSieveJs, type Keep, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
 import { deepPlan, sieveLimit } from './sieve-depth.ts';
 import { chunkSieveLimit } from './chunk-depth.ts';
@@ -15,15 +15,15 @@ interface Sieve {
 
 /** `previous` (native only) is consumed: its deep roots are shifted when its start lies 12·δ below (safe_prime_sieve.h), its far block shared or followed (far_sieve.h). */
 function makeSieve(is: IndexStream, start: bigint, previous?: NativeSieve): Sieve {
-  const { backend, bits, rounds, only23Mod24, indexesAhead, farSlots } = is;
-  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, only23Mod24);
+  const { backend, bits, rounds, keep, indexesAhead, farSlots } = is;
+  if (backend === 'js') return new SafePrimeSieveJs(start, sieveLimit(bits, backend), rounds, keep);
   const n = native();
   if (!n) throw new BackendUnavailableError('native', `not loaded in this worker thread: ${nativeLoadError()}`);
   return new n.SafePrimeSieve(
     start,
     is.chunkCandidates ? chunkSieveLimit(bits, backend, is.chunkCandidates * is.chunksPerSieve) : sieveLimit(bits, backend, { indexesAhead }),
     rounds < 0 ? undefined : rounds,
-    only23Mod24,
+    KEEP_CODE[keep],
     previous,
     deepPlan(bits, is.version, farSlots, is.indexesLeft),
   );
@@ -51,7 +51,7 @@ export class IndexStream {
     readonly backend: Backend,
     readonly rounds: number,
     readonly version: StreamVersion,
-    readonly only23Mod24 = false,
+    readonly keep: Keep = 'all',
     readonly indexesAhead = Number.POSITIVE_INFINITY,
     readonly farSlots = 1,
     readonly chunkCandidates = 0,

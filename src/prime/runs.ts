@@ -46,7 +46,7 @@ export class RangeRun {
   /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead, indexesLeft: see IndexTask. */
   constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY, indexesLeft = Number.POSITIVE_INFINITY) {
     checkSieveLimitEnv();
-    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.only23Mod24);
+    const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.keep);
     const end = to === undefined || to > st.length ? st.length : to;
     const length = end > from ? end - from : 0n;
     this.shared = createShared(length);
@@ -58,7 +58,7 @@ export class RangeRun {
       backend: p.backend,
       rounds: p.rounds,
       stream: p.stream,
-      only23Mod24: p.only23Mod24,
+      keep: p.keep,
       from,
       shared: this.shared,
       linger,

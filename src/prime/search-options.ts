@@ -2,6 +2,7 @@
 import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { INDEX_LIMIT, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import type { Keep } from './sieve.ts';
 import { argumentError, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, optionNames, parseBigInt } from '../validate.ts';
 import { parseSeed, randomSeed } from './seed.ts';
 import { LATEST_STREAM, type StreamVersion } from './stream.ts';
@@ -41,8 +42,8 @@ export interface Parsed {
   stream: StreamVersion;
   signal: AbortSignal | undefined;
   onProgress: ((p: SafePrimeProgress) => void) | undefined;
-  /** Only p ≡ 23 (mod 24) counts: DH parameters (dhparam.ts). */
-  only23Mod24: boolean;
+  /** The class of candidates that counts: p ≡ 23 (mod 24) for DH parameters (dhparam.ts), an ssh-keygen generator for moduli. */
+  keep: Keep;
 }
 
 /** A stream version as the API takes it: 1 or 2, LATEST_STREAM when absent. */
@@ -59,7 +60,7 @@ export function parseIndex(name: string, value: unknown): bigint {
   return index;
 }
 
-export function parseOptions(opts: SafePrimeSearchOptions, only23Mod24 = false): Parsed {
+export function parseOptions(opts: SafePrimeSearchOptions, keep: Keep = 'all'): Parsed {
   if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
   const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
   const seed = opts.seed === undefined ? randomSeed() : parseSeed('seed', opts.seed);
@@ -72,6 +73,6 @@ export function parseOptions(opts: SafePrimeSearchOptions, only23Mod24 = false):
     stream: parseStream('stream', opts.stream),
     signal: checkSignal('signal', opts.signal),
     onProgress: checkFunction<(p: SafePrimeProgress) => void>('onProgress', opts.onProgress),
-    only23Mod24,
+    keep,
   };
 }

@@ -35,10 +35,22 @@ export async function* searchSafePrimes(opts: SearchSafePrimesOptions): AsyncGen
  * need. The sieve strikes the other class, so it costs one prime, not two.
  */
 export async function findSafePrime23Mod24(opts: SafePrimeSearchOptions): Promise<SafePrimeResult> {
-  const p = parseOptions(opts, true);
+  const p = parseOptions(opts, '23mod24');
   for await (const r of runSearch(p, { count: 1 })) return r;
   // runSearch yields `count` results or throws.
   throw new InternalError('a search for one prime ended without one');
+}
+
+/**
+ * Safe primes with a generator by ssh-keygen's rule (p ≢ 119 mod 120), as
+ * searchSafePrimes yields its own: prime i is the least such prime at or
+ * after start(bits, seed, i). The sieve strikes the other class (every tenth
+ * candidate), so no prime is found only to be dropped. Bits unchecked beyond
+ * the search's own range: src/moduli holds the moduli sizes.
+ */
+export async function* searchModuliPrimes(opts: SearchSafePrimesOptions): AsyncGenerator<SafePrimeResult, void, undefined> {
+  checkRequiredOptions('options', opts, 'generateModuli', SEARCH_SAFE_PRIMES_OPTIONS, 'must be an object with at least {bits, count}');
+  yield* runSearch(parseOptions(opts, 'sshGenerator'), opts);
 }
 
 /** The first prime (index 0, or `index`) of a seeded search: all threads on one index. */

@@ -2,7 +2,7 @@
  * The TS twin of native/bignum/safe_prime_sieve.cc: candidates
  * p_j = start + 12·j, struck out when a small prime divides p or q = (p−1)/2,
  * survivors tested with base-2 Fermat on q, then on p, then the full test on q.
- * With `only23Mod24`, every other j (the p ≡ 11 mod 24) is struck too.
+ * `keep` strikes one class of candidates too (Keep, as native/bignum's).
  * Sieve primes from DENSE_SIEVE_LIMIT up strike only the first deepWindow(bits)
  * candidates, as the native deep tier does (safe_prime_sieve.h says why), so
  * both strike the same candidates for the same limit.
@@ -17,6 +17,20 @@ export const DENSE_SIEVE_LIMIT = 1 << 16;
 export function deepWindow(bits: number): number {
   return Math.min(Math.max(Math.floor((bits * bits) / 2), 2 ** 16), 2 ** 25);
 }
+
+/**
+ * Which candidates a sieve keeps besides those the sieve primes leave:
+ * 'all'; '23mod24', p ≡ 23 (mod 24), where 2 generates the subgroup of order
+ * q (dhparam); 'sshGenerator', p ≢ 119 (mod 120), the primes `ssh-keygen -M
+ * screen` gives a generator (2 where p ≡ 11 mod 24, 5 where p mod 10 is 3 or 7).
+ */
+export type Keep = 'all' | '23mod24' | 'sshGenerator';
+
+/** The native sieve's code of each Keep (bignum::Keep). */
+export const KEEP_CODE: Record<Keep, 0 | 1 | 2> = { all: 0, '23mod24': 1, sshGenerator: 2 };
+
+/** The class a Keep strikes: p ≡ c (mod m), with 12 | m. */
+const STRUCK: Record<Exclude<Keep, 'all'>, { m: bigint; c: bigint }> = { '23mod24': { m: 24n, c: 11n }, sshGenerator: { m: 120n, c: 119n } };
 
 export interface SliceResult {
   /** Lowest j of the slice whose p_j is a safe prime, or null. */
@@ -33,8 +47,9 @@ export class SafePrimeSieveJs {
   private readonly primes: Uint32Array;
   private readonly t0: Uint32Array;
   private readonly t1: Uint32Array;
-  /** 0 or 1: the parity of j whose p_j ≡ 11 (mod 24) is struck; -1 keeps both classes. */
-  private readonly struckParity: number;
+  /** j ≡ struckResidue (mod struckPeriod) is struck (Keep); period 0 strikes none. */
+  private readonly struckPeriod: number = 0;
+  private readonly struckResidue: number = 0;
   private closed = false;
   private readonly deepLimit: number;
   private readonly window: number;
@@ -45,11 +60,15 @@ export class SafePrimeSieveJs {
     private readonly start: bigint,
     sieveLimit: number,
     private readonly rounds = -1,
-    only23Mod24 = false,
+    keep: Keep = 'all',
   ) {
     if (start % 12n !== 11n) throw new RangeError('start must be 11 modulo 12');
-    // p_j = start + 12·j ≡ 23 (mod 24) exactly when j's parity is that of (start ≡ 11 mod 24).
-    this.struckParity = only23Mod24 ? (start % 24n === 23n ? 1 : 0) : -1;
+    if (keep !== 'all') {
+      // p_j = start + 12·j ≡ c (mod m) for one residue of j modulo m/12: (c − start mod m)/12.
+      const { m, c } = STRUCK[keep];
+      this.struckPeriod = Number(m / 12n);
+      this.struckResidue = Number((((c - (start % m)) % m) + m) % m) / 12;
+    }
     const { primes, inv12 } = sievePrimes(Math.min(sieveLimit, DENSE_SIEVE_LIMIT));
     this.deepLimit = sieveLimit > DENSE_SIEVE_LIMIT ? sieveLimit : 0;
     this.window = deepWindow(start.toString(2).length);
@@ -103,7 +122,8 @@ export class SafePrimeSieveJs {
       for (let i = (t0[k]! + r - m) % r; i < len; i += r) marks[i] = 1;
       for (let i = (t1[k]! + r - m) % r; i < len; i += r) marks[i] = 1;
     }
-    if (this.struckParity >= 0) for (let i = j0 % 2 === this.struckParity ? 0 : 1; i < len; i += 2) marks[i] = 1;
+    const period = this.struckPeriod;
+    if (period) for (let i = (this.struckResidue + period - (j0 % period)) % period; i < len; i += period) marks[i] = 1;
     if (this.deepLimit && j0 < this.window) {
       const deep = (this.deep ??= this.strikeDeep());
       for (let j = j0; j < Math.min(j1, this.window); j++) if (deep[j]) marks[j - j0] = 1;

@@ -49,7 +49,7 @@ export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
   const rounds = checkRounds('rounds', opts.rounds);
   // One slice, searched once: a sieve no deeper than a single index repays, and no roots kept for another.
-  const st = new IndexStream(bits, seed, index, backend, rounds, parseStream('stream', opts.stream), false, 1, 1, 0, 1);
+  const st = new IndexStream(bits, seed, index, backend, rounds, parseStream('stream', opts.stream), 'all', 1, 1, 0, 1);
   const len = BigInt(sliceLengthFor(bits, backend));
   const v0 = slice * len;
   const v1 = v0 + len < st.length ? v0 + len : st.length;
