@@ -4,7 +4,7 @@
 # Subcommands of a command path ("" is powprime itself).
 _powprime_commands() {
   case "$1" in
-    "") echo "solve check search dhparam worker queue merge question registry ads bench fake-services backend" ;;
+    "") echo "solve check search dhparam moduli worker queue merge question registry ads bench fake-services backend" ;;
     "queue") echo "status" ;;
     "question") echo "ask answer answers page stats files models file run" ;;
     "registry") echo "totp requirements add note get rekey ranges" ;;
@@ -20,6 +20,7 @@ _powprime_options() {
     "check") echo "--hex --status --safe --json -h --help" ;;
     "search") echo "--bits --count --stream --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
     "dhparam") echo "--out --outform --seed --threads --backend --json -h --help" ;;
+    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --json --screen -h --help" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms --json -h --help" ;;
     "queue") echo "-h --help" ;;
     "queue status") echo "--queue --queue-name --json -h --help" ;;
@@ -61,6 +62,7 @@ _powprime_valued() {
     "solve") echo "--threads --backend --max-attempts" ;;
     "search") echo "--bits --count --stream --seed --threads --backend --out --shard --shard-count --queue --queue-name --chunk-length --base-url --state-dir --keystore --max-wait --register-rate" ;;
     "dhparam") echo "--out --outform --seed --threads --backend" ;;
+    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --screen" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms" ;;
     "queue status") echo "--queue --queue-name" ;;
     "merge") echo "--out" ;;

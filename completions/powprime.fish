@@ -13,6 +13,7 @@ complete -c powprime -n '__powprime_at' -a solve -d 'find the digit string S who
 complete -c powprime -n '__powprime_at' -a check -d 'for each number: is it prime, and is it a safe prime (p and (p-1)/2 both prime)?'
 complete -c powprime -n '__powprime_at' -a search -d 'find safe primes of a bit length; results keyed by (bits, seed, index), resumable with --out'
 complete -c powprime -n '__powprime_at' -a dhparam -d 'Diffie-Hellman parameters (PKCS#3 PEM or DER, g = 2, p a safe prime ≡ 23 mod 24), like `openssl dhparam BITS`'
+complete -c powprime -n '__powprime_at' -a moduli -d 'OpenSSH moduli (sshd\'s Diffie-Hellman group exchange): safe primes with ssh-keygen\'s generator, resumable with --out; --screen checks a moduli file'
 complete -c powprime -n '__powprime_at' -a worker -d 'run chunks of `powprime search --queue` runs on this machine until stopped (Ctrl-C, SIGTERM or SIGHUP hands running chunks back)'
 complete -c powprime -n '__powprime_at' -a queue -d 'look at the queue that `search --queue` and `powprime worker` share'
 complete -c powprime -n '__powprime_at' -a merge -d 'merge search --out files (shards, machines, earlier runs) into one: deduplicated, re-verified, sorted by index'
@@ -68,6 +69,16 @@ complete -c powprime -n '__powprime_at dhparam' -l backend -r -F -d 'auto, nativ
 complete -c powprime -n '__powprime_at dhparam' -l json -d 'print {"bits","seed","elapsedMs","out"} (with --out) or the parameters inside {"pem",…} (DER: {"der"} in base64)'
 complete -c powprime -n '__powprime_at dhparam' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at dhparam' -F
+complete -c powprime -n '__powprime_at moduli' -l bits -r -F -d 'sizes in bits, comma-separated, each 2048-8192 (e.g. 3072,4096,8192)'
+complete -c powprime -n '__powprime_at moduli' -l count -r -F -d 'moduli per size (with --out: in the file, counting earlier runs)'
+complete -c powprime -n '__powprime_at moduli' -l seed -r -F -d 'search seed, decimal or 0x: the same seed gives the same moduli (default: taken from --out, else random and reported)'
+complete -c powprime -n '__powprime_at moduli' -l threads -r -F -d 'worker threads (default: one per core)'
+complete -c powprime -n '__powprime_at moduli' -l backend -r -F -d 'auto, native or js'
+complete -c powprime -n '__powprime_at moduli' -l rounds -r -F -d 'Miller-Rabin rounds on q after Baillie-PSW (default by size); the tries field is this plus one'
+complete -c powprime -n '__powprime_at moduli' -l out -r -F -d 'append the moduli to this file; rerunning the same command resumes where it ends'
+complete -c powprime -n '__powprime_at moduli' -l json -d 'print a JSON summary (with --out or --screen)'
+complete -c powprime -n '__powprime_at moduli' -l screen -r -F -d 'check a moduli file (the system one, ssh-keygen candidates, ours): the good groups to stdout or --out, each bad line named'
+complete -c powprime -n '__powprime_at moduli' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at worker' -l queue -r -F -d 'the Redis the coordinators use, e.g. redis://host:6379/0'
 complete -c powprime -n '__powprime_at worker' -l queue-name -r -F -d 'the queue to take chunks from'
 complete -c powprime -n '__powprime_at worker' -l threads -r -F -d 'pool threads for chunks (default: one per core)'
@@ -293,7 +304,7 @@ end
 function __powprime_subcommands
     switch (string join " " $argv)
         case ''
-            printf "%s\n" solve check search dhparam worker queue merge question registry ads bench fake-services backend
+            printf "%s\n" solve check search dhparam moduli worker queue merge question registry ads bench fake-services backend
         case 'queue'
             printf "%s\n" status
         case 'question'

@@ -1,5 +1,5 @@
 /**
- * The CLI's --out files (`search`, `question run`): JSON lines appended whole
+ * The CLI's --out files (`search`, `question run`, `moduli`): lines (JSON, or moduli(5) text) appended whole
  * (one write each, then fdatasync), so a crash loses at most the line being
  * written; a torn last line left by a crash is cut off before appending again.
  * One process at a time: the file's lock (`<file>.lock`, an OS lock where the
@@ -46,6 +46,26 @@ export function readExisting(file: string, flag = '--out'): ExistingRun {
 
 /** The complete lines of a JSONL file (none when it does not exist); `what` names a line in errors. */
 export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what: string, flag = '--out'): ExistingLines<T> {
+  const refusing = flag === '--out' ? 'refusing to append to it' : 'refusing to use it';
+  return readLines(file, flag, (text, lineNo) => {
+    if (text.trim() === '') return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; ${refusing}`);
+    }
+    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; ${refusing}`);
+    return parsed;
+  });
+}
+
+/**
+ * The complete lines of a text file (none when it does not exist), each
+ * given to `parse` with its 1-based number: null skips it, a throw refuses
+ * the file. Bytes after the last newline are a torn write, left out.
+ */
+export function readLines<T>(file: string, flag: string, parse: (text: string, lineNo: number) => T | null): ExistingLines<T> {
   checkRegularFile(file, flag);
   let buf: Buffer;
   try {
@@ -57,19 +77,12 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
   const end = buf.lastIndexOf(0x0a) + 1;
   const lines: T[] = [];
   const lineNos: number[] = [];
-  const refusing = flag === '--out' ? 'refusing to append to it' : 'refusing to use it';
   let lineNo = 0;
   for (const text of buf.subarray(0, end).toString('utf8').split('\n')) {
     lineNo++;
-    if (text.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new RangeError(`${flag} file ${file} line ${lineNo} is not JSON; ${refusing}`);
-    }
-    if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; ${refusing}`);
-    lines.push(parsed);
+    const line = parse(text, lineNo);
+    if (line === null) continue;
+    lines.push(line);
     lineNos.push(lineNo);
   }
   return { lines, lineNos, validBytes: end, totalBytes: buf.length };
@@ -118,6 +131,7 @@ export class JsonlOut<T = SearchLine> {
     private readonly lock: FileLock,
     read: (file: string) => ExistingLines<T>,
     private readonly flag: string,
+    private readonly encode: (line: T) => string,
   ) {
     try {
       this.existing = read(file);
@@ -142,14 +156,14 @@ export class JsonlOut<T = SearchLine> {
     this.itself = held;
   }
 
-  /** Locks `file` (see lockOutFile), then reads its lines with `read`. */
-  static open<T>(file: string, read: (file: string) => ExistingLines<T>, flag = '--out'): JsonlOut<T> {
-    return new JsonlOut<T>(file, lockOutFile(file, flag), read, flag);
+  /** Locks `file` (see lockOutFile), then reads its lines with `read`; `encode` makes a line's text (JSON by default). */
+  static open<T>(file: string, read: (file: string) => ExistingLines<T>, flag = '--out', encode: (line: T) => string = (l) => JSON.stringify(l)): JsonlOut<T> {
+    return new JsonlOut<T>(file, lockOutFile(file, flag), read, flag, encode);
   }
 
   append(line: T): void {
     if (this.closed) throw new Error(`${this.file} is closed`);
-    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    const bytes = Buffer.from(`${this.encode(line)}\n`, 'utf8');
     const outcome = `${this.file} holds only whole lines (cut back to the last one written whole)`;
     if (this.fd === null) {
       try {

@@ -22,7 +22,7 @@ import { terminalLine } from './terminal-text.ts';
  * back, show a posted question's id). The others hold nothing to tidy and
  * leave at the signal.
  */
-const STOP_BY_THEMSELVES = new Set(['solve', 'search', 'dhparam', 'worker', 'question', 'registry', 'ads', 'fake-services']);
+const STOP_BY_THEMSELVES = new Set(['solve', 'search', 'dhparam', 'moduli', 'worker', 'question', 'registry', 'ads', 'fake-services']);
 /** Of the others, those whose main thread runs long synchronous work and writes no file but at the very end: they leave from the signal handler itself. */
 const LEAVE_FROM_HANDLER = new Set(['check', 'bench']);
 

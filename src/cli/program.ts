@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   check: async () => (await import('./check.ts')).registerCheck,
   search: async () => (await import('./search.ts')).registerSearch,
   dhparam: async () => (await import('./dhparam.ts')).registerDhparam,
+  moduli: async () => (await import('./moduli.ts')).registerModuli,
   worker: async () => (await import('./worker.ts')).registerWorker,
   queue: async () => (await import('./queue.ts')).registerQueue,
   merge: async () => (await import('./merge.ts')).registerMerge,

@@ -16,6 +16,8 @@ export interface SearchProgressOptions {
   /** Primes this process is to have in all, and how many earlier runs found. */
   wanted: number;
   earlier: number;
+  /** What the bar counts (default "safe primes"). */
+  label?: string;
 }
 
 /** The bar's tokens: kept here, so a notice line (which restarts the bar beneath it) loses none of them. */
@@ -36,7 +38,7 @@ export class SearchProgress {
     this.bar =
       progressMode() === 'bar'
         ? new SingleBar({
-            format: target ? 'safe primes {bar} {value}/{total} | {queueText} | {rate} | {etaText}' : 'safe primes {bar} {value}/{total} | {rate} | {etaText}',
+            format: `${o.label ?? 'safe primes'} {bar} {value}/{total} | ${target ? '{queueText} | ' : ''}{rate} | {etaText}`,
             hideCursor: true,
             // Drawn again even when unchanged: print() clears the bar's line, and it must come back at once.
             forceRedraw: true,

@@ -1,0 +1,103 @@
+/**
+ * OpenSSH's moduli(5) format, as sshd and `ssh-keygen -M screen` read it: one
+ * group a line, `YYYYMMDDHHMMSS type tests tries size generator modulus`,
+ * blank lines and `#` comments allowed. Pure: no I/O, no Node built-ins.
+ *
+ * - type: 2 a safe prime p (what sshd uses); 4 a Sophie Germain candidate q
+ *   (p = 2q + 1), as `ssh-keygen -M generate` writes before screening.
+ * - tests: a bitmask of what was run: 0x01 found composite (sshd skips the
+ *   line), 0x02 sieve, 0x04 Miller–Rabin.
+ * - tries: Miller–Rabin rounds run.
+ * - size: p's bit length minus one (for type 4, q's bit length minus one).
+ * - generator: hex; the modulus: upper-case hex.
+ */
+
+export const MODULI_TYPE_SAFE = 2;
+export const MODULI_TYPE_SOPHIE_GERMAIN = 4;
+export const MODULI_TESTS_COMPOSITE = 0x01;
+export const MODULI_TESTS_SIEVE = 0x02;
+export const MODULI_TESTS_MILLER_RABIN = 0x04;
+
+/** The sizes `powprime moduli` makes (sshd's group exchange asks for 2048 to 8192 bits). */
+export const MODULI_MIN_BITS = 2048;
+export const MODULI_MAX_BITS = 8192;
+
+export interface ModuliEntry {
+  /** UTC, YYYYMMDDHHMMSS. */
+  timestamp: string;
+  type: number;
+  tests: number;
+  tries: number;
+  /** As written: the bit length of the number on the line, minus one. */
+  size: number;
+  generator: number;
+  /** The number on the line: p for type 2, q for type 4. */
+  modulus: bigint;
+}
+
+/** A line that is not a group: `reason` says why, in words for a person. */
+export interface ModuliLineError {
+  reason: string;
+}
+
+/**
+ * The generator `ssh-keygen -M screen` gives a safe prime p: 2 where
+ * p ≡ 11 (mod 24), 5 where p mod 10 is 3 or 7, none (null) otherwise. Each
+ * generates the whole group: 2 and 5 are then quadratic non-residues mod p.
+ */
+export function sshGenerator(p: bigint): 2 | 5 | null {
+  if (p % 24n === 11n) return 2;
+  const r = p % 10n;
+  return r === 3n || r === 7n ? 5 : null;
+}
+
+/** YYYYMMDDHHMMSS of `date` in UTC, as ssh-keygen writes it. */
+export function moduliTimestamp(date: Date): string {
+  return date.toISOString().replace(/[-T:]/g, '').slice(0, 14);
+}
+
+/** One moduli(5) line (no newline). */
+export function formatModuliLine(e: ModuliEntry): string {
+  return `${e.timestamp} ${e.type} ${e.tests} ${e.tries} ${e.size} ${e.generator.toString(16)} ${e.modulus.toString(16).toUpperCase()}`;
+}
+
+const FIELDS = /^(\d{14})\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([0-9A-Fa-f]+)\s+([0-9A-Fa-f]+)$/;
+
+/**
+ * Parses one line: null for a blank line or a comment, the entry when its
+ * seven fields have their form, else the reason it is not a moduli line.
+ * Only the form is checked here (checkEntry says whether sshd would use it).
+ */
+export function parseModuliLine(text: string): ModuliEntry | ModuliLineError | null {
+  const line = text.trim();
+  if (line === '' || line.startsWith('#')) return null;
+  const m = FIELDS.exec(line);
+  if (!m) {
+    const fields = line.split(/\s+/).length;
+    return { reason: fields === 7 ? 'a field is not of its form (14 digits, four decimal numbers, two hex numbers)' : `${fields} fields, not 7` };
+  }
+  const [, timestamp, type, tests, tries, size, generator, modulus] = m as unknown as [string, string, string, string, string, string, string, string];
+  const numbers = [type, tests, tries, size].map(Number);
+  if (numbers.some((n) => !Number.isSafeInteger(n)) || generator.length > 8) return { reason: 'a number field is too large' };
+  return { timestamp, type: numbers[0]!, tests: numbers[1]!, tries: numbers[2]!, size: numbers[3]!, generator: Number.parseInt(generator, 16), modulus: BigInt(`0x${modulus}`) };
+}
+
+/**
+ * Why sshd (or ssh-keygen's generator rule) would not use a type-2 entry, or
+ * null when it would: sshd takes type 2, tests without 0x01 and not 0, tries
+ * not 0, size + 1 equal to the modulus's bit length and a generator above 1;
+ * the generator must also be the one ssh-keygen's rule gives. Primality is
+ * not checked here.
+ */
+export function moduliEntryProblem(e: ModuliEntry): string | null {
+  if (e.type !== MODULI_TYPE_SAFE) return `type ${e.type}, not ${MODULI_TYPE_SAFE} (a safe prime)`;
+  if (e.tests & MODULI_TESTS_COMPOSITE) return 'marked composite (tests has 0x01)';
+  if (e.tests === 0) return 'tests 0: marked untested';
+  if (e.tries === 0) return 'tries 0';
+  const length = e.modulus.toString(2).length;
+  if (e.size + 1 !== length) return `size ${e.size}, but the modulus has ${length} bits (size is the bit length minus one)`;
+  const g = sshGenerator(e.modulus);
+  if (g === null) return "the modulus has no generator by ssh-keygen's rule (p ≡ 11 mod 24 for 2, p mod 10 of 3 or 7 for 5)";
+  if (e.generator !== g) return `generator ${e.generator.toString(16)}, but ssh-keygen's rule gives ${g}`;
+  return null;
+}

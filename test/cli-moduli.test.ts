@@ -1,0 +1,234 @@
+// `powprime moduli` as an admin uses it: files a stock `ssh-keygen -M screen`
+// keeps whole, the same moduli from the same seed, resume after a kill -9
+// and SIGTERM, refusals of another seed or size, and --screen on OpenSSH's
+// own file, a corrupted one and ssh-keygen's candidates.
+import { spawnSync } from 'node:child_process';
+import { checkPrimeSync } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasNative } from './helpers/backends.ts';
+import { runCliSync as cli } from './helpers/cli.ts';
+import { openssh, sshKeygen } from './helpers/openssh.ts';
+import { killAll, startCli } from './helpers/processes.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const tmp = (): string => tempDir('powprime-cli-moduli-');
+const groups = (file: string): string[][] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.split(' '));
+/** The fields that do not depend on when a line was written: all but the timestamp. */
+const timeless = (file: string): string[] => groups(file).map((g) => g.slice(1).join(' '));
+
+/** What a stock ssh-keygen keeps of a moduli file (its output lines). */
+function screenedBySshKeygen(file: string): string[][] {
+  const out = path.join(tmp(), 'ssh-keygen-screened');
+  const r = spawnSync(sshKeygen!, ['-M', 'screen', '-f', file, out], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return groups(out);
+}
+
+afterEach(killAll);
+
+describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime moduli', () => {
+  it('writes moduli a stock ssh-keygen -M screen keeps every one of, at 2048 and 3072 bits', () => {
+    const file = path.join(tmp(), 'moduli');
+    const r = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '43', '--out', file);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`3 new moduli; 3 in ${file} (seed 43)\n`);
+    // A second size in the same file (one 3072-bit modulus: seconds, not minutes).
+    const more = cli('moduli', '--bits', '2048,3072', '--count', '1', '--out', file);
+    expect(more.status, more.stderr).toBe(0);
+    expect(more.stdout).toBe(`1 new modulus; 4 in ${file} (seed 43)\n`);
+    const ours = groups(file);
+    expect(ours.map((g) => g[4])).toEqual(['2047', '2047', '2047', '3071']);
+    for (const g of ours) {
+      const p = BigInt(`0x${g[6]}`);
+      expect(g.slice(1, 4)).toEqual(['2', '6', g[4] === '2047' ? '5' : '5']);
+      expect(p.toString(2).length).toBe(Number(g[4]) + 1);
+      // The generator ssh-keygen's rule gives: 2 where p ≡ 11 (mod 24), else 5 (p mod 10 is 3 or 7).
+      expect(g[5]).toBe(p % 24n === 11n ? '2' : '5');
+      if (g[5] === '5') expect([3n, 7n]).toContain(p % 10n);
+    }
+    const kept = screenedBySshKeygen(file);
+    expect(kept.map((g) => g[6])).toEqual(ours.map((g) => g[6]));
+    expect(kept.map((g) => g[5])).toEqual(ours.map((g) => g[5]));
+  });
+
+  it('the same seed gives the same moduli, on stdout as in a file; another seed others', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'a');
+    expect(cli('moduli', '--bits', '2048', '--count', '2', '--seed', '0x2a', '--out', file).status).toBe(0);
+    const printed = cli('moduli', '--bits', '2048', '--count', '2', '--seed', '42');
+    expect(printed.status, printed.stderr).toBe(0);
+    writeFileSync(path.join(dir, 'b'), printed.stdout);
+    expect(timeless(path.join(dir, 'b'))).toEqual(timeless(file));
+    const other = cli('moduli', '--bits', '2048', '--count', '2', '--seed', '43');
+    writeFileSync(path.join(dir, 'c'), other.stdout);
+    expect(timeless(path.join(dir, 'c'))).not.toEqual(timeless(file));
+  });
+
+  it('resumes where the file ends, and refuses a file of another seed or size', () => {
+    const file = path.join(tmp(), 'moduli');
+    expect(cli('moduli', '--bits', '2048', '--count', '1', '--seed', '7', '--out', file).status).toBe(0);
+    const first = timeless(file);
+    const more = cli('moduli', '--bits', '2048', '--count', '3', '--out', file);
+    expect(more.status, more.stderr).toBe(0);
+    expect(more.stdout).toBe(`2 new moduli; 3 in ${file} (seed 7)\n`);
+    expect(timeless(file).slice(0, 1)).toEqual(first);
+    const whole = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '7');
+    expect(
+      whole.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ').slice(1).join(' ')),
+    ).toEqual(timeless(file));
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stdout).toBe(`0 new moduli; 3 in ${file} (seed 7)\n`);
+    const seed = cli('moduli', '--bits', '2048', '--count', '4', '--seed', '8', '--out', file);
+    expect(seed).toMatchObject({ status: 2, stderr: 'powprime: --out file was written with seed 7, not 8; use another file\n' });
+    const size = cli('moduli', '--bits', '3072', '--count', '4', '--out', file);
+    expect(size.status).toBe(2);
+    expect(size.stderr).toMatch(/line 2 holds a 2048-bit modulus, and --bits is 3072; use another file/);
+  });
+
+  it('refuses a tampered --out file, naming the line, before any work', () => {
+    const file = path.join(tmp(), 'moduli');
+    expect(cli('moduli', '--bits', '2048', '--count', '2', '--seed', '9', '--out', file).status).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    // A digit of the second modulus changed: the line keeps its form but is no safe prime.
+    const last = lines[2]!;
+    lines[2] = `${last.slice(0, -1)}${last.endsWith('1') ? '3' : '1'}`;
+    writeFileSync(file, lines.join('\n'));
+    const r = cli('moduli', '--bits', '2048', '--count', '3', '--out', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^powprime: --out file ${file} line 3: .*(not a safe prime|generator|no generator)`));
+    writeFileSync(file, `${text}garbage\n`);
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stderr).toBe(`powprime: --out file ${file} line 4 is not a moduli line: 1 fields, not 7; refusing to append to it\n`);
+  });
+
+  it('a kill -9 leaves whole lines, SIGTERM exits 143, and reruns complete the same moduli', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'moduli');
+    const args = ['moduli', '--bits', '2048', '--count', '12', '--seed', '77', '--out', file];
+    const a = startCli(args);
+    await a.waitFor(() => existsSync(file) && groups(file).length >= 2, 'two moduli');
+    await a.kill9();
+    expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(true);
+    const b = startCli(args);
+    await b.waitFor(() => groups(file).length >= 5, 'five moduli');
+    b.child.kill('SIGTERM');
+    const stopped = await b.exited;
+    expect(stopped.status).toBe(143);
+    expect(stopped.stderr).toMatch(/^powprime: interrupted \(SIGTERM\): \d+ new modul(us|i) kept; rerun the same command to resume\n$/);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    expect(cli(...args).status).toBe(0);
+    const straight = cli('moduli', '--bits', '2048', '--count', '12', '--seed', '77');
+    expect(
+      straight.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ').slice(1).join(' ')),
+    ).toEqual(timeless(file));
+  });
+
+  it('bad usage: one line, exit 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['moduli', '--bits', '1024', '--count', '1'], /--bits must be an integer from 2048 to 8192 \(got 1024\)/],
+      [['moduli', '--bits', '2048,abc', '--count', '1'], /--bits must be an integer \(got "abc"\)/],
+      [['moduli', '--bits', '2048,2048', '--count', '1'], /--bits names 2048 twice/],
+      [['moduli', '--bits', '2048'], /--count is needed/],
+      [['moduli', '--count', '2'], /--bits is needed/],
+      [['moduli', '--bits', '2048', '--count', '1', '--json'], /--json goes with --out/],
+      [['moduli', '--screen', 'x', '--bits', '2048'], /--bits does not go with --screen/],
+      [['moduli', '--bits', '2048', '--count', '1', '--out', '/dev/full'], /--out \/dev\/full is not a regular file/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^powprime: ${message.source}.*\\n$`));
+    }
+  });
+});
+
+describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('powprime moduli --screen', () => {
+  const sample = readFileSync(new URL('./vectors/openssh-moduli-sample.txt', import.meta.url), 'utf8');
+
+  it("keeps every group of OpenSSH's own file, rewritten as tested here; ssh-keygen keeps ours", () => {
+    const dir = tmp();
+    const input = path.join(dir, 'system');
+    // The 2048- and 3072-bit groups and the header (the larger ones take longer to check).
+    writeFileSync(input, sample.split('\n').slice(0, 5).join('\n'));
+    const out = path.join(dir, 'checked');
+    const r = cli('moduli', '--screen', input, '--out', out, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ file: input, out, lines: 4, good: 4, bad: 0, dropped: 0 });
+    const kept = groups(out);
+    // Tries: the file's 100 and ours (Baillie-PSW's base-2 round and the default rounds: 4 at these sizes, +1).
+    expect(kept.map((g) => g.slice(1).join(' '))).toEqual(
+      sample
+        .split('\n')
+        .slice(1, 5)
+        .map((l) => l.split(' '))
+        .map((g) => [g[1], g[2], String(100 + 5), ...g.slice(4)].join(' ')),
+    );
+    expect(screenedBySshKeygen(out).map((g) => g[6])).toEqual(kept.map((g) => g[6]));
+  });
+
+  it('names every bad line of a corrupted file with its number, keeps the good ones, exit 1', () => {
+    const dir = tmp();
+    const good = sample.split('\n')[1]!.split(' ');
+    const p = BigInt(`0x${good[6]}`);
+    const composite = (p + 24n * 5n).toString(16).toUpperCase(); // same class mod 120, not prime (node:crypto below)
+    expect(checkPrimeSync(p + 120n)).toBe(false);
+    const lines = [
+      '# a header',
+      good.join(' '),
+      [...good.slice(0, 5), '5', good[6]].join(' '), // wrong generator
+      [...good.slice(0, 4), '2048', ...good.slice(5)].join(' '), // wrong size
+      [...good.slice(0, 6), composite].join(' '),
+      'garbage',
+      [good[0], '2', '7', ...good.slice(3)].join(' '), // marked composite
+      '',
+    ];
+    const input = path.join(dir, 'bad');
+    writeFileSync(input, lines.join('\n'));
+    const r = cli('moduli', '--screen', input);
+    expect(r.status).toBe(1);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ')[6]),
+    ).toEqual([good[6]]);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      `powprime: ${input} line 3: generator 5, but ssh-keygen's rule gives 2`,
+      `powprime: ${input} line 4: size 2048, but the modulus has 2048 bits (size is the bit length minus one)`,
+      `powprime: ${input} line 5: p or (p-1)/2 is not prime`,
+      `powprime: ${input} line 6: not a moduli line: 1 fields, not 7`,
+      `powprime: ${input} line 7: marked composite (tests has 0x01)`,
+    ]);
+  });
+
+  it("screens ssh-keygen's own candidates (type 4) to the groups ssh-keygen keeps", () => {
+    const input = fileURLToPath(new URL('./vectors/ssh-keygen-candidates-768.txt', import.meta.url));
+    const dir = tmp();
+    const out = path.join(dir, 'screened');
+    const r = cli('moduli', '--screen', input, '--out', out, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as { good: number; bad: number; dropped: number; lines: number };
+    expect(summary.bad).toBe(0);
+    expect(summary.good).toBeGreaterThan(1);
+    expect(summary.good + summary.dropped).toBe(summary.lines);
+    const theirs = screenedBySshKeygen(input);
+    expect(groups(out).map((g) => [g[4], g[5], g[6]])).toEqual(theirs.map((g) => [g[4], g[5], g[6]]));
+  });
+
+  it('a file that is not there, a folder: exit 2', () => {
+    expect(cli('moduli', '--screen', path.join(tmp(), 'none')).status).toBe(2);
+    expect(cli('moduli', '--screen', tmp()).stderr).toMatch(/is a directory/);
+  });
+});
