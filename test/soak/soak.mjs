@@ -188,15 +188,25 @@ async function redisUp(port) {
 
 /** `search --out` for `seconds`, stopped with Ctrl-C. */
 function cliSearch(bits, seconds) {
+  return cliAppend(`search --bits ${bits} --out`, `search-${bits}.jsonl`, ['search', '--bits', String(bits)], 'primes', seconds);
+}
+
+/** `moduli --out` (the OpenSSH moduli file) for `seconds`, stopped with Ctrl-C. */
+function cliModuli(bits, seconds) {
+  return cliAppend(`moduli --bits ${bits} --out`, `moduli-${bits}`, ['moduli', '--bits', String(bits)], 'lines', seconds);
+}
+
+/** A command that appends to --out for `seconds` (a count it never reaches), stopped with Ctrl-C. */
+function cliAppend(label, file, args, what, seconds) {
   return async (dir) => {
-    const out = path.join(dir, `search-${bits}.jsonl`);
-    const p = startNode([CLI, 'search', '--bits', String(bits), '--count', '1000000', '--seed', '1', '--out', out]);
+    const out = path.join(dir, file);
+    const p = startNode([CLI, ...args, '--count', '1000000', '--seed', '1', '--out', out]);
     const s = sampler(p.child.pid);
     await Promise.race([sleep(seconds * scale * 1000), p.exited]);
     const run = s.finish();
     let problem = badExit(await stop(p), p, [0, 130]);
-    if (!problem && lines(out) === 0) problem = 'no prime written';
-    return [judge(`search --bits ${bits} --out`, run, `${lines(out)} primes written`, problem)];
+    if (!problem && lines(out) === 0) problem = `no ${what} written`;
+    return [judge(label, run, `${lines(out)} ${what} written`, problem)];
   };
 }
 
@@ -268,6 +278,7 @@ async function questionCase(dir) {
 const cases = [
   ['search-512', cliSearch(512, 30)],
   ['search-2048', cliSearch(2048, 75)],
+  ['moduli-2048', cliModuli(2048, 45)],
   ['worker', workerCase],
   ['is-safe-prime', libraryCase('isSafePrime x 20,000 (library)', WARMUP_FRACTION, 'is-safe-prime')],
   ['solve-pow', libraryCase('solvePow x 2,000 on one pool (library)', WARMUP_FRACTION, 'solve-pow')],
