@@ -13,7 +13,7 @@ import { native } from '../src/native.ts';
 import { poolSize } from '../src/pool/pool.ts';
 import { modPow as modPowJs } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
-import { sievePrimes } from '../src/prime/small-primes.ts';
+import { expectedTestsPerPrime } from '../src/prime/expectation.ts';
 import { sieveLimit } from '../src/prime/sieve-depth.ts';
 import { sliceLength, slicesPerClaim } from '../src/prime/tuning.ts';
 import { runChild } from './openssl.ts';
@@ -26,26 +26,6 @@ export interface PrimeBenchResult {
   targets: BenchTarget[];
   /** Rows left out, each with its reason. */
   skipped: string[];
-}
-
-/** Twin-prime constant C2 = ∏_{r odd prime} (1 − 1/(r−1)²). */
-const C2 = 0.6601618158468696;
-
-/**
- * Fermat tests a safe prime of `bits` bits should need with the search's
- * sieve: candidates p ≡ 11 (mod 12) are prime with q = (p−1)/2 with
- * probability 12·C2/(ln p)² (Hardy–Littlewood, given both are prime to 6), and
- * a fraction ∏_{5 ≤ r < B} (1 − 2/r) of them survives the sieve to the test.
- */
-export function expectedTestsPerPrime(bits: number, limit = sieveLimit(bits, 'native')): number {
-  const lnP = (bits - 0.5) * Math.LN2;
-  // Exactly up to 2^23, then Mertens: ∏_{A≤r<B} (1 − 2/r) = (ln A / ln B)² to
-  // within about 1/A (the deepest sieve's primes would not fit a table here).
-  const exact = Math.min(limit, 1 << 23);
-  let survive = 1;
-  for (const r of sievePrimes(exact).primes) if (r >= 5) survive *= 1 - 2 / r;
-  if (limit > exact) survive *= (Math.log(exact) / Math.log(limit)) ** 2;
-  return (survive * lnP * lnP) / (12 * C2);
 }
 
 /** The seeded runs the speed goals were set on: the same primes in every run. */

@@ -23,7 +23,7 @@ import { closePool } from '../src/pool/pool.ts';
 import { fromBytes } from '../src/prime/bigint.ts';
 import { searchSafePrimes } from '../src/prime/search.ts';
 import { sieveLimit } from '../src/prime/sieve-depth.ts';
-import { expectedTestsPerPrime } from './prime.ts';
+import { expectedTestsPerPrime } from '../src/prime/expectation.ts';
 
 /** RFC 3526 group 14: the 2048-bit MODP prime (a safe prime). */
 const RFC3526_2048 = BigInt(

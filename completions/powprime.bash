@@ -20,7 +20,7 @@ _powprime_options() {
     "check") echo "--hex --status --safe --json -h --help" ;;
     "search") echo "--bits --count --stream --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
     "dhparam") echo "--out --outform --seed --threads --backend --json -h --help" ;;
-    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --json --screen -h --help" ;;
+    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --json --shard --shard-count --queue --queue-name --screen -h --help" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms --json -h --help" ;;
     "queue") echo "-h --help" ;;
     "queue status") echo "--queue --queue-name --json -h --help" ;;
@@ -62,7 +62,7 @@ _powprime_valued() {
     "solve") echo "--threads --backend --max-attempts" ;;
     "search") echo "--bits --count --stream --seed --threads --backend --out --shard --shard-count --queue --queue-name --chunk-length --base-url --state-dir --keystore --max-wait --register-rate" ;;
     "dhparam") echo "--out --outform --seed --threads --backend" ;;
-    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --screen" ;;
+    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --shard --shard-count --queue --queue-name --screen" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms" ;;
     "queue status") echo "--queue --queue-name" ;;
     "merge") echo "--out" ;;

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { searchSafePrimes } from '../src/index.ts';
+import { generateModuli, searchSafePrimes } from '../src/index.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
@@ -259,6 +259,50 @@ describe.skipIf(!redisUrl)('search --queue with powprime worker (real redis-serv
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`chunk ${id} failed`);
     expect(r.stderr).toMatch(/stream version 7, which this powprime does not know/);
+  });
+});
+
+describe.skipIf(!redisUrl)('moduli --queue with powprime worker (real redis-server)', () => {
+  afterEach(killAll);
+
+  it('gives the moduli a local run gives', async () => {
+    const name = queueName();
+    const out = join(tempDir('powprime-queue-moduli-'), 'moduli');
+    worker(redisUrl, name);
+    const r = await runCli('moduli', '--bits', '2048', '--count', '2', '--seed', '31', '--queue', redisUrl, '--queue-name', name, '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    const expected: string[] = [];
+    for await (const m of generateModuli({ bits: 2048, count: 2, seed: 31n })) expected.push(m.line.split(' ').slice(1).join(' '));
+    const lines = readFileSync(out, 'utf8').split('\n');
+    expect(lines[0]).toMatch(/^# powprime moduli: seed 31 stream 2 \(/);
+    expect(lines.slice(1, -1).map((l) => l.split(' ').slice(1).join(' '))).toEqual(expected);
+  });
+
+  it('a chunk answered with a prime outside the class it keeps (a worker older than the job) ends the run, naming the worker', async () => {
+    const name = queueName();
+    // 2^2047 moved up to ≡ 119 (mod 120): a number of the class moduli strike (no ssh-keygen generator).
+    const low = 2n ** 2047n;
+    const struck = low + ((119n - (low % 120n) + 120n) % 120n);
+    const old = new Worker(name, async () => ({ offset: '0', prime: struck.toString(), sieved: 1, tested: 1, ms: 1, worker: 'old-worker' }), { connection: { url: redisUrl } });
+    try {
+      const r = await runCli('moduli', '--bits', '2048', '--count', '1', '--seed', '32', '--queue', redisUrl, '--queue-name', name);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/worker old-worker returned a prime outside the class its chunk keeps \(sshGenerator\): it runs an older powprime; upgrade it/);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('a job keeping a class the worker does not know fails with that said', async () => {
+    const name = queueName();
+    const q = new Queue(name, { connection: { url: redisUrl } });
+    const id = chunkId(512, 709n, 0n, 0n, 1024n, 2);
+    await q.add('chunk', { bits: 512, seed: '709', index: '0', from: '0', to: '1024', stream: 2, keep: 'primesOfTomorrow' }, { jobId: id });
+    await q.close();
+    worker(redisUrl, name);
+    const r = await coordinator(redisUrl, name, 512, 709n, 3, '--chunk-length', '1024').exited;
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/keeps "primesOfTomorrow" primes, which this powprime does not know: upgrade it/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { isModuliFile, mergeModuli, writeMerge } from './moduli-merge.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
 import { replaceablePath } from './out-path.ts';
 import { plural } from './plural.ts';
@@ -16,8 +17,8 @@ type Sourced = Located;
 export function registerMerge(program: Command): void {
   program
     .command('merge')
-    .description('merge search --out files (shards, machines, earlier runs) into one: deduplicated, re-verified, sorted by index')
-    .argument('<files...>', 'JSONL files written by powprime search')
+    .description('merge search --out files, or moduli --out files (shards, machines, earlier runs), into one: deduplicated, re-verified, sorted by index')
+    .argument('<files...>', 'JSONL files written by powprime search, or moduli files written by powprime moduli')
     .option('--out <file.jsonl>', 'write the merged lines here (whole or not at all) instead of stdout; may be one of the inputs')
     .option('--json', 'with --out: print a JSON summary')
     .addHelpText('after', '\nExamples:\n  powprime merge s1.jsonl s2.jsonl s3.jsonl s4.jsonl --out all.jsonl\n  powprime merge all.jsonl new.jsonl --out all.jsonl   # --out may be an input')
@@ -27,7 +28,10 @@ export function registerMerge(program: Command): void {
       // By the name given: the lock follows a link itself, and its messages name what the user typed.
       const lock = opts.out === undefined ? null : lockOutFile(opts.out);
       try {
-        await merge(files, opts, target);
+        const moduli = files.filter(isModuliFile);
+        if (moduli.length === 0) await merge(files, opts, target);
+        else if (moduli.length === files.length) await mergeModuliFiles(files, opts, target);
+        else throw new RangeError(`${moduli[0]} is a moduli file and ${files.find((f) => !moduli.includes(f))} is not: merge moduli files with moduli files, search files with search files`);
       } finally {
         lock?.release();
       }
@@ -75,6 +79,19 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
     opts.json
       ? `${JSON.stringify(summary)}\n`
       : `${plural(all.length, 'safe prime')} from ${plural(read, 'line')} in ${plural(files.length, 'file')} (${plural(summary.duplicates, 'duplicate')}) written to ${opts.out}\n`,
+  );
+}
+
+async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string | undefined): Promise<void> {
+  const r = await mergeModuli(files);
+  for (const w of r.warnings) process.stderr.write(`powprime: warning: ${w}\n`);
+  writeMerge(r.text, target);
+  if (target === undefined) return;
+  const summary = { out: opts.out, files: files.length, lines: r.lines, moduli: r.moduli, duplicates: r.lines - r.moduli };
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(summary)}\n`
+      : `${r.moduli} ${r.moduli === 1 ? 'modulus' : 'moduli'} from ${plural(r.lines, 'line')} in ${plural(files.length, 'file')} (${plural(summary.duplicates, 'duplicate')}) written to ${opts.out}\n`,
   );
 }
 

@@ -1,33 +1,91 @@
 /**
- * `moduli --out`: a moduli(5) file that sshd and ssh-keygen read as it is,
- * and that a rerun of the same command resumes. Its first line is a comment
- * naming the seed and stream (sshd skips comments); each size's lines follow
- * in index order, so the k-th line of a size is index k of that size (of
- * this shard: base + k·stride). Appended whole and locked as `search --out`
- * is (jsonl-file.ts).
+ * Moduli files powprime writes (`moduli --out`, `merge`): moduli(5) files
+ * that sshd and ssh-keygen read as they are, and that a rerun resumes and
+ * merge puts together. A comment line (sshd skips comments) heads each
+ * section and names its run — seed and stream, and which indexes its lines
+ * are: every index in order (a whole run), those of one shard in order
+ * (`shard i/n`: index i−1, i−1+n, …), or a list (`indexes 2048:0-9,12`, a
+ * merge with gaps). So the k-th line of a size in a section is a known index
+ * of that size, and two files holding the same index must hold the same
+ * modulus. Appended whole and locked as `search --out` is (jsonl-file.ts).
  */
 import { moduliEntryProblem, formatModuliLine, parseModuliLine, type ModuliEntry } from '../moduli/format.ts';
 import type { StreamVersion } from '../prime/stream.ts';
 import { JsonlOut, readLines, type ExistingLines } from './jsonl-file.ts';
-import { verifyLines } from './verify-lines.ts';
+import type { Shard } from './shard.ts';
+import { verifyLines, type Located } from './verify-lines.ts';
 
-export type ModuliFileLine = { kind: 'header'; seed: bigint; stream: StreamVersion } | { kind: 'entry'; entry: ModuliEntry };
-
-const HEADER = /^# powprime moduli: seed (\d+) stream (\d+)\b/;
-
-function encode(l: ModuliFileLine): string {
-  return l.kind === 'header' ? `# powprime moduli: seed ${l.seed} stream ${l.stream} (OpenSSH moduli(5); rerun the same powprime moduli command to resume)` : formatModuliLine(l.entry);
+export interface ModuliHeader {
+  kind: 'header';
+  seed: bigint;
+  stream: StreamVersion;
+  /** 0-based k of n: the section's lines of a size are indexes k, k+n, …. */
+  shard: { k: number; n: number } | null;
+  /** The section's indexes by size, in line order (a merge with gaps). */
+  indexes: Map<number, number[]> | null;
 }
 
-function readModuliOut(file: string): ExistingLines<ModuliFileLine> {
-  return readLines<ModuliFileLine>(file, '--out', (text, lineNo) => {
+export type ModuliFileLine = ModuliHeader | { kind: 'entry'; entry: ModuliEntry };
+
+const HEADER = /^# powprime moduli: seed (\d+) stream (\d+)(?: shard (\d+)\/(\d+))?(?: indexes ((?:\d+:[\d,-]+;?)+))?(?:\s|$)/;
+
+/** `0-9,12,14-15`: sorted distinct indexes as ranges. */
+function rangesOf(xs: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length; ) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j]! + 1) j++;
+    parts.push(i === j ? `${xs[i]}` : `${xs[i]}-${xs[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+function parseRanges(text: string): number[] | null {
+  const out: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!m) return null;
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    // Increasing and bounded: a header is a line, never a way to make us allocate without end.
+    if (!Number.isSafeInteger(b) || b < a || (out.length && a <= out[out.length - 1]!) || out.length + (b - a) > 1e6) return null;
+    for (let x = a; x <= b; x++) out.push(x);
+  }
+  return out;
+}
+
+export function encodeModuliLine(l: ModuliFileLine): string {
+  if (l.kind === 'entry') return formatModuliLine(l.entry);
+  const shard = l.shard ? ` shard ${l.shard.k + 1}/${l.shard.n}` : '';
+  const indexes = l.indexes ? ` indexes ${[...l.indexes].map(([bits, xs]) => `${bits}:${rangesOf(xs)}`).join(';')}` : '';
+  const why = l.indexes ? 'merged, with gaps: merge the missing shards in' : 'rerun the same powprime moduli command to resume';
+  return `# powprime moduli: seed ${l.seed} stream ${l.stream}${shard}${indexes} (OpenSSH moduli(5); ${why})`;
+}
+
+/** The lines of a moduli file powprime wrote; `flag` names the file in messages (--out, input). */
+export function readModuliFile(file: string, flag: string, refusal: string): ExistingLines<ModuliFileLine> {
+  return readLines<ModuliFileLine>(file, flag, (text, lineNo) => {
     const refuse = (why: string): never => {
-      throw new RangeError(`--out file ${file} line ${lineNo} ${why}; refusing to append to it`);
+      throw new RangeError(`${flag === 'input' ? '' : `${flag} file `}${file} line ${lineNo} ${why}${refusal}`);
     };
-    const header = HEADER.exec(text);
-    if (header) {
-      if (header[2] !== '2') refuse(`names stream ${header[2]}, which moduli do not use`);
-      return { kind: 'header', seed: BigInt(header[1]!), stream: 2 };
+    if (text.startsWith('# powprime moduli')) {
+      const h = HEADER.exec(text);
+      if (!h) return refuse('is not a powprime moduli header line');
+      if (h[2] !== '2') refuse(`names stream ${h[2]}, which moduli do not use`);
+      const shard = h[3] === undefined ? null : { k: Number(h[3]) - 1, n: Number(h[4]) };
+      if (shard && (shard.n < 1 || shard.k < 0 || shard.k >= shard.n)) refuse(`names shard ${h[3]}/${h[4]}, which does not exist`);
+      let indexes: Map<number, number[]> | null = null;
+      if (h[5] !== undefined) {
+        indexes = new Map();
+        for (const part of h[5].split(';').filter(Boolean)) {
+          const [bits, list] = part.split(':') as [string, string];
+          const xs = parseRanges(list);
+          if (!xs || indexes.has(Number(bits))) return refuse(`lists indexes that are not increasing ranges (${part})`);
+          indexes.set(Number(bits), xs);
+        }
+      }
+      return { kind: 'header', seed: BigInt(h[1]!), stream: 2, shard, indexes };
     }
     const parsed = parseModuliLine(text);
     if (parsed === null) return null;
@@ -36,6 +94,59 @@ function readModuliOut(file: string): ExistingLines<ModuliFileLine> {
     if (problem) refuse(`is not a group sshd would use: ${problem}`);
     return { kind: 'entry', entry: parsed };
   });
+}
+
+/** A moduli line and the search index it stands for. */
+export interface IndexedModulus {
+  entry: ModuliEntry;
+  bits: number;
+  index: number;
+  /** "FILE line N". */
+  where: string;
+}
+
+export interface ModuliSection {
+  header: ModuliHeader;
+  entries: IndexedModulus[];
+}
+
+/** The file's sections, each line's index worked out from its header; refuses lines no header names. */
+export function moduliSections(file: string, existing: ExistingLines<ModuliFileLine>, flag: string, refusal: string): ModuliSection[] {
+  const sections: ModuliSection[] = [];
+  const { lines, lineNos } = existing;
+  const name = `${flag === 'input' ? '' : `${flag} file `}${file}`;
+  let seen = new Map<number, number>();
+  lines.forEach((l, i) => {
+    const where = `${name} line ${lineNos[i]}`;
+    if (l.kind === 'header') {
+      sections.push({ header: l, entries: [] });
+      seen = new Map();
+      return;
+    }
+    const section = sections[sections.length - 1];
+    if (!section) throw new RangeError(`${name} holds moduli before any powprime header line (${where}), so their seed is unknown${refusal}`);
+    const bits = l.entry.size + 1;
+    const k = seen.get(bits) ?? 0;
+    seen.set(bits, k + 1);
+    const { shard, indexes } = section.header;
+    let index = shard ? shard.k + k * shard.n : k;
+    if (indexes) {
+      const listed = indexes.get(bits);
+      if (!listed || k >= listed.length) throw new RangeError(`${where} is ${bits}-bit modulus number ${k + 1} of its section, and its header lists ${listed?.length ?? 0}${refusal}`);
+      index = listed[k]!;
+    }
+    section.entries.push({ entry: l.entry, bits, index, where });
+  });
+  return sections;
+}
+
+/** Checks that every modulus is a safe prime of its size (the lines' form and generator were checked on reading). */
+export async function verifyModuli(entries: IndexedModulus[], header: ModuliHeader, suffix: string): Promise<void> {
+  const located: Located[] = entries.map((e) => ({
+    line: { prime: e.entry.modulus.toString(), bits: e.bits, seed: String(header.seed), index: e.index, elapsedMs: 0, stream: 2 },
+    where: e.where,
+  }));
+  await verifyLines(located, suffix);
 }
 
 export interface ResumedModuli {
@@ -49,31 +160,33 @@ export interface ResumedModuli {
   needsHeader: boolean;
 }
 
+const RESUME_REFUSAL = '; refusing to append to it';
+
 /**
- * Opens --out and checks that it continues this run: its header's seed, only
- * sizes of --bits, and every modulus a safe prime of its size with the
- * generator ssh-keygen's rule gives. Refuses (RangeError) a file that does not.
+ * Opens --out and checks that it continues this run: one section, its seed,
+ * its shard, only sizes of --bits, and every modulus a safe prime of its size
+ * with the generator ssh-keygen's rule gives. Refuses (RangeError) a file
+ * that does not.
  */
-export async function resumeModuli(file: string | undefined, f: { sizes: number[]; seed: bigint | undefined; base: number; stride: number }): Promise<ResumedModuli> {
+export async function resumeModuli(file: string | undefined, f: { sizes: number[]; seed: bigint | undefined; shard: Shard | null }): Promise<ResumedModuli> {
   if (file === undefined) return { out: null, seed: f.seed, done: new Map(), needsHeader: false };
-  const out = JsonlOut.open(file, readModuliOut, '--out', encode);
+  const out = JsonlOut.open(file, (name) => readModuliFile(name, '--out', RESUME_REFUSAL), '--out', encodeModuliLine);
   try {
-    const { lines, lineNos } = out.existing;
-    const header = lines.find((l) => l.kind === 'header');
-    const entries = lines.flatMap((l, i) => (l.kind === 'entry' ? [{ entry: l.entry, lineNo: lineNos[i]! }] : []));
-    if (entries.length && !header) throw new RangeError(`--out file ${file} holds moduli but no powprime header line, so its seed is unknown; use another file`);
+    const sections = moduliSections(file, out.existing, '--out', RESUME_REFUSAL);
+    if (sections.length > 1) throw new RangeError(`--out file ${file} holds ${sections.length} runs (a merge); resume one run's own file, or use another file`);
+    const header = sections[0]?.header;
+    const entries = sections[0]?.entries ?? [];
+    if (header?.indexes) throw new RangeError(`--out file ${file} is a merge with gaps; merge the missing shards into it, or use another file`);
     if (header && f.seed !== undefined && header.seed !== f.seed) throw new RangeError(`--out file was written with seed ${header.seed}, not ${f.seed}; use another file`);
+    const shardOf = (s: { k: number; n: number } | null | undefined): string => (s ? `shard ${s.k + 1}/${s.n}` : 'no shard');
+    if (header && shardOf(header.shard) !== shardOf(f.shard)) throw new RangeError(`--out file ${file} holds ${shardOf(header.shard)}, and this run is ${shardOf(f.shard)}; use another file`);
     const done = new Map<number, number>();
-    const located = entries.map(({ entry, lineNo }) => {
-      const bits = entry.size + 1;
-      if (!f.sizes.includes(bits)) throw new RangeError(`--out file ${file} line ${lineNo} holds a ${bits}-bit modulus, and --bits is ${f.sizes.join(',')}; use another file`);
-      const k = done.get(bits) ?? 0;
-      done.set(bits, k + 1);
-      const where = `--out file ${file} line ${lineNo}`;
-      return { line: { prime: entry.modulus.toString(), bits, seed: String(header!.seed), index: f.base + k * f.stride, elapsedMs: 0, stream: 2 }, where };
-    });
+    for (const e of entries) {
+      if (!f.sizes.includes(e.bits)) throw new RangeError(`${e.where} holds a ${e.bits}-bit modulus, and --bits is ${f.sizes.join(',')}; use another file`);
+      done.set(e.bits, (done.get(e.bits) ?? 0) + 1);
+    }
     // Every modulus it continues from is checked: safe, as sshd and ssh-keygen will assume.
-    await verifyLines(located, ' (refusing to resume from it)');
+    if (header) await verifyModuli(entries, header, ' (refusing to resume from it)');
     return { out, seed: header?.seed ?? f.seed, done, needsHeader: !header };
   } catch (err) {
     out.close();

@@ -26,16 +26,13 @@ import { moduliTries } from '../moduli/generate.ts';
 import { isSafePrime } from '../prime/check.ts';
 import { checkRounds } from '../validate.ts';
 import { parseIntArg } from './args.ts';
-import { interruptSignal } from './interrupt.ts';
 import type { ModuliOpts } from './moduli.ts';
 import { checkRegularFile, replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
-import { StatusLine } from './status.ts';
+import { checkEach } from './verify-lines.ts';
 
 /** ssh-keygen screens nothing below this size field (QSIZE_MINIMUM). */
 const MIN_SIZE = 511;
-/** Checks at once (each is one pool task). */
-const CHECKS_AT_ONCE = 8;
 
 interface Candidate {
   lineNo: number;
@@ -81,25 +78,7 @@ export async function screenModuli(file: string, opts: ModuliOpts): Promise<void
     else if (typeof p === 'string') bad.push({ lineNo: i + 1, reason: p });
     else candidates.push({ lineNo: i + 1, entry: parsed as ModuliEntry, p });
   });
-  const safe = new Array<boolean>(candidates.length);
-  const status = new StatusLine();
-  let next = 0;
-  let checked = 0;
-  const one = async (): Promise<void> => {
-    while (next < candidates.length) {
-      // A long file takes a while: a stop signal ends it between two checks.
-      interruptSignal.throwIfAborted();
-      const i = next++;
-      safe[i] = await isSafePrime(candidates[i]!.p, rounds < 0 ? {} : { rounds });
-      checked++;
-      status.update(`screening ${checked}/${candidates.length}`, { done: checked, total: candidates.length });
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, candidates.length) }, one));
-  } finally {
-    status.clear();
-  }
+  const safe = await checkEach(candidates, (c) => isSafePrime(c.p, rounds < 0 ? {} : { rounds }), 'screening');
   const good: string[] = [];
   candidates.forEach((c, i) => {
     if (!safe[i]) {

@@ -1,23 +1,28 @@
 /**
  * `powprime moduli`: OpenSSH moduli(5) groups (sshd's
  * diffie-hellman-group-exchange), generated from the seeded safe-prime
- * search, resumable with --out; `--screen FILE` checks a moduli file instead
- * (moduli-screen.ts). docs/moduli.md is the admin's guide.
+ * search here, as one shard of many, or on a queue of `powprime worker`s;
+ * resumable with --out, put together with `merge`. `--screen FILE` checks a
+ * moduli file instead (moduli-screen.ts). docs/moduli.md is the admin's guide.
  */
 import type { Command } from 'commander';
-import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
+import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
 import { InterruptedError } from '../errors.ts';
-import { MODULI_MAX_BITS, MODULI_MIN_BITS } from '../moduli/format.ts';
-import { generateModuli } from '../moduli/generate.ts';
-import { LATEST_STREAM } from '../prime/stream.ts';
+import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS } from '../moduli/format.ts';
+import { generateModuli, moduliEntry } from '../moduli/generate.ts';
+import { poolSize } from '../pool/pool.ts';
+import { expectedTestsPerPrime } from '../prime/expectation.ts';
 import { parseSeed, randomSeed } from '../prime/seed.ts';
-import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
+import { sieveLimit } from '../prime/sieve-depth.ts';
+import { LATEST_STREAM } from '../prime/stream.ts';
+import { DEFAULT_QUEUE_NAME, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
 import { checkCount, checkInteger, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { resumeModuli } from './moduli-file.ts';
 import { isQuiet } from './progress-mode.ts';
 import { SearchProgress } from './search-progress.ts';
+import { parseShard, shardSize, type Shard } from './shard.ts';
 
 export interface ModuliOpts {
   bits?: string;
@@ -29,6 +34,21 @@ export interface ModuliOpts {
   out?: string;
   json?: boolean;
   screen?: string;
+  shard?: string;
+  shardCount?: string;
+  queue?: string;
+  queueName: string;
+}
+
+interface ModuliFlags {
+  sizes: number[];
+  count: number;
+  threads: number | undefined;
+  backend: BackendChoice;
+  rounds: number | undefined;
+  seed: bigint | undefined;
+  shard: Shard | null;
+  target: QueueTarget | null;
 }
 
 /** `2048,3072,8192`: sizes in bits, each once, in the order given. */
@@ -39,9 +59,37 @@ export function parseSizes(text: string): number[] {
   return sizes;
 }
 
+/** Every flag checked, and which go together, before a file is opened or Redis touched. */
+function parseModuliFlags(opts: ModuliOpts): ModuliFlags {
+  if (opts.bits === undefined) throw new RangeError('--bits is needed (or --screen FILE to check a moduli file)');
+  if (opts.count === undefined) throw new RangeError('--count is needed: how many moduli of each size');
+  const sizes = parseSizes(opts.bits);
+  const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
+  const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
+  const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
+  const rounds = opts.rounds === undefined ? undefined : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));
+  const seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
+  const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
+  if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
+  if (opts.queueName !== DEFAULT_QUEUE_NAME && opts.queue === undefined) throw new RangeError('--queue-name goes with --queue');
+  const target = opts.queue === undefined ? null : parseQueueTarget(opts.queue, opts.queueName);
+  if (target && shard) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
+  // Workers run chunks with their own settings: flags that would not reach them are refused, not dropped.
+  if (target && rounds !== undefined) throw new RangeError('--rounds does not go with --queue: workers run the default rounds');
+  if (target && (threads !== undefined || opts.backend !== 'auto')) throw new RangeError('--threads and --backend do not go with --queue: give them to each powprime worker');
+  if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out (or --screen): without it the moduli lines are the output');
+  return { sizes, count, threads, backend, rounds, seed, shard, target };
+}
+
 /** `1 new modulus`, `3 new moduli`: the noun's plural is not plural()'s. */
 function moduliCount(n: number, adjective = ''): string {
   return `${n} ${adjective}${n === 1 ? 'modulus' : 'moduli'}`;
+}
+
+/** One modulus found: its index in the size's search, and the prime. */
+interface Found {
+  prime: bigint;
+  index: bigint;
 }
 
 export function registerModuli(program: Command): void {
@@ -56,72 +104,123 @@ export function registerModuli(program: Command): void {
     .option('--rounds <n>', 'Miller-Rabin rounds on q after Baillie-PSW (default by size); the tries field is this plus one')
     .option('--out <file>', 'append the moduli to this file; rerunning the same command resumes where it ends')
     .option('--json', 'print a JSON summary (with --out or --screen)')
+    .option('--shard <i/n|auto>', 'run only the indexes ≡ i-1 (mod n) of each size; merge puts the shards together (needs --seed)')
+    .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')
+    .option('--queue <redis-url>', 'coordinate `powprime worker` processes through Redis instead of searching here')
+    .option('--queue-name <name>', 'with --queue: the queue to use', DEFAULT_QUEUE_NAME)
     .option('--screen <file>', 'check a moduli file (the system one, ssh-keygen candidates, ours): the good groups to stdout or --out, each bad line named')
     .addHelpText(
       'after',
       '\nExamples:\n  powprime moduli --bits 3072,4096,8192 --count 20 --out moduli   # Ctrl-C, then the same command resumes\n' +
+        '  powprime moduli --bits 8192 --count 64 --seed 7 --shard 1/4 --out m1   # a quarter; powprime merge m1 m2 m3 m4 --out moduli\n' +
         '  powprime moduli --screen /etc/ssh/moduli --out checked            # keep the groups that pass\n' +
         '  sudo cp moduli /etc/ssh/moduli                                    # after checking it: docs/moduli.md',
     )
     .action(async (opts: ModuliOpts) => {
       if (opts.screen !== undefined) {
-        for (const [flag, v] of Object.entries({ '--bits': opts.bits, '--count': opts.count, '--seed': opts.seed })) if (v !== undefined) throw new RangeError(`${flag} does not go with --screen`);
+        const generation = { '--bits': opts.bits, '--count': opts.count, '--seed': opts.seed, '--shard': opts.shard, '--queue': opts.queue };
+        for (const [flag, v] of Object.entries(generation)) if (v !== undefined) throw new RangeError(`${flag} does not go with --screen`);
         await (await import('./moduli-screen.ts')).screenModuli(opts.screen, opts);
         return;
       }
-      if (opts.bits === undefined) throw new RangeError('--bits is needed (or --screen FILE to check a moduli file)');
-      if (opts.count === undefined) throw new RangeError('--count is needed: how many moduli of each size');
-      const sizes = parseSizes(opts.bits);
-      const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
-      const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
-      const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
-      const rounds = opts.rounds === undefined ? undefined : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));
-      if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out (or --screen): without it the moduli lines are the output');
-      const resumed = await resumeModuli(opts.out, { sizes, seed: opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed), base: 0, stride: 1 });
-      const { out, done } = resumed;
-      const seed = resumed.seed ?? randomSeed();
-      const tty = Boolean(process.stderr.isTTY) && !isQuiet();
-      const earlier = [...done.values()].reduce((a, b) => a + b, 0);
-      if (tty && earlier) process.stderr.write(`resuming ${opts.out}: ${earlier} of ${count * sizes.length} done, seed ${seed}\n`);
-      else if (tty && opts.seed === undefined) process.stderr.write(`seed ${seed}\n`);
-      let found = 0;
-      try {
-        if (out && resumed.needsHeader) out.append({ kind: 'header', seed, stream: LATEST_STREAM });
-        for (const bits of sizes) {
-          const have = done.get(bits) ?? 0;
-          if (have >= count) continue;
-          const progress = new SearchProgress({ target: null, queueName: DEFAULT_QUEUE_NAME, wanted: count, earlier: have, label: `${bits}-bit moduli` });
-          try {
-            for await (const m of generateModuli({
-              bits,
-              count: count - have,
-              seed,
-              startIndex: have,
-              backend,
-              signal: interruptSignal,
-              ...(threads !== undefined ? { threads } : {}),
-              ...(rounds !== undefined ? { rounds } : {}),
-            })) {
-              if (out) out.append({ kind: 'entry', entry: m.entry });
-              else progress.print(`${m.line}\n`);
-              progress.found++;
-              found++;
-              progress.show({ rate: `${((performance.now() - progress.started) / progress.found / 1000).toFixed(2)} s/modulus` });
-            }
-          } finally {
-            progress.stop();
-          }
-        }
-      } catch (err) {
-        if (!interruptSignal.aborted) throw err;
-        const { signal } = interruptSignal.reason as InterruptedError;
-        throw new InterruptedError(signal, `${moduliCount(found, 'new ')} kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
-      } finally {
-        out?.close();
-      }
-      if (!opts.out) return;
-      const total = earlier + found;
-      if (opts.json) process.stdout.write(`${JSON.stringify({ out: opts.out, found, total, seed: seed.toString(), bits: sizes })}\n`);
-      else process.stdout.write(`${moduliCount(found, 'new ')}; ${total} in ${opts.out} (seed ${seed})\n`);
+      await runModuli(opts, parseModuliFlags(opts));
     });
+}
+
+async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
+  const { sizes, count, threads, backend, rounds, shard, target } = flags;
+  const resumed = await resumeModuli(opts.out, { sizes, seed: flags.seed, shard });
+  const { out, done } = resumed;
+  if (shard && resumed.seed === undefined) {
+    out?.close();
+    throw new RangeError('--shard needs --seed: every shard must search the same run');
+  }
+  const seed = resumed.seed ?? randomSeed();
+  // This process runs indexes base, base+stride, … of each size: `wanted` of them.
+  const base = shard?.k ?? 0;
+  const stride = shard?.n ?? 1;
+  const wanted = shard ? shardSize(shard, count) : count;
+  const tty = Boolean(process.stderr.isTTY) && !isQuiet();
+  const earlier = [...done.values()].reduce((a, b) => a + b, 0);
+  if (tty && earlier) process.stderr.write(`resuming ${opts.out}: ${earlier} of ${wanted * sizes.length} done, seed ${seed}\n`);
+  else if (tty && flags.seed === undefined) process.stderr.write(`seed ${seed}\n`);
+  if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes of each size\n`);
+  let found = 0;
+  try {
+    if (out && resumed.needsHeader) out.append({ kind: 'header', seed, stream: LATEST_STREAM, shard: shard ? { k: shard.k, n: shard.n } : null, indexes: null });
+    for (const bits of sizes) {
+      const have = done.get(bits) ?? 0;
+      if (have >= wanted) continue;
+      const left = wanted - have;
+      const startIndex = base + have * stride;
+      // The search's own expectation at the depth it will sieve to (sieve-depth.ts), for the work left.
+      const testsPerPrime = target ? undefined : expectedTestsPerPrime(bits, sieveLimit(bits, resolveBackend(backend), { indexesAhead: left / Math.min(threads ?? poolSize(), poolSize()) }));
+      const progress = new SearchProgress({
+        target,
+        queue: opts.queue,
+        queueName: opts.queueName,
+        wanted,
+        earlier: have,
+        label: `${bits}-bit moduli`,
+        ...(testsPerPrime === undefined ? {} : { testsPerPrime }),
+      });
+      const keep = (r: Found): void => {
+        const entry = moduliEntry(r.prime, bits, rounds ?? -1);
+        if (out) out.append({ kind: 'entry', entry });
+        else progress.print(`${formatModuliLine(entry)}\n`);
+        progress.found++;
+        found++;
+        progress.show({ rate: `${((performance.now() - progress.started) / progress.found / 1000).toFixed(2)} s/modulus` });
+      };
+      try {
+        if (target) {
+          const { coordinate } = await import('../queue/coordinator.ts');
+          await coordinate({
+            target,
+            bits,
+            seed,
+            stream: LATEST_STREAM,
+            keep: 'sshGenerator',
+            startIndex: BigInt(startIndex),
+            stride: 1n,
+            count: BigInt(left),
+            signal: interruptSignal,
+            onPrime: keep,
+            onNotice: progress.notice,
+            onProgress: (p) => progress.show({ held: p.held, workers: p.workers.length, candidateRate: p.rate }),
+          });
+          continue;
+        }
+        for await (const m of generateModuli({
+          bits,
+          count: left,
+          seed,
+          startIndex,
+          stride,
+          backend,
+          signal: interruptSignal,
+          onProgress: (p) => {
+            progress.tests = p.tested;
+            progress.show({});
+          },
+          ...(threads !== undefined ? { threads } : {}),
+          ...(rounds !== undefined ? { rounds } : {}),
+        })) {
+          keep(m);
+        }
+      } finally {
+        progress.stop();
+      }
+    }
+  } catch (err) {
+    if (!interruptSignal.aborted) throw err;
+    const { signal } = interruptSignal.reason as InterruptedError;
+    throw new InterruptedError(signal, `${moduliCount(found, 'new ')} kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
+  } finally {
+    out?.close();
+  }
+  if (!opts.out) return;
+  const total = earlier + found;
+  if (opts.json) process.stdout.write(`${JSON.stringify({ out: opts.out, found, total, seed: seed.toString(), bits: sizes, ...(shard ? { shard: `${shard.k + 1}/${shard.n}` } : {}) })}\n`);
+  else process.stdout.write(`${moduliCount(found, 'new ')}; ${total} in ${opts.out} (seed ${seed})\n`);
 }

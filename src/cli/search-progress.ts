@@ -18,6 +18,12 @@ export interface SearchProgressOptions {
   earlier: number;
   /** What the bar counts (default "safe primes"). */
   label?: string;
+  /**
+   * Fermat tests the search expects a prime to take (src/prime/expectation.ts):
+   * the bar then states the tests left and their time at the test rate
+   * measured so far, instead of extrapolating from the primes found.
+   */
+  testsPerPrime?: number;
 }
 
 /** The bar's tokens: kept here, so a notice line (which restarts the bar beneath it) loses none of them. */
@@ -26,6 +32,8 @@ type Tokens = { rate: string; etaText: string; queueText: string; held: number; 
 export class SearchProgress {
   /** Primes found by this run. */
   found = 0;
+  /** Fermat tests this run has made (with testsPerPrime). */
+  tests = 0;
   readonly started = performance.now();
   private readonly bar: SingleBar | null;
   /** Queue mode with no live worker: nothing runs until one is started, so the bar says how. */
@@ -62,10 +70,17 @@ export class SearchProgress {
     Object.assign(tokens, t);
     if (target) tokens.queueText = `${plural(tokens.held, 'chunk')} running | ${tokens.workers ? plural(tokens.workers, 'worker') : `0 workers (${this.startHint})`}`;
     const done = this.o.earlier + found;
+    const elapsedMs = performance.now() - this.started;
     // Known once a prime is in: the time per prime so far times the primes still wanted.
-    const perPrimeMs = found ? (performance.now() - this.started) / found : null;
-    const etaMs = perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
-    tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
+    const perPrimeMs = found ? elapsedMs / found : null;
+    const { testsPerPrime } = this.o;
+    // With the search's expectation: each prime still wanted is expected to take testsPerPrime tests
+    // (a geometric wait has no memory, so tests already spent on them do not shorten it).
+    const testsLeft = testsPerPrime === undefined ? null : (wanted - done) * testsPerPrime;
+    const testRate = this.tests && elapsedMs > 0 ? (this.tests * 1000) / elapsedMs : null;
+    const etaMs = testsLeft !== null ? (testRate ? Math.round((testsLeft / testRate) * 1000) : null) : perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
+    if (testsLeft !== null) tokens.etaText = `expected ${formatCount(testsLeft)} tests left${etaMs === null ? '' : ` ≈ ${formatEta(etaMs)}`}`;
+    else tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
     this.bar?.update(done, tokens);
     // Queue mode polls five times a second: a JSON tick when a prime is in, else at most one a second.
     const now = performance.now();
@@ -76,6 +91,7 @@ export class SearchProgress {
       total: wanted,
       rate: perPrimeMs === null ? null : 1000 / perPrimeMs,
       etaMs,
+      ...(testsLeft !== null ? { expectedTestsLeft: Math.round(testsLeft), testsPerSecond: testRate } : {}),
       ...(target ? { chunksRunning: tokens.held, workers: tokens.workers, candidatesPerSecond: Math.round(tokens.candidateRate) } : {}),
     });
   };
@@ -112,10 +128,17 @@ export class SearchProgress {
   }
 }
 
-/** Milliseconds as the bar shows them: 45s, 12m03s, 3h20m. */
+/** 950, 12.3k, 4.1M: a count at a glance. */
+function formatCount(n: number): string {
+  if (n < 1e4) return String(Math.round(n));
+  return n < 1e6 ? `${(n / 1e3).toFixed(1)}k` : `${(n / 1e6).toFixed(1)}M`;
+}
+
+/** Milliseconds as the bar shows them: 45s, 12m03s, 3h20m, 4d07h. */
 function formatEta(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, '0')}h`;
 }

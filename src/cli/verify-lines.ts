@@ -41,6 +41,35 @@ export function lineStream(line: SearchLine): StreamVersion {
 const CHECKS_AT_ONCE = 8;
 
 /**
+ * `check` on every item, CHECKS_AT_ONCE at a time, with a status line
+ * ("`label` 3/40") on a terminal; a stop signal ends it between two checks.
+ * With `untilFalse`, items after the first that fails are left unchecked
+ * (undefined): a refusal needs only the first bad one.
+ */
+export async function checkEach<T>(items: T[], check: (x: T) => Promise<boolean>, label: string, untilFalse = false): Promise<(boolean | undefined)[]> {
+  const results = new Array<boolean | undefined>(items.length);
+  const status = new StatusLine();
+  let checked = 0;
+  let next = 0;
+  let firstFalse = Infinity;
+  const one = async (): Promise<void> => {
+    while (next < items.length && (!untilFalse || next < firstFalse)) {
+      interruptSignal.throwIfAborted();
+      const i = next++;
+      results[i] = await check(items[i]!);
+      if (!results[i]) firstFalse = Math.min(firstFalse, i);
+      status.update(`${label} ${++checked}/${items.length}`, { done: checked, total: items.length });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, items.length) }, one));
+  } finally {
+    status.clear();
+  }
+  return results;
+}
+
+/**
  * Checks that every line's prime is a safe prime (fields first, with
  * checkLineFields); the first bad line in `all`'s order is thrown as a
  * RangeError naming it.
@@ -53,25 +82,9 @@ export async function verifyLines(all: Located[], suffix = ''): Promise<void> {
       throw new RangeError(`${(err as Error).message}${suffix}`);
     }
   }
-  const status = new StatusLine();
-  let checked = 0;
-  let next = 0;
-  let firstBad = Infinity;
-  const one = async (): Promise<void> => {
-    while (next < all.length && next < firstBad) {
-      // A long file takes a while to check: a stop signal ends it between two checks.
-      interruptSignal.throwIfAborted();
-      const i = next++;
-      if (!(await isSafePrime(BigInt(all[i]!.line.prime)))) firstBad = Math.min(firstBad, i);
-      status.update(`verifying ${++checked}/${all.length}`);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, all.length) }, one));
-  } finally {
-    status.clear();
-  }
-  if (firstBad !== Infinity) {
+  const safe = await checkEach(all, (l) => isSafePrime(BigInt(l.line.prime)), 'verifying', true);
+  const firstBad = safe.indexOf(false);
+  if (firstBad >= 0) {
     const { line, where } = all[firstBad]!;
     throw new RangeError(`${where}: ${line.prime} is not a safe prime${suffix}`);
   }

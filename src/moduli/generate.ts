@@ -48,19 +48,25 @@ export function moduliTries(bits: number, rounds: number): number {
 export async function* generateModuli(opts: GenerateModuliOptions): AsyncGenerator<GeneratedModulus, void, undefined> {
   checkRequiredOptions('options', opts, 'generateModuli', GENERATE_MODULI_OPTIONS, 'must be an object with at least {bits, count}');
   checkInteger('bits', opts.bits, MODULI_MIN_BITS, MODULI_MAX_BITS);
+  const rounds = checkRounds('rounds', opts.rounds);
   for await (const r of searchModuliPrimes(opts)) {
-    const generator = sshGenerator(r.prime);
-    // The sieve struck every prime without one; this would be a broken sieve, not bad input.
-    if (generator === null) throw new InternalError(`the search gave ${r.prime.toString(16)}, which has no ssh-keygen generator`);
-    const entry: ModuliEntry = {
-      timestamp: moduliTimestamp(new Date()),
-      type: MODULI_TYPE_SAFE,
-      tests: MODULI_TESTS_SIEVE | MODULI_TESTS_MILLER_RABIN,
-      tries: moduliTries(r.bits, checkRounds('rounds', opts.rounds)),
-      size: r.bits - 1,
-      generator,
-      modulus: r.prime,
-    };
-    yield { entry, line: formatModuliLine(entry), prime: r.prime, generator, bits: r.bits, seed: r.seed, index: r.index, elapsedMs: r.elapsedMs };
+    const entry = moduliEntry(r.prime, r.bits, rounds);
+    yield { entry, line: formatModuliLine(entry), prime: r.prime, generator: entry.generator as 2 | 5, bits: r.bits, seed: r.seed, index: r.index, elapsedMs: r.elapsedMs };
   }
+}
+
+/** The moduli(5) entry of a safe prime the search gave, timestamped now; `rounds` as the search ran them (-1: the default). */
+export function moduliEntry(prime: bigint, bits: number, rounds: number): ModuliEntry {
+  const generator = sshGenerator(prime);
+  // The sieve struck every prime without one; this would be a broken sieve, not bad input.
+  if (generator === null) throw new InternalError(`the search gave ${prime.toString(16)}, which has no ssh-keygen generator`);
+  return {
+    timestamp: moduliTimestamp(new Date()),
+    type: MODULI_TYPE_SAFE,
+    tests: MODULI_TESTS_SIEVE | MODULI_TESTS_MILLER_RABIN,
+    tries: moduliTries(bits, rounds),
+    size: bits - 1,
+    generator,
+    modulus: prime,
+  };
 }

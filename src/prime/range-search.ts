@@ -3,7 +3,8 @@ import type { BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { argumentError, checkRequiredOptions, optionNames, parseBigInt } from '../validate.ts';
+import { argumentError, checkOneOf, checkRequiredOptions, optionNames, parseBigInt } from '../validate.ts';
+import { KEEPS, type Keep } from './sieve.ts';
 import { RangeRun } from './runs.ts';
 import { parseIndex, parseOptions } from './search-options.ts';
 
@@ -20,11 +21,17 @@ export interface RangeSearchOptions {
   rounds?: number;
   /** The stream version (default 2; job data records it). */
   stream?: 1 | 2;
+  /**
+   * Which safe primes count (default 'all'): '23mod24' (generator 2 of a
+   * prime-order subgroup, as dhparam wants) or 'sshGenerator' (those
+   * ssh-keygen gives a generator, as moduli want). Job data records it.
+   */
+  keep?: Keep;
   signal?: AbortSignal;
 }
 
 /** Every option of searchSafePrimeRange: any other key is refused. */
-export const RANGE_SEARCH_OPTIONS = optionNames<RangeSearchOptions>()(['bits', 'seed', 'index', 'from', 'to', 'threads', 'backend', 'rounds', 'stream', 'signal']);
+export const RANGE_SEARCH_OPTIONS = optionNames<RangeSearchOptions>()(['bits', 'seed', 'index', 'from', 'to', 'threads', 'backend', 'rounds', 'stream', 'keep', 'signal']);
 
 export interface RangeOutcome {
   /** The lowest offset in the range holding a safe prime, and that prime; null when none does. */
@@ -44,7 +51,8 @@ export interface RangeOutcome {
  */
 export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<RangeOutcome> {
   checkRequiredOptions('options', opts, 'searchSafePrimeRange', RANGE_SEARCH_OPTIONS, 'must be an object with {bits, seed, index, from, to}');
-  const p = parseOptions(opts);
+  const { keep, ...search } = opts;
+  const p = parseOptions(search, checkOneOf('keep', keep ?? 'all', KEEPS));
   const index = parseIndex('index', opts.index);
   const from = parseBigInt('from', opts.from);
   const to = parseBigInt('to', opts.to);

@@ -32,6 +32,13 @@ export const KEEP_CODE: Record<Keep, 0 | 1 | 2> = { all: 0, '23mod24': 1, sshGen
 /** The class a Keep strikes: p ≡ c (mod m), with 12 | m. */
 const STRUCK: Record<Exclude<Keep, 'all'>, { m: bigint; c: bigint }> = { '23mod24': { m: 24n, c: 11n }, sshGenerator: { m: 120n, c: 119n } };
 
+export const KEEPS = Object.keys(KEEP_CODE) as Keep[];
+
+/** Whether p is of the class `keep` keeps (for a number the search gave: p ≡ 11 mod 12). */
+export function keeps(keep: Keep, p: bigint): boolean {
+  return keep === 'all' || p % STRUCK[keep].m !== STRUCK[keep].c;
+}
+
 export interface SliceResult {
   /** Lowest j of the slice whose p_j is a safe prime, or null. */
   found: number | null;

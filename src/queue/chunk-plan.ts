@@ -11,6 +11,7 @@
  */
 import { NoSafePrimeError } from '../errors.ts';
 import { stream, type StreamVersion } from '../prime/stream.ts';
+import { keeps, type Keep } from '../prime/sieve.ts';
 import { chunkLength } from '../prime/tuning.ts';
 
 /** A chunk job's data: strings, since job data cannot carry bigints. */
@@ -22,6 +23,8 @@ export interface ChunkData {
   to: string;
   /** The stream version (src/prime/stream.ts); absent in jobs of version 1. */
   stream?: number;
+  /** The class of safe primes that counts (src/prime/sieve.ts Keep); absent when every safe prime does. */
+  keep?: string;
   /**
    * Set by a coordinator that saw a lower chunk of the index find a prime:
    * the worker skips it. A cancelled job keeps its id, so a second
@@ -59,9 +62,9 @@ export interface SettledIndex {
 }
 
 /** The job id of a chunk: readable, never integer-like, no ':' (both refused by the queue). */
-export function chunkId(bits: number, seed: bigint, index: bigint, from: bigint, length: bigint, stream: StreamVersion = 1): string {
+export function chunkId(bits: number, seed: bigint, index: bigint, from: bigint, length: bigint, stream: StreamVersion = 1, keep: Keep = 'all'): string {
   // Version 1's ids are unchanged, so its jobs already queued are still found.
-  return `b${bits}-s${seed.toString(16)}-i${index}-o${from}-n${length}${stream === 1 ? '' : `-v${stream}`}`;
+  return `b${bits}-s${seed.toString(16)}-i${index}-o${from}-n${length}${stream === 1 ? '' : `-v${stream}`}${keep === 'all' ? '' : `-k${keep}`}`;
 }
 
 interface IndexState {
@@ -75,6 +78,21 @@ interface IndexState {
   settled: SettledIndex | null;
 }
 
+export interface ChunkPlanOptions {
+  bits: number;
+  seed: bigint;
+  /** Indexes startIndex, startIndex+stride, …: count of them. */
+  startIndex: bigint;
+  stride: bigint;
+  count: bigint;
+  /** Candidates per chunk (default by bit length); part of every job id, so runs that differ never share jobs. */
+  length?: bigint | undefined;
+  /** The stream version (default 1); part of every job id and job, so versions never share jobs. */
+  stream?: StreamVersion;
+  /** The class of safe primes that counts (default all); part of every job id and job, as the version is. */
+  keep?: Keep;
+}
+
 export class ChunkPlan {
   readonly length: bigint;
   /** Chunks per index (the last may be short). */
@@ -86,23 +104,24 @@ export class ChunkPlan {
   private nextIndex: bigint;
   private left: bigint;
 
-  constructor(
-    readonly bits: number,
-    readonly seed: bigint,
-    startIndex: bigint,
-    readonly stride: bigint,
-    count: bigint,
-    /** Candidates per chunk (default by bit length); part of every job id, so runs that differ never share jobs. */
-    length = BigInt(chunkLength(bits)),
-    /** The stream version; part of every job id and job, so versions never share jobs. */
-    readonly version: StreamVersion = 1,
-  ) {
-    this.length = length;
+  readonly bits: number;
+  readonly seed: bigint;
+  readonly stride: bigint;
+  readonly version: StreamVersion;
+  readonly keep: Keep;
+
+  constructor(o: ChunkPlanOptions) {
+    this.bits = o.bits;
+    this.seed = o.seed;
+    this.stride = o.stride;
+    this.version = o.stream ?? 1;
+    this.keep = o.keep ?? 'all';
+    this.length = o.length ?? BigInt(chunkLength(o.bits));
     // Every version has the same candidates: the count does not depend on it.
-    const total = stream(bits, seed, 0n, 1).count;
+    const total = stream(o.bits, o.seed, 0n, 1).count;
     this.chunksPerIndex = (total + this.length - 1n) / this.length;
-    this.nextIndex = startIndex;
-    this.left = count;
+    this.nextIndex = o.startIndex;
+    this.left = o.count;
   }
 
   /** True once every index asked for has been emitted. */
@@ -156,7 +175,7 @@ export class ChunkPlan {
     const st = this.states.get(index)!;
     const from = st.next * this.length;
     const c: Chunk = {
-      id: chunkId(this.bits, this.seed, index, from, this.length, this.version),
+      id: chunkId(this.bits, this.seed, index, from, this.length, this.version, this.keep),
       index,
       chunk: st.next,
       data: {
@@ -166,6 +185,7 @@ export class ChunkPlan {
         from: from.toString(),
         to: (from + this.length).toString(),
         ...(this.version === 1 ? {} : { stream: this.version }),
+        ...(this.keep === 'all' ? {} : { keep: this.keep }),
       },
     };
     st.next++;
@@ -183,6 +203,10 @@ export class ChunkPlan {
     if (outcome.cancelled) return;
     const st = this.states.get(c.index)!;
     const prime = outcome.prime === null ? null : BigInt(outcome.prime);
+    // A worker that ignored the job's class (one older than it) would settle the index on a prime that does not count.
+    if (prime !== null && !keeps(this.keep, prime)) {
+      throw new Error(`worker ${outcome.worker} returned a prime outside the class its chunk keeps (${this.keep}): it runs an older powprime; upgrade it`);
+    }
     st.outcomes.set(c.chunk, prime);
     st.ms.set(c.chunk, outcome.ms);
     if (prime !== null && (st.foundAt === null || c.chunk < st.foundAt)) st.foundAt = c.chunk;

@@ -7,6 +7,7 @@ import type { Job } from 'bullmq';
 import type { BackendChoice } from '../backend.ts';
 import { resolveBackend } from '../backend.ts';
 import { searchSafePrimeRange } from '../prime/range-search.ts';
+import { KEEPS, type Keep } from '../prime/sieve.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
 import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';
@@ -47,11 +48,24 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     if (d.cancelled) return { offset: null, prime: null, sieved: 0, tested: 0, ms: 0, worker: me.id, cancelled: true };
     // A job of a stream version this build does not know would search the wrong candidates.
     if (d.stream !== undefined && d.stream !== 1 && d.stream !== 2) throw new Error(`job ${job.id} is of stream version ${JSON.stringify(d.stream)}, which this powprime does not know: upgrade it`);
+    // So is one keeping a class of primes it does not know.
+    if (d.keep !== undefined && !(KEEPS as string[]).includes(d.keep)) throw new Error(`job ${job.id} keeps ${JSON.stringify(d.keep)} primes, which this powprime does not know: upgrade it`);
     const ac = new AbortController();
     active.add(ac);
     const t0 = performance.now();
     try {
-      const r = await searchSafePrimeRange({ bits: d.bits, seed: d.seed, index: d.index, from: d.from, to: d.to, stream: d.stream === 2 ? 2 : 1, threads: perJob, backend, signal: ac.signal });
+      const r = await searchSafePrimeRange({
+        bits: d.bits,
+        seed: d.seed,
+        index: d.index,
+        from: d.from,
+        to: d.to,
+        stream: d.stream === 2 ? 2 : 1,
+        keep: (d.keep ?? 'all') as Keep,
+        threads: perJob,
+        backend,
+        signal: ac.signal,
+      });
       const outcome: ChunkOutcome = {
         offset: r.offset?.toString() ?? null,
         prime: r.prime?.toString() ?? null,

@@ -9,6 +9,7 @@ import type { JobsOptions, Queue } from 'bullmq';
 import { abortReason } from '../validate.ts';
 import { ChunkPlan, type Chunk, type ChunkData, type ChunkOutcome, type SettledIndex } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
+import type { Keep } from '../prime/sieve.ts';
 import { LATEST_STREAM, type StreamVersion } from '../prime/stream.ts';
 import { JobWatch } from './job-watch.ts';
 import { live, processIdentity, publish, REFRESH_MS, withdraw, type WorkerPresence } from './presence.ts';
@@ -24,6 +25,8 @@ export interface CoordinatorOptions {
   chunkLength?: bigint;
   /** The stream version the jobs search (default 2). */
   stream?: StreamVersion;
+  /** The class of safe primes that counts (default all; moduli keep those with an ssh-keygen generator). */
+  keep?: Keep;
   signal: AbortSignal;
   /** Called for each prime in index order; the prime counts as done when this returns. */
   onPrime: (r: SettledIndex) => void | Promise<void>;
@@ -73,7 +76,16 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
   // Outages are reported by the presence connection; the queue reconnects by itself.
   queue.on('error', () => {});
   const me = processIdentity();
-  const plan = new ChunkPlan(o.bits, o.seed, o.startIndex, o.stride, o.count, o.chunkLength, o.stream ?? LATEST_STREAM);
+  const plan = new ChunkPlan({
+    bits: o.bits,
+    seed: o.seed,
+    startIndex: o.startIndex,
+    stride: o.stride,
+    count: o.count,
+    length: o.chunkLength,
+    stream: o.stream ?? LATEST_STREAM,
+    keep: o.keep ?? 'all',
+  });
   const watch = new JobWatch<ChunkOutcome>(queue, 'chunk', CHUNK_ATTEMPTS);
   const pollMs = o.pollMs ?? 200;
   let done = 0;

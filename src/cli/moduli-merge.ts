@@ -1,0 +1,103 @@
+/**
+ * `powprime merge` of moduli files (`moduli --out`, shards, earlier runs):
+ * one file sshd reads, each run's moduli keyed by (seed, size, index) from
+ * their section headers (moduli-file.ts), deduplicated, re-verified, sorted
+ * by size and index. A run merged whole gets a plain header, so the
+ * `moduli` command that made it can resume the merged file; one with gaps
+ * lists its indexes, so a later merge can still fill them.
+ */
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { encodeModuliLine, moduliSections, readModuliFile, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
+
+const HEADER_START = '# powprime moduli';
+
+/** Whether `file` is a moduli file powprime wrote (its first line a section header), not search's JSON lines. */
+export function isModuliFile(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return false; // the merge names a missing or unreadable file itself
+  }
+  try {
+    const head = Buffer.alloc(HEADER_START.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('utf8') === HEADER_START;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface Run {
+  header: ModuliHeader;
+  /** By `${bits}/${index}`. */
+  byKey: Map<string, IndexedModulus>;
+}
+
+export interface MergeResult {
+  text: string;
+  lines: number;
+  moduli: number;
+  warnings: string[];
+}
+
+export async function mergeModuli(files: string[]): Promise<MergeResult> {
+  const runs = new Map<bigint, Run>();
+  const warnings: string[] = [];
+  let lines = 0;
+  for (const file of files) {
+    if (!existsSync(file)) throw new RangeError(`${file}: no such file`);
+    const existing = readModuliFile(file, 'input', '');
+    if (existing.totalBytes > existing.validBytes) warnings.push(`${file} ends in a torn line (a crashed run); it is left out`);
+    for (const { header, entries } of moduliSections(file, existing, 'input', '')) {
+      const run = runs.get(header.seed) ?? { header, byKey: new Map() };
+      runs.set(header.seed, run);
+      for (const e of entries) {
+        lines++;
+        const key = `${e.bits}/${e.index}`;
+        const seen = run.byKey.get(key);
+        if (seen && seen.entry.modulus !== e.entry.modulus) {
+          throw new RangeError(`conflicting moduli for index ${e.index} of the ${e.bits}-bit run with seed ${header.seed}: ${seen.where} and ${e.where} differ`);
+        }
+        if (!seen) run.byKey.set(key, e);
+      }
+    }
+  }
+  const out: string[] = [];
+  let moduli = 0;
+  for (const seed of [...runs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const run = runs.get(seed)!;
+    const all = [...run.byKey.values()].sort((a, b) => a.bits - b.bits || a.index - b.index);
+    await verifyModuli(all, run.header, '');
+    const indexes = new Map<number, number[]>();
+    for (const e of all) {
+      const xs = indexes.get(e.bits) ?? [];
+      xs.push(e.index);
+      indexes.set(e.bits, xs);
+    }
+    let whole = true;
+    for (const [bits, xs] of indexes) {
+      const missing: number[] = [];
+      for (let i = 0, j = 0; i <= xs[xs.length - 1]! && missing.length <= 10; i++) {
+        if (xs[j] === i) j++;
+        else missing.push(i);
+      }
+      if (missing.length) {
+        whole = false;
+        warnings.push(
+          `the ${bits}-bit moduli of seed ${seed} lack index${missing.length > 1 ? 'es' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} (a shard not merged, or not finished)`,
+        );
+      }
+    }
+    out.push(encodeModuliLine({ kind: 'header', seed, stream: run.header.stream, shard: null, indexes: whole ? null : indexes }));
+    for (const e of all) out.push(encodeModuliLine({ kind: 'entry', entry: e.entry }));
+    moduli += all.length;
+  }
+  return { text: out.map((l) => `${l}\n`).join(''), lines, moduli, warnings };
+}
+
+/** Writes the merge to `target` whole, or to stdout. */
+export function writeMerge(text: string, target: string | undefined): void {
+  if (target === undefined) process.stdout.write(text);
+  else writeFileAtomic(target, text, 0o644);
+}

@@ -1,0 +1,101 @@
+// `powprime moduli --shard` and `powprime merge` of moduli files, as an admin
+// spreading a run over machines uses them: shards merged are the straight
+// run, a merge with gaps says so and a later merge fills them, the merged
+// file resumes; conflicting, mixed and garbled inputs are refused by line.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hasNative } from './helpers/backends.ts';
+import { runCliSync as cli } from './helpers/cli.ts';
+import { jsonValues } from './helpers/json-convention.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const timelessLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.split(' ').slice(1).join(' '));
+const timeless = (file: string): string[] => timelessLines(readFileSync(file, 'utf8'));
+const firstLine = (file: string): string => readFileSync(file, 'utf8').split('\n')[0]!;
+
+describe.runIf(hasNative)('moduli shards and merge', () => {
+  it('two shards merged are the straight run; a gap is named and filled by a later merge; the merged file resumes', () => {
+    const dir = tempDir('powprime-moduli-merge-');
+    const [s1, s2, merged] = ['s1', 's2', 'merged'].map((f) => path.join(dir, f)) as [string, string, string];
+    const one = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '21', '--shard', '1/2', '--out', s1);
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stdout).toBe(`2 new moduli; 2 in ${s1} (seed 21)\n`);
+    expect(firstLine(s1)).toMatch(/^# powprime moduli: seed 21 stream 2 shard 1\/2 /);
+    // The second shard with JSON progress: the search's expectation of the tests left, counting down to the end.
+    const two = cli('--progress', 'json', 'moduli', '--bits', '2048', '--count', '3', '--seed', '21', '--shard', '2/2', '--out', s2);
+    expect(two.status, two.stderr).toBe(0);
+    const ticks = jsonValues(two.stderr) as { done: number; total: number; expectedTestsLeft: number; testsPerSecond: number | null }[];
+    expect(ticks.length).toBeGreaterThan(0);
+    expect(ticks[0]).toMatchObject({ done: 0, total: 1 });
+    // About 1,000 Fermat tests a 2048-bit safe prime at the sieve's depth (bench/prime.ts measures it).
+    expect(ticks[0]!.expectedTestsLeft).toBeGreaterThan(300);
+    expect(ticks[0]!.expectedTestsLeft).toBeLessThan(3000);
+    expect(ticks.at(-1)).toMatchObject({ done: 1, total: 1, expectedTestsLeft: 0 });
+
+    const straight = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '21');
+    expect(straight.status, straight.stderr).toBe(0);
+    // Shard 1 alone: indexes 0 and 2, listed in the header, the gap named.
+    const gappy = cli('merge', s1, '--out', merged);
+    expect(gappy.status, gappy.stderr).toBe(0);
+    expect(gappy.stderr).toBe('powprime: warning: the 2048-bit moduli of seed 21 lack index 1 (a shard not merged, or not finished)\n');
+    expect(firstLine(merged)).toMatch(/^# powprime moduli: seed 21 stream 2 indexes 2048:0,2 /);
+    expect(timeless(merged)).toEqual([0, 2].map((i) => timelessLines(straight.stdout)[i]));
+    const resumeGappy = cli('moduli', '--bits', '2048', '--count', '3', '--out', merged);
+    expect(resumeGappy).toMatchObject({ status: 2, stderr: `powprime: --out file ${merged} is a merge with gaps; merge the missing shards into it, or use another file\n` });
+    // The other shard merged into it (--out one of the inputs), twice over: the straight run, deduplicated.
+    const whole = cli('merge', merged, s2, s1, '--out', merged, '--json');
+    expect(whole.status, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout)).toEqual({ out: merged, files: 3, lines: 5, moduli: 3, duplicates: 2 });
+    expect(firstLine(merged)).toMatch(/^# powprime moduli: seed 21 stream 2 \(/);
+    expect(timeless(merged)).toEqual(timelessLines(straight.stdout));
+    // Whole, so the command that made it resumes it (here with nothing left to do).
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', merged).stdout).toBe(`0 new moduli; 3 in ${merged} (seed 21)\n`);
+    // A shard's file resumes only as that shard.
+    const other = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '21', '--shard', '2/2', '--out', s1);
+    expect(other).toMatchObject({ status: 2, stderr: `powprime: --out file ${s1} holds shard 1/2, and this run is shard 2/2; use another file\n` });
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--shard', '1/2')).toMatchObject({ status: 2, stderr: 'powprime: --shard needs --seed: every shard must search the same run\n' });
+  });
+
+  it('refuses conflicting, mixed, garbled and false inputs, naming the file and line', () => {
+    const dir = tempDir('powprime-moduli-merge-');
+    // Real groups from OpenSSH's own file (safe primes with ssh-keygen's generator), under headers of ours.
+    const sample = readFileSync(new URL('./vectors/openssh-moduli-sample.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('2'));
+    const file = (name: string, ...lines: string[]): string => {
+      const f = path.join(dir, name);
+      writeFileSync(f, lines.map((l) => `${l}\n`).join(''));
+      return f;
+    };
+    const header = '# powprime moduli: seed 5 stream 2';
+    const a = file('a', header, sample[0]!, sample[1]!);
+    const b = file('b', header, sample[1]!);
+    const conflict = cli('merge', a, b);
+    expect(conflict).toMatchObject({ status: 2, stderr: `powprime: conflicting moduli for index 0 of the 2048-bit run with seed 5: ${a} line 2 and ${b} line 2 differ\n` });
+    // Another seed's run is another section of the merged file, not a conflict.
+    const c = file('c', '# powprime moduli: seed 6 stream 2 shard 2/2', sample[2]!);
+    const both = cli('merge', a, c);
+    expect(both.status, both.stderr).toBe(0);
+    expect(both.stdout.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      expect.stringMatching(/^# powprime moduli: seed 5 stream 2 \(/),
+      expect.stringMatching(/^# powprime moduli: seed 6 stream 2 indexes 3072:1 \(/),
+    ]);
+    const jsonl = file('x.jsonl', '{"prime":"23","bits":5,"seed":"1","index":0,"elapsedMs":0}');
+    expect(cli('merge', a, jsonl)).toMatchObject({ status: 2, stderr: `powprime: ${a} is a moduli file and ${jsonl} is not: merge moduli files with moduli files, search files with search files\n` });
+    const garbled = file('g', '# powprime moduli: seed five', sample[0]!);
+    expect(cli('merge', garbled)).toMatchObject({ status: 2, stderr: `powprime: ${garbled} line 1 is not a powprime moduli header line\n` });
+    const short = file('s', '# powprime moduli: seed 5 stream 2 indexes 2048:4', sample[0]!, sample[1]!);
+    expect(cli('merge', short)).toMatchObject({ status: 2, stderr: `powprime: ${short} line 3 is 2048-bit modulus number 2 of its section, and its header lists 1\n` });
+    // A digit of a modulus changed: still of its form, no longer a safe prime (or no longer of its generator's class).
+    const g = sample[0]!;
+    const tampered = file('t', header, `${g.slice(0, -1)}${g.endsWith('1') ? '3' : '1'}`);
+    const t = cli('merge', tampered);
+    expect(t.status).toBe(2);
+    expect(t.stderr).toMatch(new RegExp(`^powprime: ${tampered} line 2.*(not a safe prime|generator)`));
+  });
+});
