@@ -167,12 +167,13 @@ const TITLES: Record<BenchRow['chart'], string> = {
   'safe-prime': 'Safe primes and DH parameters: mean seconds each (native and powprime on all cores; node:crypto and openssl on 1 core)',
   'fermat-tests': 'Fermat tests per safe prime: measured in the native search, and expected for its sieve',
   'fermat-cost': 'Core time per Fermat test (ms): the other factor of the time per prime',
+  moduli: 'OpenSSH moduli: core time a usable group, powprime (a batch on all cores) and ssh-keygen (generate and screen), and in OpenSSL Miller-Rabin rounds of its size',
 };
 
 export function formatReport(r: BenchResult, c?: Comparison): string {
   const lines: string[] = [machineLine(r.machine)];
   if (c) lines.push(`Compared with the run of ${c.oldDate}${c.machineNote ? `; NOTE: ${c.machineNote}` : ''}`);
-  for (const chart of ['pow-rate', 'pow-layout', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost'] as const) {
+  for (const chart of ['pow-rate', 'pow-layout', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost', 'moduli'] as const) {
     const rows = r.rows.filter((x) => x.chart === chart);
     if (rows.length) lines.push('', TITLES[chart], '', ...table(rows, c));
   }

@@ -28,9 +28,9 @@ export interface BenchMachine {
 }
 
 export interface BenchRow {
-  suite: 'pow' | 'prime';
+  suite: 'pow' | 'prime' | 'moduli';
   /** Which chart and table the row belongs to, and its place there. */
-  chart: 'pow-rate' | 'pow-layout' | 'modexp' | 'safe-prime' | 'fermat-tests' | 'fermat-cost';
+  chart: 'pow-rate' | 'pow-layout' | 'modexp' | 'safe-prime' | 'fermat-tests' | 'fermat-cost' | 'moduli';
   series: string;
   /** Bit length for the prime charts; absent for PoW. */
   bits?: number;

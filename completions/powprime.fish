@@ -280,7 +280,7 @@ complete -c powprime -n '__powprime_at ads image' -l json -d 'machine-readable o
 complete -c powprime -n '__powprime_at ads image' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at bench' -l quick -d 'fewer and shorter runs (about a minute)'
 complete -c powprime -n '__powprime_at bench' -l json -d 'print the result (one schema for every suite) as JSON'
-complete -c powprime -n '__powprime_at bench' -l suite -r -F -d 'pow, prime or all'
+complete -c powprime -n '__powprime_at bench' -l suite -r -F -d 'pow, prime, moduli or all (pow and prime; moduli, minutes to an hour beside ssh-keygen, runs when named)'
 complete -c powprime -n '__powprime_at bench' -l save -r -F -d 'keep the result, to --compare a later run with'
 complete -c powprime -n '__powprime_at bench' -l report -r -F -d 'write a self-contained HTML page with SVG charts of the result'
 complete -c powprime -n '__powprime_at bench' -l compare -r -F -d 'show each figure’s change against a result saved with --save'

@@ -27,20 +27,21 @@ export function registerBench(program: Command): void {
     )
     .option('--quick', 'fewer and shorter runs (about a minute)')
     .option('--json', 'print the result (one schema for every suite) as JSON')
-    .option('--suite <name>', 'pow, prime or all', 'all')
+    .option('--suite <name>', 'pow, prime, moduli or all (pow and prime; moduli, minutes to an hour beside ssh-keygen, runs when named)', 'all')
     .option('--save <file.json>', 'keep the result, to --compare a later run with')
     .option('--report <file.html>', 'write a self-contained HTML page with SVG charts of the result')
     .option('--compare <old.json>', 'show each figure’s change against a result saved with --save')
     .action(async (opts: BenchOpts) => {
-      const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'all'] as const);
+      const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'moduli', 'all'] as const);
       // Where the result goes is judged before minutes of measuring, as every other --out is: a folder
       // that is missing or read-only, or a directory given as the file, would lose the run at its end.
       const save = opts.save === undefined ? undefined : replaceablePath(opts.save, '--save');
       const report = opts.report === undefined ? undefined : replaceablePath(opts.report, '--report');
       // The suites load only here: they are not part of the library or the other commands.
-      const [{ runPowBench }, { runPrimeBench }, { formatReport, compareRuns }, schema, noise, cores] = await Promise.all([
+      const [{ runPowBench }, { runPrimeBench }, { runModuliBench }, { formatReport, compareRuns }, schema, noise, cores] = await Promise.all([
         import('../../bench/pow.ts'),
         import('../../bench/prime.ts'),
+        import('../../bench/moduli.ts'),
         import('../../bench/report.ts'),
         import('../../bench/schema.ts'),
         import('../../bench/noise.ts'),
@@ -75,21 +76,22 @@ export function registerBench(program: Command): void {
       const probeStep = 'the PoW kernel on each core, alone and all at once';
       onStep(probeStep);
       const coresBefore = await cores.probeCores();
-      const pow = suite === 'prime' ? null : await runPowBench({ quick, onStep });
-      const prime = suite === 'pow' ? null : await runPrimeBench({ quick, onStep });
+      const pow = suite === 'pow' || suite === 'all' ? await runPowBench({ quick, onStep }) : null;
+      const prime = suite === 'prime' || suite === 'all' ? await runPrimeBench({ quick, onStep }) : null;
+      const moduli = suite === 'moduli' ? await runModuliBench({ quick, onStep }) : null;
       onStep(probeStep);
       const coresAfter = await cores.probeCores();
       const during = noise.othersDuring(markBefore, noise.cpuMark());
       status.clear();
-      const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? [])];
+      const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? []), ...(moduli?.rows ?? [])];
       const quiet = noise.judgeNoise(rows, loadBefore, machine.cores, { before: coresBefore, after: coresAfter }, during);
       const result = {
         schema: schema.SCHEMA_VERSION,
         quick,
         machine,
         rows,
-        targets: noise.withVerdicts([...(pow?.targets ?? []), ...(prime?.targets ?? [])], quiet),
-        skipped: [...(pow?.skipped ?? []), ...(prime?.skipped ?? [])],
+        targets: noise.withVerdicts([...(pow?.targets ?? []), ...(prime?.targets ?? []), ...(moduli?.targets ?? [])], quiet),
+        skipped: [...(pow?.skipped ?? []), ...(prime?.skipped ?? []), ...(moduli?.skipped ?? [])],
         noise: quiet,
       };
       const comparison = old ? compareRuns(result, old) : undefined;
