@@ -2,7 +2,7 @@
 // so writeSync really takes fewer bytes than given), special files, and
 // resume lines that are not what search wrote.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, lstatSync, statSync, symlinkSync, truncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, lstatSync, statSync, symlinkSync, truncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliSync } from './helpers/cli.ts';
@@ -88,6 +88,28 @@ describe.skipIf(canMount !== null)('on a disk that fills up', () => {
     const more = cli('search', '--bits', '256', '--count', String(got.length + 2), '--out', roomy, '--json');
     expect(more.status, more.stderr).toBe(0);
     expect(JSON.parse(more.stdout)).toMatchObject({ found: 2, total: got.length + 2, seed: '12' });
+  });
+
+  it('moduli --out: exit 1 and one line naming the file; the groups on disk whole and resumable', { timeout: 300_000 }, () => {
+    const disk = smallDisk('64k');
+    const out = path.join(disk, 'moduli');
+    expect(cli('moduli', '--bits', '2048', '--count', '1', '--seed', '12', '--out', out).status).toBe(0);
+    // A comment line (sshd and resume skip them) up to the tmpfs page's end: the next group needs a page the disk has not.
+    const slack = 4096 - (statSync(out).size % 4096);
+    appendFileSync(out, `#${'-'.repeat(slack + (slack < 2 ? 4096 : 0) - 2)}\n`);
+    fill(disk);
+    const r = cli('moduli', '--bits', '2048', '--count', '3', '--out', out);
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toEqual([`powprime: cannot write ${out}: no space left on the device (ENOSPC); ${out} holds only whole lines (cut back to the last one written whole)`]);
+    const text = readFileSync(out, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    // Resumed on a disk with room: what the full disk left is checked and continued.
+    const roomy = path.join(tempDir(), 'moduli');
+    copyFileSync(out, roomy);
+    const groups = text.split('\n').filter((l) => /^\d/.test(l)).length;
+    const more = cli('moduli', '--bits', '2048', '--count', String(groups + 1), '--out', roomy, '--json');
+    expect(more.status, more.stderr).toBe(0);
+    expect(JSON.parse(more.stdout)).toMatchObject({ found: 1, total: groups + 1, seed: '12' });
   });
 
   it('search --register --keystore: exit 1, one line; every key written before is there, nothing is reported registered that is not on disk', { timeout: 300_000 }, async () => {
