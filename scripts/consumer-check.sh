@@ -4,8 +4,9 @@
 # cmake and no C/C++ compiler, and runs the CLI, an ES module import, a
 # CommonJS require and a TypeScript consumer (skipLibCheck off, under
 # `module: nodenext` and `moduleResolution: bundler`, TypeScript 5 and 7, with
-# and without @types/node). The native backend must
-# come from the prebuilt addon.
+# and without @types/node), and the same session and CLI on Bun and Deno
+# (from npm; POWPRIME_CONSUMER_RUNTIMES=0 leaves them out). The native
+# backend must come from the prebuilt addon.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/powprime-consumer-XXXXXX")"
@@ -36,7 +37,7 @@ if grep -E '\.map$|^package/(test|src)/' <<<"$listing"; then echo "the tarball s
 step "a PATH without cmake or a compiler"
 bin="$work/bin"
 mkdir -p "$bin"
-for tool in node npm npx sh bash env cat ls ln mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee du cut; do
+for tool in node npm npx sh bash env cat ls ln mkdir rm mv cp chmod uname grep sed tar gzip dirname basename mktemp tee du cut head printf; do
   ln -s "$(command -v "$tool")" "$bin/$tool"
 done
 qemu="$(command -v qemu-aarch64 || true)"
@@ -128,6 +129,37 @@ for compiler in typescript typescript7; do
   done
 done
 rm node_modules/@types/node node_modules/undici-types
+
+if [ "${POWPRIME_CONSUMER_RUNTIMES:-1}" != 0 ]; then
+  step "Bun and Deno: the same session as on Node, the same answers, the native backend loaded"
+  # From npm, as a user gets them; installed beside the app, not into it.
+  runtimes="$work/runtimes"
+  mkdir -p "$runtimes"
+  (cd "$runtimes" && echo '{ "name": "runtimes", "version": "1.0.0", "private": true }' > package.json \
+    && npm install --no-audit --no-fund --silent bun@^1.4.5 deno@^2.9.6)
+  bun="$runtimes/node_modules/.bin/bun"
+  deno="$runtimes/node_modules/.bin/deno"
+  export DENO_DIR="$work/deno-cache" DENO_NO_UPDATE_CHECK=1
+  cp "$repo/test/consumer/runtimes.mjs" .
+  main=node_modules/powprime/dist/src/cli/main.js
+  # The CLI's answers without their timings (search lines carry elapsedMs).
+  cli_answers() { # runtime…
+    "$@" "$main" backend | grep "^backend:"
+    "$@" "$main" solve abc 3
+    "$@" "$main" check 23 47 1019
+    "$@" "$main" search --bits 256 --count 2 --seed 7 | sed 's/"elapsedMs":[0-9]*,//'
+  }
+  on_node="$(node runtimes.mjs)"
+  cli_node="$(cli_answers node)"
+  for runtime in "$bun" "$deno run -A"; do
+    name="$(basename "${runtime%% *}") $($runtime --version | head -1 | grep -o '[0-9][0-9.]*' | head -1)"
+    got="$($runtime runtimes.mjs)"
+    [ "$got" = "$on_node" ] || { printf '%s answered\n%s\nNode answered\n%s\n' "$name" "$got" "$on_node"; exit 1; }
+    cli_got="$(cli_answers $runtime)"
+    [ "$cli_got" = "$cli_node" ] || { printf '%s CLI answered\n%s\nNode CLI answered\n%s\n' "$name" "$cli_got" "$cli_node"; exit 1; }
+    echo "$name: the library session and the CLI's backend, solve, check and search answer as on Node ($on_node)"
+  done
+fi
 
 if [ -n "$arm_node" ]; then
   step "the linux-arm64 prebuild on an arm64 Node (qemu-aarch64)"
