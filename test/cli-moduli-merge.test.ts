@@ -53,17 +53,27 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     expect(JSON.parse(whole.stdout)).toEqual({ out: merged, files: 3, lines: 5, moduli: 3, duplicates: 2 });
     expect(firstLine(merged)).toMatch(/^# powprime moduli: seed 21 stream 2 \(/);
     expect(timeless(merged)).toEqual(timelessLines(straight.stdout));
-    // Whole, so the command that made it resumes it (here with nothing left to do).
+    // Another seed's run is another section of the merged file, under its own header.
+    const other = path.join(dir, 'other');
+    expect(cli('moduli', '--bits', '2048', '--count', '1', '--seed', '22', '--out', other).status).toBe(0);
+    const sections = cli('merge', merged, other);
+    expect(sections.status, sections.stderr).toBe(0);
+    expect(sections.stdout.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      expect.stringMatching(/^# powprime moduli: seed 21 stream 2 \(/),
+      expect.stringMatching(/^# powprime moduli: seed 22 stream 2 \(/),
+    ]);
+    expect(timelessLines(sections.stdout)).toEqual([...timeless(merged), ...timeless(other)]);
+    // Whole, so the same command without --shard resumes it (here with nothing left to do).
     expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', merged).stdout).toBe(`0 new moduli; 3 in ${merged} (seed 21)\n`);
     // A shard's file resumes only as that shard.
-    const other = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '21', '--shard', '2/2', '--out', s1);
-    expect(other).toMatchObject({ status: 2, stderr: `powprime: --out file ${s1} holds shard 1/2, and this run is shard 2/2; use another file\n` });
+    const asOther = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '21', '--shard', '2/2', '--out', s1);
+    expect(asOther).toMatchObject({ status: 2, stderr: `powprime: --out file ${s1} holds shard 1/2, and this run is shard 2/2; use another file\n` });
     expect(cli('moduli', '--bits', '2048', '--count', '3', '--shard', '1/2')).toMatchObject({ status: 2, stderr: 'powprime: --shard needs --seed: every shard must search the same run\n' });
   });
 
-  it('refuses conflicting, mixed, garbled and false inputs, naming the file and line', () => {
+  it('refuses conflicting, foreign, mixed and garbled inputs, naming the file and line; nothing to merge is exit 1', () => {
     const dir = tempDir('powprime-moduli-merge-');
-    // Real groups from OpenSSH's own file (safe primes with ssh-keygen's generator), under headers of ours.
+    // Real groups from OpenSSH's own file (safe primes with ssh-keygen's generator), put under headers of ours.
     const sample = readFileSync(new URL('./vectors/openssh-moduli-sample.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((l) => l.startsWith('2'));
@@ -77,25 +87,38 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     const b = file('b', header, sample[1]!);
     const conflict = cli('merge', a, b);
     expect(conflict).toMatchObject({ status: 2, stderr: `powprime: conflicting moduli for index 0 of the 2048-bit run with seed 5: ${a} line 2 and ${b} line 2 differ\n` });
-    // Another seed's run is another section of the merged file, not a conflict.
-    const c = file('c', '# powprime moduli: seed 6 stream 2 shard 2/2', sample[2]!);
-    const both = cli('merge', a, c);
-    expect(both.status, both.stderr).toBe(0);
-    expect(both.stdout.split('\n').filter((l) => l.startsWith('#'))).toEqual([
-      expect.stringMatching(/^# powprime moduli: seed 5 stream 2 \(/),
-      expect.stringMatching(/^# powprime moduli: seed 6 stream 2 indexes 3072:1 \(/),
-    ]);
+    // A safe prime with a generator, but not the one index 0 of seed 5 finds: a line from another file or run.
+    expect(cli('merge', a)).toMatchObject({ status: 2, stderr: `powprime: ${a} line 2: not group 0 of the 2048-bit run with seed 5 (a line moved, or from another file or run)\n` });
+    // A comment of the admin's above the header is still a moduli file (the refusal is the line's, not "not JSON").
+    const noted = file('noted', '# regenerated for host foo', header, sample[0]!);
+    expect(cli('merge', noted).stderr).toMatch(/line 3: not group 0 of the 2048-bit run with seed 5/);
+    // OpenSSH's own file: moduli, but no run to key them by.
+    const system = file('system', '# Time Type Tests Tries Size Generator Modulus', sample[0]!);
+    expect(cli('merge', system)).toMatchObject({ status: 2, stderr: `powprime: ${system} holds moduli before any powprime header line (${system} line 2), so their seed is unknown\n` });
     const jsonl = file('x.jsonl', '{"prime":"23","bits":5,"seed":"1","index":0,"elapsedMs":0}');
     expect(cli('merge', a, jsonl)).toMatchObject({ status: 2, stderr: `powprime: ${a} is a moduli file and ${jsonl} is not: merge moduli files with moduli files, search files with search files\n` });
-    const garbled = file('g', '# powprime moduli: seed five', sample[0]!);
-    expect(cli('merge', garbled)).toMatchObject({ status: 2, stderr: `powprime: ${garbled} line 1 is not a powprime moduli header line\n` });
+    // Every clause whole or the header refused: never a clause skipped and the section taken for a whole run.
+    const garbled: [string, RegExp][] = [
+      ['# powprime moduli: seed five', /line 1 is not a powprime moduli header line$/],
+      ['# powprime moduli: seed 5 stream 2 shard 2/2x', /line 1 is not a powprime moduli header line$/],
+      ['# powprime moduli: seed 5 stream 2 shard 1/0', /line 1 names shard 1\/0, which does not exist/],
+      ['# powprime moduli: seed 5 stream 2 shard 1/2 indexes 2048:9', /line 1 names both a shard and a list of indexes$/],
+      ['# powprime moduli: seed 5 stream 2 indexes 2048:7;3072', /line 1 lists indexes that are not increasing ranges by size \(3072\)$/],
+      ['# powprime moduli: seed 5 stream 2 indexes 2048:0-32049:5', /line 1 lists indexes that are not increasing ranges by size \(2048:0-32049:5\)$/],
+      ['# powprime moduli: seed 5 stream 2 indexes 2048:5-3', /line 1 lists indexes that are not increasing ranges by size/],
+    ];
+    garbled.forEach(([line, message], i) => {
+      const g = file(`g${i}`, line, sample[0]!);
+      const r = cli('merge', g);
+      expect(r.status, line).toBe(2);
+      expect(r.stderr.trimEnd(), line).toMatch(new RegExp(`^powprime: ${g} ${message.source}`));
+    });
+    // A short header naming trillions of indexes is ranges, not a list: read at once, its line judged as any other.
+    const huge = file('huge', `${header} indexes 2048:0;1:0-999999999999;2:0-999999999999`, sample[0]!);
+    expect(cli('merge', huge).stderr).toMatch(/line 2: not group 0 of the 2048-bit run with seed 5/);
     const short = file('s', '# powprime moduli: seed 5 stream 2 indexes 2048:4', sample[0]!, sample[1]!);
     expect(cli('merge', short)).toMatchObject({ status: 2, stderr: `powprime: ${short} line 3 is 2048-bit modulus number 2 of its section, and its header lists 1\n` });
-    // A digit of a modulus changed: still of its form, no longer a safe prime (or no longer of its generator's class).
-    const g = sample[0]!;
-    const tampered = file('t', header, `${g.slice(0, -1)}${g.endsWith('1') ? '3' : '1'}`);
-    const t = cli('merge', tampered);
-    expect(t.status).toBe(2);
-    expect(t.stderr).toMatch(new RegExp(`^powprime: ${tampered} line 2.*(not a safe prime|generator)`));
+    const empty = file('empty', header);
+    expect(cli('merge', empty, '--out', path.join(dir, 'never'))).toMatchObject({ status: 1, stderr: 'powprime: no moduli in 1 file; nothing written\n' });
   });
 });

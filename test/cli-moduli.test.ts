@@ -97,13 +97,21 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
     expect(cli('moduli', '--bits', '2048', '--count', '2', '--seed', '9', '--out', file).status).toBe(0);
     const text = readFileSync(file, 'utf8');
     const lines = text.split('\n');
-    // A digit of the second modulus changed: the line keeps its form but is no safe prime.
-    const last = lines[2]!;
-    lines[2] = `${last.slice(0, -1)}${last.endsWith('1') ? '3' : '1'}`;
+    const fields = lines[2]!.split(' ');
+    const p = BigInt(`0x${fields[6]}`);
+    // The second modulus moved up by 120 (the same generator class, within its index's share): its form holds, its primality does not.
+    lines[2] = [...fields.slice(0, 6), (p + 120n).toString(16).toUpperCase()].join(' ');
     writeFileSync(file, lines.join('\n'));
     const r = cli('moduli', '--bits', '2048', '--count', '3', '--out', file);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^powprime: --out file ${file} line 3: .*(not a safe prime|generator|no generator)`));
+    expect(r).toMatchObject({ status: 2, stderr: `powprime: --out file ${file} line 3: the modulus or (modulus-1)/2 is not prime (refusing to resume from it)\n` });
+    // The first group's line again in the second's place: not the group its index gives.
+    lines[2] = lines[1]!;
+    writeFileSync(file, lines.join('\n'));
+    const moved = cli('moduli', '--bits', '2048', '--count', '3', '--out', file);
+    expect(moved).toMatchObject({
+      status: 2,
+      stderr: `powprime: --out file ${file} line 3: not group 1 of the 2048-bit run with seed 9 (a line moved, or from another file or run) (refusing to resume from it)\n`,
+    });
     writeFileSync(file, `${text}garbage\n`);
     expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stderr).toBe(`powprime: --out file ${file} line 4 is not a moduli line: 1 fields, not 7; refusing to append to it\n`);
   });

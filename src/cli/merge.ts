@@ -85,6 +85,12 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
 async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string | undefined): Promise<void> {
   const r = await mergeModuli(files);
   for (const w of r.warnings) process.stderr.write(`powprime: warning: ${w}\n`);
+  // Nothing to merge is "found nothing" (exit 1), said, not an empty file and success.
+  if (r.moduli === 0) {
+    process.exitCode = 1;
+    process.stderr.write(`powprime: no moduli in ${plural(files.length, 'file')}; nothing written\n`);
+    return;
+  }
   writeMerge(r.text, target);
   if (target === undefined) return;
   const summary = { out: opts.out, files: files.length, lines: r.lines, moduli: r.moduli, duplicates: r.lines - r.moduli };

@@ -10,10 +10,12 @@
  * modulus. Appended whole and locked as `search --out` is (jsonl-file.ts).
  */
 import { moduliEntryProblem, formatModuliLine, parseModuliLine, type ModuliEntry } from '../moduli/format.ts';
-import type { StreamVersion } from '../prime/stream.ts';
+import { MAX_SHARDS } from '../limits.ts';
+import { isSafePrime } from '../prime/check.ts';
+import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
 import { JsonlOut, readLines, type ExistingLines } from './jsonl-file.ts';
 import type { Shard } from './shard.ts';
-import { verifyLines, type Located } from './verify-lines.ts';
+import { checkEach } from './verify-lines.ts';
 
 export interface ModuliHeader {
   kind: 'header';
@@ -21,45 +23,63 @@ export interface ModuliHeader {
   stream: StreamVersion;
   /** 0-based k of n: the section's lines of a size are indexes k, k+n, …. */
   shard: { k: number; n: number } | null;
-  /** The section's indexes by size, in line order (a merge with gaps). */
-  indexes: Map<number, number[]> | null;
+  /** The section's indexes by size, as increasing ranges [a, b], in line order (a merge with gaps). */
+  indexes: Map<number, [number, number][]> | null;
 }
 
 export type ModuliFileLine = ModuliHeader | { kind: 'entry'; entry: ModuliEntry };
 
-const HEADER = /^# powprime moduli: seed (\d+) stream (\d+)(?: shard (\d+)\/(\d+))?(?: indexes ((?:\d+:[\d,-]+;?)+))?(?:\s|$)/;
+/** The header's start: what tells a moduli file of ours from search's JSON lines. */
+export const HEADER_START = '# powprime moduli';
 
-/** `0-9,12,14-15`: sorted distinct indexes as ranges. */
-function rangesOf(xs: number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < xs.length; ) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j]! + 1) j++;
-    parts.push(i === j ? `${xs[i]}` : `${xs[i]}-${xs[j]}`);
-    i = j + 1;
-  }
-  return parts.join(',');
+// Strict: every clause whole, in this order, then at most a parenthesised comment; anything else is refused, not skipped.
+const HEADER = /^# powprime moduli: seed (\d+) stream (\d+)(?: shard (\d+)\/(\d+))?(?: indexes (\S+))?(?: \(.*\))?$/;
+const RANGES = /^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/;
+
+/** [[0,9],[12,12]] → `0-9,12`. */
+function rangesText(ranges: [number, number][]): string {
+  return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',');
 }
 
-function parseRanges(text: string): number[] | null {
-  const out: number[] = [];
-  for (const part of text.split(',')) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!m) return null;
-    const a = Number(m[1]);
-    const b = m[2] === undefined ? a : Number(m[2]);
-    // Increasing and bounded: a header is a line, never a way to make us allocate without end.
-    if (!Number.isSafeInteger(b) || b < a || (out.length && a <= out[out.length - 1]!) || out.length + (b - a) > 1e6) return null;
-    for (let x = a; x <= b; x++) out.push(x);
+/** Sorted distinct indexes → ranges. */
+export function toRanges(xs: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const x of xs) {
+    const last = out[out.length - 1];
+    if (last && x === last[1] + 1) last[1] = x;
+    else out.push([x, x]);
   }
   return out;
 }
 
+/** `0-9,12`: increasing, disjoint ranges of safe integers, or null. Kept as ranges: a short line may name billions of indexes. */
+function parseRanges(text: string): [number, number][] | null {
+  if (!RANGES.test(text)) return null;
+  const out: [number, number][] = [];
+  for (const part of text.split(',')) {
+    const [a, b = a] = part.split('-').map(Number) as [number, number?];
+    if (!Number.isSafeInteger(b) || b < a || (out.length && a <= out[out.length - 1]![1])) return null;
+    out.push([a, b]);
+  }
+  return out;
+}
+
+/** The k-th index (0-based) the ranges name, or null past their end. */
+function nthIndex(ranges: [number, number][], k: number): number | null {
+  for (const [a, b] of ranges) {
+    if (k <= b - a) return a + k;
+    k -= b - a + 1;
+  }
+  return null;
+}
+
+const rangesLength = (ranges: [number, number][]): number => ranges.reduce((n, [a, b]) => n + (b - a + 1), 0);
+
 export function encodeModuliLine(l: ModuliFileLine): string {
   if (l.kind === 'entry') return formatModuliLine(l.entry);
   const shard = l.shard ? ` shard ${l.shard.k + 1}/${l.shard.n}` : '';
-  const indexes = l.indexes ? ` indexes ${[...l.indexes].map(([bits, xs]) => `${bits}:${rangesOf(xs)}`).join(';')}` : '';
-  const why = l.indexes ? 'merged, with gaps: merge the missing shards in' : 'rerun the same powprime moduli command to resume';
+  const indexes = l.indexes ? ` indexes ${[...l.indexes].map(([bits, r]) => `${bits}:${rangesText(r)}`).join(';')}` : '';
+  const why = l.indexes ? 'merged with gaps: powprime merge fills them from the missing shards' : 'powprime merge and resume read this line';
   return `# powprime moduli: seed ${l.seed} stream ${l.stream}${shard}${indexes} (OpenSSH moduli(5); ${why})`;
 }
 
@@ -69,20 +89,21 @@ export function readModuliFile(file: string, flag: string, refusal: string): Exi
     const refuse = (why: string): never => {
       throw new RangeError(`${flag === 'input' ? '' : `${flag} file `}${file} line ${lineNo} ${why}${refusal}`);
     };
-    if (text.startsWith('# powprime moduli')) {
+    if (text.startsWith(HEADER_START)) {
       const h = HEADER.exec(text);
       if (!h) return refuse('is not a powprime moduli header line');
       if (h[2] !== '2') refuse(`names stream ${h[2]}, which moduli do not use`);
       const shard = h[3] === undefined ? null : { k: Number(h[3]) - 1, n: Number(h[4]) };
-      if (shard && (shard.n < 1 || shard.k < 0 || shard.k >= shard.n)) refuse(`names shard ${h[3]}/${h[4]}, which does not exist`);
-      let indexes: Map<number, number[]> | null = null;
+      if (shard && (shard.n < 1 || shard.n > MAX_SHARDS || shard.k < 0 || shard.k >= shard.n)) refuse(`names shard ${h[3]}/${h[4]}, which does not exist (at most ${MAX_SHARDS} shards)`);
+      let indexes: Map<number, [number, number][]> | null = null;
       if (h[5] !== undefined) {
+        if (shard) refuse('names both a shard and a list of indexes');
         indexes = new Map();
-        for (const part of h[5].split(';').filter(Boolean)) {
-          const [bits, list] = part.split(':') as [string, string];
-          const xs = parseRanges(list);
-          if (!xs || indexes.has(Number(bits))) return refuse(`lists indexes that are not increasing ranges (${part})`);
-          indexes.set(Number(bits), xs);
+        for (const part of h[5].split(';')) {
+          const m = /^(\d+):(.+)$/.exec(part);
+          const ranges = m ? parseRanges(m[2]!) : null;
+          if (!m || !ranges || indexes.has(Number(m[1]))) return refuse(`lists indexes that are not increasing ranges by size (${part})`);
+          indexes.set(Number(m[1]), ranges);
         }
       }
       return { kind: 'header', seed: BigInt(h[1]!), stream: 2, shard, indexes };
@@ -132,21 +153,33 @@ export function moduliSections(file: string, existing: ExistingLines<ModuliFileL
     let index = shard ? shard.k + k * shard.n : k;
     if (indexes) {
       const listed = indexes.get(bits);
-      if (!listed || k >= listed.length) throw new RangeError(`${where} is ${bits}-bit modulus number ${k + 1} of its section, and its header lists ${listed?.length ?? 0}${refusal}`);
-      index = listed[k]!;
+      const at = listed ? nthIndex(listed, k) : null;
+      if (at === null) throw new RangeError(`${where} is ${bits}-bit modulus number ${k + 1} of its section, and its header lists ${listed ? rangesLength(listed) : 0}${refusal}`);
+      index = at;
     }
+    if (!Number.isSafeInteger(index)) throw new RangeError(`${where} would be index ${index} of its run, past any search${refusal}`);
     section.entries.push({ entry: l.entry, bits, index, where });
   });
   return sections;
 }
 
-/** Checks that every modulus is a safe prime of its size (the lines' form and generator were checked on reading). */
+/**
+ * Checks that every modulus is its run's group of its index (it lies within
+ * the index's share of the stream: a line moved, or copied from another
+ * file or run, does not) and a safe prime; the line's form and generator were
+ * checked on reading. The first bad line in `entries`' order is thrown.
+ */
 export async function verifyModuli(entries: IndexedModulus[], header: ModuliHeader, suffix: string): Promise<void> {
-  const located: Located[] = entries.map((e) => ({
-    line: { prime: e.entry.modulus.toString(), bits: e.bits, seed: String(header.seed), index: e.index, elapsedMs: 0, stream: 2 },
-    where: e.where,
-  }));
-  await verifyLines(located, suffix);
+  for (const e of entries) {
+    const st = stream(e.bits, header.seed, BigInt(e.index), 2);
+    const distance = distanceFromStart(st, e.entry.modulus);
+    if (distance === null || distance >= spacing(e.bits)) {
+      throw new RangeError(`${e.where}: not group ${e.index} of the ${e.bits}-bit run with seed ${header.seed} (a line moved, or from another file or run)${suffix}`);
+    }
+  }
+  const safe = await checkEach(entries, (e) => isSafePrime(e.entry.modulus), 'verifying');
+  const bad = safe.indexOf(false);
+  if (bad >= 0) throw new RangeError(`${entries[bad]!.where}: the modulus or (modulus-1)/2 is not prime${suffix}`);
 }
 
 export interface ResumedModuli {

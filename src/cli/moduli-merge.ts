@@ -8,11 +8,17 @@
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import { encodeModuliLine, moduliSections, readModuliFile, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
+import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, toRanges, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
 
-const HEADER_START = '# powprime moduli';
+/** How much of a file tells what it is. */
+const SNIFF_BYTES = 64 * 1024;
 
-/** Whether `file` is a moduli file powprime wrote (its first line a section header), not search's JSON lines. */
+/**
+ * Whether `file` holds moduli (ours, with header lines, or anyone's) rather
+ * than search's JSON lines: its first line that is neither empty nor another
+ * comment is one of our headers or a moduli line. A moduli file without our
+ * header is then refused by the merge, which says why.
+ */
 export function isModuliFile(file: string): boolean {
   let fd: number;
   try {
@@ -21,8 +27,10 @@ export function isModuliFile(file: string): boolean {
     return false; // the merge names a missing or unreadable file itself
   }
   try {
-    const head = Buffer.alloc(HEADER_START.length);
-    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('utf8') === HEADER_START;
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
+    const first = text.split('\n').find((l) => l.trim() !== '' && (!l.startsWith('#') || l.startsWith(HEADER_START)));
+    return first !== undefined && (first.startsWith(HEADER_START) || /^\d{14} /.test(first));
   } finally {
     closeSync(fd);
   }
@@ -89,7 +97,7 @@ export async function mergeModuli(files: string[]): Promise<MergeResult> {
         );
       }
     }
-    out.push(encodeModuliLine({ kind: 'header', seed, stream: run.header.stream, shard: null, indexes: whole ? null : indexes }));
+    out.push(encodeModuliLine({ kind: 'header', seed, stream: run.header.stream, shard: null, indexes: whole ? null : new Map([...indexes].map(([bits, xs]) => [bits, toRanges(xs)])) }));
     for (const e of all) out.push(encodeModuliLine({ kind: 'entry', entry: e.entry }));
     moduli += all.length;
   }

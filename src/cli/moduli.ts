@@ -19,7 +19,7 @@ import { DEFAULT_QUEUE_NAME, parseQueueTarget, type QueueTarget } from '../queue
 import { checkCount, checkInteger, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
-import { resumeModuli } from './moduli-file.ts';
+import { encodeModuliLine, resumeModuli } from './moduli-file.ts';
 import { isQuiet } from './progress-mode.ts';
 import { SearchProgress } from './search-progress.ts';
 import { parseShard, shardSize, type Shard } from './shard.ts';
@@ -147,7 +147,10 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes of each size\n`);
   let found = 0;
   try {
-    if (out && resumed.needsHeader) out.append({ kind: 'header', seed, stream: LATEST_STREAM, shard: shard ? { k: shard.k, n: shard.n } : null, indexes: null });
+    const header = { kind: 'header', seed, stream: LATEST_STREAM, shard: shard ? { k: shard.k, n: shard.n } : null, indexes: null } as const;
+    // On stdout too (sshd skips comments): what is saved from it can be merged, or resumed with --out.
+    if (out && resumed.needsHeader) out.append(header);
+    else if (!out) process.stdout.write(`${encodeModuliLine(header)}\n`);
     for (const bits of sizes) {
       const have = done.get(bits) ?? 0;
       if (have >= wanted) continue;

@@ -122,3 +122,16 @@ export function stream(bits: number, seed: bigint, index: bigint, version: Strea
 export function candidateAt(st: Stream, pos: bigint): bigint {
   return st.lo + 12n * pos;
 }
+
+/**
+ * How many candidates after the index's first one `p` comes, in visiting
+ * order (so the index's prime, if p is it); null when p is no candidate of
+ * the range. On version 2 an index's prime lies within spacing(bits) of its
+ * start but with probability about e^−64, so a larger distance says the
+ * prime belongs to another index, or another run.
+ */
+export function distanceFromStart(st: Stream, p: bigint): bigint | null {
+  if (p < st.lo || p >= 1n << BigInt(st.bits) || (p - st.lo) % 12n !== 0n) return null;
+  const pos = (p - st.lo) / 12n;
+  return (pos - st.first + st.count) % st.count;
+}

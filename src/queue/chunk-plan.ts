@@ -9,7 +9,7 @@
  * the one in the lowest chunk that holds any, so index i is settled once a
  * chunk has found a prime and every chunk below it has come back empty.
  */
-import { NoSafePrimeError } from '../errors.ts';
+import { NoSafePrimeError, QueueJobFailedError } from '../errors.ts';
 import { stream, type StreamVersion } from '../prime/stream.ts';
 import { keeps, type Keep } from '../prime/sieve.ts';
 import { chunkLength } from '../prime/tuning.ts';
@@ -205,7 +205,7 @@ export class ChunkPlan {
     const prime = outcome.prime === null ? null : BigInt(outcome.prime);
     // A worker that ignored the job's class (one older than it) would settle the index on a prime that does not count.
     if (prime !== null && !keeps(this.keep, prime)) {
-      throw new Error(`worker ${outcome.worker} returned a prime outside the class its chunk keeps (${this.keep}): it runs an older powprime; upgrade it`);
+      throw new QueueJobFailedError('chunk', id, 1, `worker ${outcome.worker} returned a prime outside the class its chunk keeps (${this.keep}): it runs an older powprime; upgrade it`);
     }
     st.outcomes.set(c.chunk, prime);
     st.ms.set(c.chunk, outcome.ms);
