@@ -46,7 +46,7 @@ complete -c powprime -n '__powprime_at search' -l seed -r -F -d 'search seed, de
 complete -c powprime -n '__powprime_at search' -l threads -r -F -d 'worker threads (default: one per core)'
 complete -c powprime -n '__powprime_at search' -l backend -r -F -d 'auto, native or js'
 complete -c powprime -n '__powprime_at search' -l out -r -F -d 'append one JSON line per prime; rerunning resumes where the file ends'
-complete -c powprime -n '__powprime_at search' -l json -d 'with --out: print a JSON summary'
+complete -c powprime -n '__powprime_at search' -l json -d 'with --out: print a JSON summary (without it each prime is a JSON line already)'
 complete -c powprime -n '__powprime_at search' -l hex -d 'print each prime as 0x hex on stdout (not with --out: the file keeps decimal, for resume and merge)'
 complete -c powprime -n '__powprime_at search' -l shard -r -F -d 'run only indexes ≡ i-1 (mod n) of the --count; auto reads a Kubernetes, Slurm or GNU parallel index (needs --seed)'
 complete -c powprime -n '__powprime_at search' -l shard-count -r -F -d 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)'

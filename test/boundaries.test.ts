@@ -223,7 +223,7 @@ describe('every known option is accepted', () => {
     const one = { ...search, index: 0 };
     expect(keysOf(one)).toEqual([...FIND_SAFE_PRIME_OPTIONS].sort());
     expect(await findSafePrime(one)).toBe(found[0]);
-    const range = { ...search, index: 0, from: 0, to: 1 } as const;
+    const range = { ...search, index: 0, from: 0, to: 1, keep: 'sshGenerator' } as const;
     const { onProgress: _progress, ...rangeOptions } = range;
     expect(keysOf(rangeOptions)).toEqual([...RANGE_SEARCH_OPTIONS].sort());
     expect(await searchSafePrimeRange(rangeOptions)).toMatchObject({ sieved: expect.any(Number) });

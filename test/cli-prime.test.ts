@@ -319,6 +319,11 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', 'abc'], /--seed is not a whole number/],
     [['search', '--bits', '64', '--count', '1', '--seed', '-3'], /--seed must be from 0/],
     [['search', '--count', '1'], /required option '--bits/],
+    // A misspelled flag is named first, with the suggestion on the same line, before any required flag is missed.
+    [['search', '--bit', '512', '--count', '1'], /^powprime: unknown option '--bit' \(did you mean --bits\?\)\n$/],
+    [['search', '--bits', '512', '--coutn', '1'], /^powprime: unknown option '--coutn' \(did you mean --count\?\)\n$/],
+    [['serch', '--bits', '512'], /^powprime: unknown command 'serch' \(did you mean search\?\)\n$/],
+    [['-v'], /^powprime: unknown option '-v' \(did you mean -V, --version\?\)\n$/],
     // A flag of --register or --queue without it: refused, not dropped without a word.
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--base-url', 'http://127.0.0.1:9'], /^powprime: --base-url goes with --register\n$/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--keystore', 'k.json'], /^powprime: --keystore goes with --register\n$/],
@@ -327,13 +332,25 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--no-limits'], /--no-limits goes with --register/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue-name', 'mine'], /--queue-name goes with --queue/],
     // Output flags that would change nothing.
-    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--json'], /^powprime: --json goes with --out: without it each prime is a JSON line already\n$/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--hex'], /^powprime: --hex does not go with --out: /],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--json without --out is taken: the primes are JSON lines either way', () => {
+    const plain = cli('search', '--bits', '64', '--count', '2', '--seed', '1');
+    const json = cli('search', '--bits', '64', '--count', '2', '--seed', '1', '--json');
+    expect(json.status, json.stderr).toBe(0);
+    const primes = (out: string): string[] =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { prime: string }).prime);
+    expect(primes(json.stdout)).toHaveLength(2);
+    expect(primes(json.stdout)).toEqual(primes(plain.stdout));
   });
 });
 

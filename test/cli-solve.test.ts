@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
 import { jsonConventionErrors } from './helpers/json-convention.ts';
 import { nodeSha256Hex } from './helpers/oracles.ts';
+import { startCli } from './helpers/processes.ts';
 
 describe('powprime solve', () => {
   it('prints a solution node:crypto accepts', () => {
@@ -31,6 +32,16 @@ describe('powprime solve', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a difficulty no machine finishes says so up front, in readable numbers, and what bounds it', async () => {
+    const run = startCli(['solve', 'n', '20', '--threads', '1']);
+    await run.waitFor((_out, err) => err.includes('bounds the search'), 'the up-front note');
+    run.child.kill('SIGTERM');
+    const { status, stderr } = await run.exited;
+    expect(status).toBe(143);
+    // 16^20 ≈ 1.2·10^24 candidates: years at any rate, as a power of ten, never a run of digits.
+    expect(stderr).toMatch(/^powprime: difficulty 20 expects about 1\.2×10\^24 candidates: about \d\.\d×10\^\d+ years at this machine's [\d.]+ [kM]\/s; --max-attempts N bounds the search\n/);
+  });
+
   it.each([
     [['solve', 'n', '65'], /difficulty/],
     [['solve', 'n', '-1'], /difficulty/],
@@ -39,6 +50,8 @@ describe('powprime solve', () => {
     [['solve', 'n', '3', '--threads', '0'], /--threads/],
     [['solve', 'n', '3', '--backend', 'gpu'], /--backend/],
     [['solve', 'n'], /missing required argument/],
+    // An unset $NONCE gives an empty argument: refused, not solved for the empty string.
+    [['solve', '', '3'], /^powprime: nonce must not be empty \(an unset variable\?\)\n$/],
   ])('bad input %j → one line on stderr, exit code 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);

@@ -15,6 +15,7 @@ import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS, VERSION_HELP } from './program.ts';
 import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
+import { checkRequiredAfterUnknown, oneLineUsageError } from './usage-errors.ts';
 
 /**
  * Commands that watch the interrupt signal and wind down by themselves
@@ -103,9 +104,10 @@ async function main(): Promise<void> {
       .configureOutput({
         writeErr: (s) => process.stderr.write(s),
         // commander's own usage errors follow the same one-line form as ours.
-        outputError: (s, write) => write(`powprime: ${s.replace(/^error: /, '')}`),
+        outputError: (s, write) => write(`powprime: ${oneLineUsageError(s)}`),
       }),
   );
+  checkRequiredAfterUnknown(program);
   // When the action starts, not before: `check --help` needs no addon.
   if (known && LEAVE_FROM_HANDLER.has(named)) program.hook('preAction', leaveAtSignal);
   try {

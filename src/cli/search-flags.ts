@@ -74,9 +74,8 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   const target = opts.queue !== undefined ? parseQueueTarget(opts.queue, opts.queueName) : null;
   if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
   if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
-  // Output flags that would change nothing: --json is the summary of an --out file (without one each
-  // prime is a JSON line already), and --hex is how primes are printed, which they are not with --out.
-  if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it each prime is a JSON line already');
+  // --json asks for the summary of an --out file; without one each prime is a JSON line already, which
+  // is what --json asks for. --hex is how primes are printed, which they are not with --out.
   if (opts.hex && opts.out !== undefined) throw new RangeError('--hex does not go with --out: the file keeps primes in decimal, for resume and merge');
   const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);
   const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(checkInteger('--chunk-length', parseIntArg('--chunk-length', opts.chunkLength), 1, MAX_CHUNK_LENGTH));

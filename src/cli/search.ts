@@ -40,7 +40,7 @@ export function registerSearch(program: Command): void {
     .option('--threads <n>', 'worker threads (default: one per core)')
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--out <file.jsonl>', 'append one JSON line per prime; rerunning resumes where the file ends')
-    .option('--json', 'with --out: print a JSON summary')
+    .option('--json', 'with --out: print a JSON summary (without it each prime is a JSON line already)')
     .option('--hex', 'print each prime as 0x hex on stdout (not with --out: the file keeps decimal, for resume and merge)')
     .option('--shard <i/n|auto>', 'run only indexes ≡ i-1 (mod n) of the --count; auto reads a Kubernetes, Slurm or GNU parallel index (needs --seed)')
     .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')

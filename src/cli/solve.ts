@@ -4,6 +4,7 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { checkOneOf } from '../validate.ts';
 import { interruptSignal } from './interrupt.ts';
 import { formatRate, parseBigArg, parseIntArg } from './args.ts';
+import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 
 export function registerSolve(program: Command): void {
@@ -26,6 +27,17 @@ export function registerSolve(program: Command): void {
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       const maxAttempts = opts.maxAttempts === undefined ? undefined : parseBigArg('--max-attempts', opts.maxAttempts);
       const status = new StatusLine();
+      // A difficulty no machine finishes is said up front, once, with what bounds it (not only as a far ETA).
+      const unbounded = maxAttempts === undefined && difficulty >= HOPELESS_DIFFICULTY;
+      let warned = false;
+      const warn = (hashRate: number): void => {
+        if (warned || !unbounded || !(hashRate > 0) || isQuiet()) return;
+        warned = true;
+        status.clear();
+        process.stderr.write(
+          `powprime: difficulty ${difficulty} expects about ${formatCount(16 ** difficulty)} candidates: about ${formatDuration(16 ** difficulty / hashRate)} at this machine's ${formatRate(hashRate)}; --max-attempts N bounds the search\n`,
+        );
+      };
       try {
         const r = await solvePow(
           { nonce, difficulty },
@@ -34,7 +46,10 @@ export function registerSolve(program: Command): void {
             ...(maxAttempts !== undefined ? { maxAttempts } : {}),
             backend,
             signal: interruptSignal,
-            onProgress: (p) => status.update(progressText(p.attempts, p.hashRate, difficulty), progressFields(p.attempts, p.hashRate, difficulty)),
+            onProgress: (p) => {
+              warn(p.hashRate);
+              status.update(progressText(p.attempts, p.hashRate, difficulty), progressFields(p.attempts, p.hashRate, difficulty));
+            },
           },
         );
         status.clear();
@@ -67,7 +82,15 @@ function progressFields(attempts: number, hashRate: number, difficulty: number):
   return { done: attempts, total: expected, rate: Math.round(hashRate), etaMs: hashRate > 0 ? Math.round((Math.max(expected - attempts, 0) / hashRate) * 1000) : null };
 }
 
+/** Difficulties whose expected work (16^d, 2.8·10^14 candidates at 12) takes days or more on any machine. */
+const HOPELESS_DIFFICULTY = 12;
+
+/** 950, 12.3 k, 4.5 G, 2.8 T, then powers of ten (1.2×10^24): never a run of digits. */
 function formatCount(n: number): string {
+  if (n >= 1e15) {
+    const e = Math.floor(Math.log10(n));
+    return `${(n / 10 ** e).toFixed(1)}×10^${e}`;
+  }
   if (n >= 1e12) return `${(n / 1e12).toFixed(1)} T`;
   if (n >= 1e9) return `${(n / 1e9).toFixed(1)} G`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
@@ -75,9 +98,14 @@ function formatCount(n: number): string {
   return String(n);
 }
 
+/** 45 s, 12 min, 3.2 h, 17 days, 40 years, 3.1×10^8 years. */
 function formatDuration(seconds: number): string {
   if (seconds < 90) return `${Math.ceil(seconds)} s`;
   if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
   if (seconds < 172800) return `${(seconds / 3600).toFixed(1)} h`;
-  return `${Math.round(seconds / 86400)} days`;
+  if (seconds < 2 * 365.25 * 86400) return `${Math.round(seconds / 86400)} days`;
+  const years = seconds / (365.25 * 86400);
+  if (years < 1e4) return `${Math.round(years)} years`;
+  const e = Math.floor(Math.log10(years));
+  return `${(years / 10 ** e).toFixed(1)}×10^${e} years`;
 }

@@ -5,7 +5,7 @@ import { poolSize, runOnThreads } from '../pool/pool.ts';
 import { createShared, shared } from '../pool/shared-search.ts';
 import { MAX_DIFFICULTY, MAX_SOLUTION_LENGTH, MIN_DIFFICULTY } from '../limits.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads, checkWellFormed, optionNames } from '../validate.ts';
+import { argumentError, checkCount, checkOptions, checkFunction, checkInteger, checkOneOf, checkSignal, checkString, checkThreads, checkWellFormed, optionNames } from '../validate.ts';
 import { powChunk, type PowTask } from './task.ts';
 import { candidate } from './order.ts';
 import { CHUNK_SIZE } from './range.ts';
@@ -64,7 +64,7 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
   if (challenge === null || typeof challenge !== 'object') {
     throw new TypeError('challenge must be an object {nonce, difficulty}');
   }
-  const nonce = checkWellFormed('nonce', challenge.nonce);
+  const nonce = checkNonce(challenge.nonce);
   const difficulty = checkInteger('difficulty', challenge.difficulty, MIN_DIFFICULTY, MAX_DIFFICULTY);
   const threads = options.threads === undefined ? poolSize() : checkThreads('threads', options.threads);
   const backend = resolveBackend(checkOneOf('backend', options.backend ?? 'auto', BACKEND_CHOICES));
@@ -116,9 +116,16 @@ export async function solvePow(challenge: PowChallenge, opts?: SolveOptions): Pr
 const encoder = new TextEncoder();
 const SOLUTION_FORM = new RegExp(`^[0-9]{1,${MAX_SOLUTION_LENGTH}}$`);
 
+/** A nonce as the service gives it: well-formed text, and not empty (an empty one is an unset variable far more often than a challenge). */
+function checkNonce(value: unknown): string {
+  const nonce = checkWellFormed('nonce', value);
+  if (nonce === '') throw argumentError(RangeError, 'nonce', 'must not be empty (an unset variable?)');
+  return nonce;
+}
+
 /** True when `solution` is 1–32 ASCII digits and SHA-256(nonce‖solution) meets the difficulty. */
 export function verifyPow(nonce: string, difficulty: number, solution: string): boolean {
-  checkWellFormed('nonce', nonce);
+  checkNonce(nonce);
   checkInteger('difficulty', difficulty, MIN_DIFFICULTY, MAX_DIFFICULTY);
   checkString('solution', solution);
   if (!SOLUTION_FORM.test(solution)) return false;
