@@ -8,7 +8,8 @@ export function messages() {
 }
 /** Nonces of every length mod 64, so every candidate layout is used. */
 export function nonces() {
-  return Array.from({ length: 64 }, (_, n) => 'arm64-nonce-'.repeat(6).slice(0, n));
+  // Every length mod 64; 0 as 64 (an empty nonce is refused).
+  return Array.from({ length: 64 }, (_, n) => 'arm64-nonce-'.repeat(6).slice(0, n || 64));
 }
 /** Numbers whose verdicts are compared: small ones, RFC safe primes up to 4096 bits and their neighbours. */
 export function numbers() {
