@@ -8,14 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { hasNative } from './helpers/backends.ts';
 import { runCliSync as cli } from './helpers/cli.ts';
 import { jsonValues } from './helpers/json-convention.ts';
+import { timeless, timelessLines } from './helpers/moduli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
-const timelessLines = (text: string): string[] =>
-  text
-    .split('\n')
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.split(' ').slice(1).join(' '));
-const timeless = (file: string): string[] => timelessLines(readFileSync(file, 'utf8'));
 const firstLine = (file: string): string => readFileSync(file, 'utf8').split('\n')[0]!;
 
 describe.runIf(hasNative)('moduli shards and merge', () => {

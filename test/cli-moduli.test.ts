@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hasNative } from './helpers/backends.ts';
 import { runCliSync as cli } from './helpers/cli.ts';
 import { openssh, sshKeygen } from './helpers/openssh.ts';
+import { timeless, timelessLines } from './helpers/moduli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -20,13 +21,6 @@ const groups = (file: string): string[][] =>
     .split('\n')
     .filter((l) => l !== '' && !l.startsWith('#'))
     .map((l) => l.split(' '));
-/** The fields of moduli lines that do not depend on when a line was written: all but the timestamp. */
-const timelessLines = (text: string): string[] =>
-  text
-    .split('\n')
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.split(' ').slice(1).join(' '));
-const timeless = (file: string): string[] => timelessLines(readFileSync(file, 'utf8'));
 
 /** What a stock ssh-keygen keeps of a moduli file (its output lines). */
 function screenedBySshKeygen(file: string): string[][] {

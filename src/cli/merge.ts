@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import { isModuliFile, mergeModuli, writeMerge } from './moduli-merge.ts';
+import { lackedIndexes } from './index-gaps.ts';
+import { isModuliFile, mergeModuli } from './moduli-merge.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
 import { replaceablePath } from './out-path.ts';
 import { plural } from './plural.ts';
@@ -68,12 +69,8 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
   await verifyLines(all);
   all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
   for (const gap of gaps(all.map((s) => s.line))) process.stderr.write(`powprime: warning: ${gap}\n`);
-  const text = all.map((s) => `${JSON.stringify(s.line)}\n`).join('');
-  if (target === undefined) {
-    process.stdout.write(text);
-    return;
-  }
-  writeFileAtomic(target, text, 0o644);
+  writeMerge(all.map((s) => `${JSON.stringify(s.line)}\n`).join(''), target);
+  if (target === undefined) return;
   const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
   process.stdout.write(
     opts.json
@@ -101,6 +98,12 @@ async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string
   );
 }
 
+/** Writes the merge to `target` whole, or to stdout. */
+function writeMerge(text: string, target: string | undefined): void {
+  if (target === undefined) process.stdout.write(text);
+  else writeFileAtomic(target, text, 0o644);
+}
+
 const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Indexes missing between 0 and the highest present, per search: a shard not merged, or not finished. */
@@ -114,11 +117,8 @@ function gaps(lines: SearchLine[]): string[] {
     else groups.set(k, [l.index]);
   }
   for (const [k, idx] of groups) {
-    const have = new Set(idx);
-    const missing: number[] = [];
-    const top = idx.reduce((m, i) => (i > m ? i : m), 0);
-    for (let i = 0; i <= top && missing.length <= 10; i++) if (!have.has(i)) missing.push(i);
-    if (missing.length) out.push(`the ${k} lacks index${missing.length > 1 ? 'es' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
+    const lacked = lackedIndexes(idx);
+    if (lacked) out.push(`the ${k} lacks ${lacked}`);
   }
   return out;
 }

@@ -7,7 +7,7 @@
  * lists its indexes, so a later merge can still fill them.
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { lackedIndexes } from './index-gaps.ts';
 import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, toRanges, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
 
 /** How much of a file tells what it is. */
@@ -85,27 +85,14 @@ export async function mergeModuli(files: string[]): Promise<MergeResult> {
     }
     let whole = true;
     for (const [bits, xs] of indexes) {
-      const missing: number[] = [];
-      for (let i = 0, j = 0; i <= xs[xs.length - 1]! && missing.length <= 10; i++) {
-        if (xs[j] === i) j++;
-        else missing.push(i);
-      }
-      if (missing.length) {
-        whole = false;
-        warnings.push(
-          `the ${bits}-bit moduli of seed ${seed} lack index${missing.length > 1 ? 'es' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} (a shard not merged, or not finished)`,
-        );
-      }
+      const lacked = lackedIndexes(xs);
+      if (!lacked) continue;
+      whole = false;
+      warnings.push(`the ${bits}-bit moduli of seed ${seed} lack ${lacked} (a shard not merged, or not finished)`);
     }
     out.push(encodeModuliLine({ kind: 'header', seed, stream: run.header.stream, shard: null, indexes: whole ? null : new Map([...indexes].map(([bits, xs]) => [bits, toRanges(xs)])) }));
     for (const e of all) out.push(encodeModuliLine({ kind: 'entry', entry: e.entry }));
     moduli += all.length;
   }
   return { text: out.map((l) => `${l}\n`).join(''), lines, moduli, warnings };
-}
-
-/** Writes the merge to `target` whole, or to stdout. */
-export function writeMerge(text: string, target: string | undefined): void {
-  if (target === undefined) process.stdout.write(text);
-  else writeFileAtomic(target, text, 0o644);
 }

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
 import { InterruptedError } from '../errors.ts';
-import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS } from '../moduli/format.ts';
+import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS, type ModuliEntry } from '../moduli/format.ts';
 import { generateModuli, moduliEntry } from '../moduli/generate.ts';
 import { poolSize } from '../pool/pool.ts';
 import { expectedTestsPerPrime } from '../prime/expectation.ts';
@@ -86,12 +86,6 @@ function moduliCount(n: number, adjective = ''): string {
   return `${n} ${adjective}${n === 1 ? 'modulus' : 'moduli'}`;
 }
 
-/** One modulus found: its index in the size's search, and the prime. */
-interface Found {
-  prime: bigint;
-  index: bigint;
-}
-
 export function registerModuli(program: Command): void {
   program
     .command('moduli')
@@ -167,8 +161,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
         label: `${bits}-bit moduli`,
         ...(testsPerPrime === undefined ? {} : { testsPerPrime }),
       });
-      const keep = (r: Found): void => {
-        const entry = moduliEntry(r.prime, bits, rounds ?? -1);
+      const keep = (entry: ModuliEntry): void => {
         if (out) out.append({ kind: 'entry', entry });
         else progress.print(`${formatModuliLine(entry)}\n`);
         progress.found++;
@@ -188,7 +181,8 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
             stride: 1n,
             count: BigInt(left),
             signal: interruptSignal,
-            onPrime: keep,
+            // Workers run the default rounds (--rounds is refused with --queue).
+            onPrime: (r) => keep(moduliEntry(r.prime, bits, -1)),
             onNotice: progress.notice,
             onProgress: (p) => progress.show({ held: p.held, workers: p.workers.length, candidateRate: p.rate }),
           });
@@ -209,7 +203,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
           ...(threads !== undefined ? { threads } : {}),
           ...(rounds !== undefined ? { rounds } : {}),
         })) {
-          keep(m);
+          keep(m.entry);
         }
       } finally {
         progress.stop();
