@@ -9,10 +9,12 @@
  * beside the verdict; where `taskset` or the addon is missing it says nothing.
  *
  * Run as a script (`node bench/cores.ts --probe`), it says `ready` once loaded,
- * then, given a line on its stdin, prints the rate of the process's own core.
+ * then, for each line on its stdin, prints the rate of the process's own core,
+ * and ends with its stdin.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { native } from '../src/native.ts';
 import { measureLayouts } from './pow-layouts.ts';
@@ -46,43 +48,49 @@ const self = fileURLToPath(import.meta.url);
 // Under a TS runner (tests, npx tsx) this file is a .ts source; from dist/ it is plain JS.
 const probeArgs = [...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--probe'];
 
-/** A probe child, loaded and waiting for its start: `go()` starts its timing; `rate` is what it measured, or null when it failed. */
+/** A probe child, loaded and waiting: `time()` has it time the kernel once (null when it failed or died); `end()` lets it exit. */
 interface ProbeChild {
-  ready: Promise<void>;
-  go(): void;
-  rate: Promise<number | null>;
+  ready: Promise<boolean>;
+  time(): Promise<number | null>;
+  end(): void;
 }
 
-/** A probe child pinned to `cpu`. It says `ready` once loaded and times the kernel when told to go on its stdin. */
+/** A probe child pinned to `cpu`. It says `ready` once loaded and times the kernel each time it is told to go on its stdin. */
 function probeChild(cpu: number): ProbeChild {
   const child = spawn('taskset', ['-c', String(cpu), process.execPath, ...probeArgs], { stdio: ['pipe', 'pipe', 'ignore'], timeout: 30_000 });
-  child.stdin.on('error', () => {}); // a child that died before its start: its rate is null
-  let out = '';
-  let markReady = (): void => {};
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
+  child.stdin.on('error', () => {}); // a child that died: its rates are null
+  const lines: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  let closed = false;
+  let buffered = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    if (out.startsWith('ready\n')) markReady();
+    buffered += d;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      const waiter = waiting.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    }
   });
-  const rate = new Promise<number | null>((resolve) => {
-    child.on('error', () => resolve(null));
-    child.on('close', (code) => {
-      markReady(); // a child that never got ready must not hold the others
-      const r = Number(out.replace(/^ready\n/, '').trim());
-      resolve(code === 0 && out.startsWith('ready\n') && r > 0 ? r : null);
-    });
-  });
-  return { ready, go: () => child.stdin.end('go\n'), rate };
-}
-
-/** Rates of one child a CPU, started together once every one has loaded (a child's start-up takes a second or two, its timing well under one). */
-async function probeTogether(cpus: number[]): Promise<(number | null)[]> {
-  const children = cpus.map(probeChild);
-  await Promise.all(children.map((c) => c.ready));
-  for (const c of children) c.go();
-  return Promise.all(children.map((c) => c.rate));
+  const close = (): void => {
+    closed = true; // a child that never got ready, or died, must not hold the others
+    for (const waiter of waiting.splice(0)) waiter(null);
+  };
+  child.on('error', close);
+  child.on('close', close);
+  const nextLine = (): Promise<string | null> => (lines.length ? Promise.resolve(lines.shift()!) : closed ? Promise.resolve(null) : new Promise((resolve) => waiting.push(resolve)));
+  const ready = nextLine().then((line) => line === 'ready');
+  return {
+    ready,
+    async time() {
+      if (!(await ready) || closed) return null;
+      child.stdin.write('go\n');
+      const r = Number(await nextLine());
+      return r > 0 ? r : null;
+    },
+    end: () => void child.stdin.end(),
+  };
 }
 
 /**
@@ -90,17 +98,26 @@ async function probeTogether(cpus: number[]): Promise<(number | null)[]> {
  * then all at once: a core slower than the others alone is of another kind
  * or has a neighbour; cores slower together than alone share something (SMT
  * siblings, a power limit, or a host that places busy virtual cores on busy
- * hardware), which caps what more threads can give. Null where it cannot be
- * measured (no `taskset`, no addon, one core, a child that failed).
+ * hardware), which caps what more threads can give. One child a core, all
+ * loaded first (a child's start-up takes a second or two, its timing well
+ * under one), each timing alone while the others wait, then all of them
+ * together. Null where it cannot be measured (no `taskset`, no addon, one
+ * core, a child that failed).
  */
 export async function probeCores(): Promise<CoreProbe | null> {
   const cpus = allowedCpus().slice(0, MAX_PROBED);
   if (cpus.length < 2 || !native()) return null;
-  const alone: (number | null)[] = [];
-  for (const cpu of cpus) alone.push(...(await probeTogether([cpu])));
-  const together = await probeTogether(cpus);
-  const all = (xs: (number | null)[]): xs is number[] => xs.every((x) => x !== null);
-  return all(alone) && all(together) ? { cpus, alone, together } : null;
+  const children = cpus.map(probeChild);
+  try {
+    if (!(await Promise.all(children.map((c) => c.ready))).every(Boolean)) return null;
+    const alone: (number | null)[] = [];
+    for (const c of children) alone.push(await c.time());
+    const together = await Promise.all(children.map((c) => c.time()));
+    const all = (xs: (number | null)[]): xs is number[] => xs.every((x) => x !== null);
+    return all(alone) && all(together) ? { cpus, alone, together } : null;
+  } finally {
+    for (const c of children) c.end();
+  }
 }
 
 const mhs = (x: number): string => (x / 1e6).toFixed(1);
@@ -130,12 +147,10 @@ export function coreGap(probe: CoreProbe | null): string | null {
 if (process.argv.includes('--probe') && self === process.argv[1]) {
   // Two layouts, best of three short passes: long enough to see a neighbour,
   // short enough to repeat. The kernels are ranked and warmed before `ready`,
-  // so children told to go together time the kernel together.
+  // so children told to go together time the kernel together. The process
+  // ends when its stdin does.
   const measure = (passes: number, ms: number): number => Math.min(...measureLayouts({ lengths: [20, 44], kernel: 'best', passes, msPerLength: ms }).map((r) => r.rate));
   measure(1, 5);
   process.stdout.write('ready\n');
-  process.stdin.once('data', () => {
-    process.stdout.write(`${measure(3, 60)}\n`);
-    process.stdin.destroy();
-  });
+  createInterface({ input: process.stdin }).on('line', () => process.stdout.write(`${measure(3, 60)}\n`));
 }

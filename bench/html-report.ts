@@ -10,7 +10,7 @@
  * their values.
  */
 import type { BenchResult, BenchRow, BenchTarget } from './schema.ts';
-import { formatChange, formatValue, targetLine, verdictLines, verdictOf, type Comparison } from './report.ts';
+import { formatChange, formatValue, headlineLines, targetLine, verdictLines, verdictOf, type Comparison } from './report.ts';
 
 type Spec = Record<string, unknown>;
 
@@ -183,7 +183,8 @@ function charts(r: BenchResult): Chart[] {
   if (pow.length) {
     out.push({
       spec: barChart(pow, { title: 'Proof of work: million hashes per second (longer is faster)', axis: 'M hashes/s', scale: 1e6 }),
-      caption: 'How fast each implementation searches for a proof of work; OpenSSL’s bar is its raw SHA-256 block rate on one core, the ceiling for a one-core hashing loop.',
+      caption:
+        'How fast each implementation searches for a proof of work on one nonce, through solvePow (worker threads included, so below the kernel-alone figures per nonce length); OpenSSL’s first bar is its raw SHA-256 block rate on one core, the ceiling for a one-core hashing loop, and its wall-time bars on one process and on all cores at once are the machine’s own scaling, the thread goal’s baseline.',
     });
   }
   const layouts = of('pow-layout');
@@ -282,6 +283,13 @@ ul{padding-left:1.2em}
 </style></head><body>
 <h1>powprime bench</h1>
 <table>${machine.map(([k, v]) => `<tr><th>${k}</th><td>${esc(v!)}</td></tr>`).join('')}</table>
+${
+  r.pow
+    ? headlineLines(r.pow)
+        .map((l) => `<p>${esc(l)}</p>`)
+        .join('')
+    : ''
+}
 <div class="${r.noise?.busy ? 'note ' : ''}verdict">${verdict.map((l) => `<p>${esc(l)}</p>`).join('')}</div>
 ${c ? `<p class="note">Changes are against the run of ${esc(c.oldDate)}.${c.machineNote ? ` ${esc(c.machineNote)}.` : ''}</p>` : ''}
 <p>Colours, the same in every chart: ${legend}</p>

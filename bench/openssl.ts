@@ -1,4 +1,8 @@
-/** The machine's SHA-256 block rate as OpenSSL measures it: the baseline of the PoW table; and the bench's way of running openssl. */
+/**
+ * The machine's SHA-256 block rate as OpenSSL measures it: the baseline of the
+ * PoW table; its scaling over processes (`-multi`): the baseline of the thread
+ * goal; and the bench's way of running openssl.
+ */
 import { spawn } from 'node:child_process';
 
 export interface ChildRun {
@@ -31,18 +35,44 @@ export function runChild(cmd: string, args: string[], timeoutMs: number): Promis
   });
 }
 
+type BlockRate = { rate: number } | { rate: null; reason: string };
+
+/** One `openssl speed -evp sha256 -bytes 16384` run with `extra` options: its SHA-256 blocks per second, or null with the reason. */
+async function speedRun(seconds: number, extra: string[]): Promise<BlockRate> {
+  const run = await runChild('openssl', ['speed', '-mr', ...extra, '-evp', 'sha256', '-bytes', '16384', '-seconds', String(seconds)], (seconds + 30) * 1000);
+  if (run.error) return { rate: null, reason: `openssl not runnable: ${run.error.message}` };
+  // Machine-readable line: +F:<n>:sha256:<bytes per second>; with -multi the parent's line is the children's sum
+  // (each child's own comes as "Got: +F:… from <child>").
+  const line = run.stdout.split('\n').find((l) => /^\+F:\d+:sha256:/i.test(l));
+  const bytesPerSecond = line ? Number(line.split(':')[3]) : NaN;
+  if (run.status !== 0 || !Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) {
+    return { rate: null, reason: `unexpected openssl speed ${extra.join(' ')} output: ${run.stdout.slice(0, 200)}${run.stderr.slice(0, 200)}`.replace(/\s+/g, ' ').trim() };
+  }
+  return { rate: bytesPerSecond / 64 };
+}
+
 /**
  * Blocks per second of one core from `openssl speed -evp sha256 -bytes 16384`,
  * or null with the reason when openssl is absent or its output unreadable.
+ * openssl divides by its CPU time here (its default), so time the machine
+ * gives to other work does not lower the figure.
  */
-export async function opensslSha256BlockRate(seconds: number): Promise<{ rate: number } | { rate: null; reason: string }> {
-  const run = await runChild('openssl', ['speed', '-mr', '-evp', 'sha256', '-bytes', '16384', '-seconds', String(seconds)], (seconds + 30) * 1000);
-  if (run.error) return { rate: null, reason: `openssl not runnable: ${run.error.message}` };
-  // Machine-readable line: +F:<n>:sha256:<bytes per second>
-  const line = run.stdout.split('\n').find((l) => /^\+F:\d+:sha256:/i.test(l));
-  const bytesPerSecond = line ? Number(line.split(':')[3]) : NaN;
-  if (!Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) {
-    return { rate: null, reason: `unexpected openssl speed output: ${run.stdout.slice(0, 200)}${run.stderr.slice(0, 200)}` };
-  }
-  return { rate: bytesPerSecond / 64 };
+export function opensslSha256BlockRate(seconds: number): Promise<BlockRate> {
+  return speedRun(seconds, []);
+}
+
+/**
+ * The machine's own scaling, as OpenSSL sees it: blocks per second of one
+ * `openssl speed` process and of `processes` of them at once (`-multi`, their
+ * sum), both over wall time (`-elapsed`), like the bench's thread ratio: CPU
+ * time would not see two processes sharing one core, a CPU quota, or a host
+ * that runs two busy virtual cores slower than one. Null with the reason where
+ * it cannot be measured (no openssl; no `-multi`, as on Windows).
+ */
+export async function opensslSha256Scaling(processes: number, seconds: number): Promise<{ single: number; multi: number } | { single: null; multi: null; reason: string }> {
+  const single = await speedRun(seconds, ['-elapsed']);
+  if (single.rate === null) return { single: null, multi: null, reason: single.reason };
+  const multi = await speedRun(seconds, ['-elapsed', '-multi', String(processes)]);
+  if (multi.rate === null) return { single: null, multi: null, reason: multi.reason };
+  return { single: single.rate, multi: multi.rate };
 }

@@ -1,10 +1,11 @@
 /**
- * What `powprime bench` prints on a terminal: the machine, Markdown tables
- * (the ones pasted into docs/benchmarks.md) and the targets, each figure with its
- * change against a saved run when `--compare` is given.
+ * What `powprime bench` prints on a terminal: the machine, the headline
+ * figures, the targets and the verdict; with `--verbose` every Markdown table
+ * too (the ones pasted into docs/benchmarks.md), each figure with its change
+ * against a saved run when `--compare` is given.
  */
 import { coreGap } from './cores.ts';
-import type { BenchMachine, BenchResult, BenchRow, BenchTarget, CoreProbe } from './schema.ts';
+import type { BenchMachine, BenchResult, BenchRow, BenchTarget, CoreProbe, PowSummary } from './schema.ts';
 
 export interface Comparison {
   /** Relative change of each row's value against the old run, by `what` (0.124 = +12.4%). */
@@ -63,7 +64,35 @@ export function targetLine(t: BenchTarget): string {
   const got = t.value === null ? 'not measured' : `${t.value.toFixed(t.value >= 100 ? 0 : 3)} ${t.unit}`;
   const v = verdictOf(t);
   const verdict = v === 'not measured' ? '' : v === 'met' ? ' met' : v === 'not judged' ? ' not judged (busy machine)' : ' NOT met';
-  return `- ${t.what}: ${got} (goal ${t.direction === 'min' ? '≥' : '≤'} ${t.goal} ${t.unit})${verdict}`;
+  return `- ${t.what}: ${got} (goal ${t.direction === 'min' ? '≥' : '≤'} ${t.goal} ${t.unit})${verdict}${t.detail ? `; ${t.detail}` : ''}`;
+}
+
+const mhs = (x: number): string => `${(x / 1e6).toFixed(x >= 1e8 ? 0 : 1)} M`;
+
+/**
+ * The PoW suite's headline, two lines: one rate (a thread of the kernel, the
+ * median over nonce lengths: the figure the goals against OpenSSL judge) and
+ * the thread scaling beside the machine's own, each figure named.
+ */
+export function headlineLines(p: PowSummary): string[] {
+  const lines: string[] = [];
+  const kernel = p.kernel === 'ts' ? 'the TypeScript kernel (no native addon)' : `native ${p.kernel}`;
+  if (p.rate === null) lines.push('PoW rate: not measured.');
+  else {
+    const ssl = p.openssl ? ` = ${(p.rate / p.openssl).toFixed(2)} × OpenSSL's SHA-256 on one core (${mhs(p.openssl)} blocks/s)` : '';
+    lines.push(
+      `PoW rate: ${mhs(p.rate)} hashes/s on one thread${ssl}: ${kernel}, the median over nonce lengths 1–${p.lengths} (slowest ${mhs(p.min ?? p.rate)}), each length's best pass of the kernel alone.`,
+    );
+  }
+  if (p.threadRatio) {
+    const t = p.threadRatio;
+    const m = p.machineScaling;
+    const machine = m
+      ? `; the machine itself ${m.ratio.toFixed(2)} × (OpenSSL's SHA-256 on ${m.processes} processes against one, wall time), so ours is ${(t.min / m.ratio).toFixed(2)} of the machine's`
+      : `; the machine's own scaling not measured${p.machineScalingWhy ? ` (${p.machineScalingWhy})` : ''}`;
+    lines.push(`Threads: ${p.threads} threads give ${t.min.toFixed(2)} × one thread through solvePow (the lowest of ${t.measured} nonce lengths; median ${t.median.toFixed(2)} ×)${machine}.`);
+  }
+  return lines;
 }
 
 /** The run's verdict in a few sentences a newcomer reads right. */
@@ -161,8 +190,10 @@ function table(rows: BenchRow[], c?: Comparison): string[] {
 }
 
 const TITLES: Record<BenchRow['chart'], string> = {
-  'pow-rate': 'Proof of work: hashes per second (median of runs; difficulty 64, so nothing is accepted)',
-  'pow-layout': 'Proof of work per nonce length (the length decides the kernel shape): hashes per second, best of passes, fixed-seed nonces',
+  'pow-rate':
+    'Proof of work on one nonce (20 bytes): hashes per second, the median of runs (difficulty 64, so nothing is accepted). native and ts run through solvePow, worker threads and chunk hand-offs included, so below the per-length figures of the kernel alone; node:crypto hashes a candidate a createHash. OpenSSL: SHA-256 blocks per second, on one core per CPU second (the kernel goals’ baseline), on processes over wall time (the thread goal’s)',
+  'pow-layout':
+    'Proof of work per nonce length (the length decides the kernel shape): hashes per second, best of passes, fixed-seed nonces; "native 1 thread" is the kernel alone in the bench’s own thread (the headline and the OpenSSL goals), the solvePow columns the thread goal’s two sides',
   modexp: 'Modular exponentiation, full-size exponent: median ms per exponentiation',
   'safe-prime': 'Safe primes and DH parameters: mean seconds each (native and powprime on all cores; node:crypto and openssl on 1 core)',
   'fermat-tests': 'Fermat tests per safe prime: measured in the native search, and expected for its sieve',
@@ -170,15 +201,30 @@ const TITLES: Record<BenchRow['chart'], string> = {
   moduli: 'OpenSSH moduli: core time a usable group, powprime (a batch on all cores) and ssh-keygen (generate and screen), and in OpenSSL Miller-Rabin rounds of its size',
 };
 
-export function formatReport(r: BenchResult, c?: Comparison): string {
+export interface ReportOptions {
+  /** Every table, the one per nonce length too (`--verbose`). Without it a comparison shows the tables but that one, and a run none. */
+  verbose?: boolean;
+}
+
+export function formatReport(r: BenchResult, c?: Comparison, opts: ReportOptions = {}): string {
   const lines: string[] = [machineLine(r.machine)];
   if (c) lines.push(`Compared with the run of ${c.oldDate}${c.machineNote ? `; NOTE: ${c.machineNote}` : ''}`);
-  for (const chart of ['pow-rate', 'pow-layout', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost', 'moduli'] as const) {
+  if (r.pow) lines.push('', ...headlineLines(r.pow));
+  const charts = opts.verbose
+    ? (['pow-rate', 'pow-layout', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost', 'moduli'] as const)
+    : c
+      ? (['pow-rate', 'modexp', 'safe-prime', 'fermat-tests', 'fermat-cost', 'moduli'] as const)
+      : [];
+  for (const chart of charts) {
     const rows = r.rows.filter((x) => x.chart === chart);
     if (rows.length) lines.push('', TITLES[chart], '', ...table(rows, c));
   }
   lines.push('', 'Targets (measured in this run):', '', ...r.targets.map(targetLine));
   if (r.skipped.length) lines.push('', ...r.skipped.map((s) => `Skipped: ${s}`));
   lines.push('', ...verdictLines(r));
+  if (!opts.verbose)
+    lines.push(
+      `Every measurement: --verbose prints the tables${r.rows.some((x) => x.chart === 'pow-layout') ? ' (one row a nonce length)' : ''}, --json or --save the data, --report FILE.html charts.`,
+    );
   return lines.join('\n');
 }

@@ -70,6 +70,47 @@ export interface BenchTarget {
   verdict?: 'met' | 'not met' | 'not judged' | 'not measured';
   /** Why a target was not judged. */
   why?: string;
+  /** The figures a ratio of ratios is made of, each named (the thread goal: ours and the machine's own scaling). */
+  detail?: string;
+}
+
+/** The machine's own scaling in the run: OpenSSL's SHA-256 on one process and on `processes` at once, wall time, the best run of each. */
+export interface MachineScaling {
+  processes: number;
+  /** SHA-256 blocks per second of one `openssl speed -elapsed` process. */
+  single: number;
+  /** Blocks per second of `processes` of them at once (`-multi`), their sum. */
+  multi: number;
+  /** multi / single, at most `processes`. */
+  ratio: number;
+}
+
+/** The PoW suite's headline figures, printed above the targets. */
+export interface PowSummary {
+  /** The kernel the rate is of: the native SHA-256 searcher in use, or 'ts' without the addon. */
+  kernel: string;
+  /**
+   * The headline rate, hashes per second of one thread: the kernel alone in
+   * the bench's own thread, the median over nonce lengths 1 to `lengths` (the
+   * best pass of each), the figure the goals against OpenSSL judge. Null where
+   * it could not be measured.
+   */
+  rate: number | null;
+  /** The slowest nonce length's rate, as `rate`. */
+  min: number | null;
+  lengths: number;
+  /** OpenSSL's SHA-256 block rate on one core, its best run (per CPU second, `openssl speed`'s default). */
+  openssl: number | null;
+  threads: number;
+  /**
+   * All threads / 1 thread, both through solvePow on the same nonce lengths
+   * (`measured` of them): the minimum and the median over those lengths.
+   */
+  threadRatio: { min: number; median: number; measured: number } | null;
+  /** The machine's own scaling, measured in the same run: the thread goal's baseline. */
+  machineScaling: MachineScaling | null;
+  /** Why machineScaling is null. */
+  machineScalingWhy?: string;
 }
 
 /** The native PoW kernel's best rate (hashes/s) on each probed core, alone and with every probed core running it at once. */
@@ -106,6 +147,8 @@ export interface BenchResult {
   skipped: string[];
   /** Absent in runs saved before it was measured. */
   noise?: BenchNoise;
+  /** The PoW suite's headline figures; absent when the suite did not run, and in runs saved before it. */
+  pow?: PowSummary;
 }
 
 export function machineInfo(date = new Date()): BenchMachine {

@@ -68,7 +68,7 @@ describe('moduli bench', () => {
       skipped: [],
       noise: { busy: false, reasons: [] },
     } as unknown as BenchResult;
-    const text = formatReport(r);
+    const text = formatReport(r, undefined, { verbose: true });
     expect(text).toContain('OpenSSH moduli: core time a usable group');
     expect(text).toMatch(/\| bits \| powprime core s \| ssh-keygen core s \|/);
     expect(text).toMatch(/\| 2048 \| 0\.500\s*s? \| 10\.0+\s*s? \|/);

@@ -297,15 +297,28 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
       expect(x).toMatchObject({ suite: 'pow', chart: expect.stringMatching(/^pow-(rate|layout)$/), unit: 'hashes/s', what: expect.any(String) });
       if (x.value !== null) expect(x.min! <= x.median! && x.median! <= x.max!).toBe(true);
     }
-    // The layout rows cover every nonce length mod 64, for each series measured.
+    // The one-thread layout rows cover every nonce length mod 64; a quick run's thread ratio, one length a changing word.
     const layouts = res.rows.filter((x) => x.chart === 'pow-layout');
     for (const series of new Set(layouts.map((x) => x.series))) {
       const mods = new Set(layouts.filter((x) => x.series === series).map((x) => x.nonceLength! % 64));
-      expect(mods.size, series).toBe(64);
+      const words = new Set(layouts.filter((x) => x.series === series).map((x) => /word (\d+) changes/.exec(x.what)![1]));
+      if (series === 'native 1 thread' || series === 'ts 1 thread') expect(mods.size, series).toBe(64);
+      else expect([mods.size, words.size], series).toEqual([12, 12]);
     }
     expect(layouts.some((x) => x.series === 'ts 1 thread')).toBe(true);
     expect(res.targets.length).toBe(5);
     expect(res.targets.filter((t) => /over nonce lengths/.test(t.what)).length).toBe(4);
+    // The headline: one rate, and the thread ratio beside the machine's own scaling when openssl speed -multi runs here.
+    expect(res.pow).toMatchObject({ kernel: expect.any(String), lengths: 64, threads: expect.any(Number), rate: expect.any(Number) });
+    const scaling = res.targets.find((t) => /native \d+ threads \/ native 1 thread/.test(t.what))!;
+    if (res.pow!.kernel !== 'ts' && res.pow!.threads >= 2) {
+      expect(res.pow!.threadRatio).toMatchObject({ measured: 12 });
+      if (res.pow!.machineScaling) {
+        expect(scaling).toMatchObject({ goal: 0.97, detail: expect.stringMatching(/^ours .*; the machine's .* \(openssl speed -multi \d+ \/ 1 process/) });
+        expect(scaling.value).toBeCloseTo(res.pow!.threadRatio!.min / res.pow!.machineScaling.ratio, 9);
+        expect(res.rows.filter((x) => /openssl sha256 blocks\/s, .*wall time/.test(x.what))).toHaveLength(2);
+      } else expect(scaling).toMatchObject({ goal: 1.9 });
+    }
     for (const t of res.targets) {
       expect(typeof t.goal).toBe('number');
       expect(['min', 'max']).toContain(t.direction);
@@ -322,7 +335,10 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/Compared with the run of /);
     expect(again.stdout).toMatch(/\|\s+[+−]\d+\.\d%/);
+    expect(again.stdout).toMatch(/^PoW rate: [\d.]+ M hashes\/s on one thread/m);
     expect(again.stdout).toMatch(/^Verdict: /m);
+    // The per-length table only with --verbose.
+    expect(again.stdout).not.toContain('| nonce length |');
   });
 
   it('a --compare file that is not a saved result is refused before measuring (exit 2)', async () => {

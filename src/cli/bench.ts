@@ -7,6 +7,7 @@ import { StatusLine } from './status.ts';
 
 interface BenchOpts {
   quick?: boolean;
+  verbose?: boolean;
   json?: boolean;
   suite: string;
   save?: string;
@@ -20,12 +21,14 @@ export function registerBench(program: Command): void {
     .description('side-by-side benchmarks with ratios against baselines measured in the same run')
     .addHelpText(
       'after',
-      '\nThe exit code is 0 whatever the figures: a goal missed is reported, not an error. A goal missed while the machine\n' +
+      '\nIt prints the headline figures, the goals and a verdict; --verbose adds every table.\n' +
+        '\nThe exit code is 0 whatever the figures: a goal missed is reported, not an error. A goal missed while the machine\n' +
         'was busy (others’ load before or during the run, or repeated runs that disagree) is reported as not judged. --quick judges only the goals\n' +
         'its sizes measure; the full run (several minutes) judges them all.\n' +
-        '\nExamples:\n  powprime bench --quick\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
+        '\nExamples:\n  powprime bench --quick\n  powprime bench --quick --verbose\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
     )
     .option('--quick', 'fewer and shorter runs (about a minute)')
+    .option('--verbose', 'print every table too, the one a row per nonce length included (--json, --save and --report always hold every row)')
     .option('--json', 'print the result (one schema for every suite) as JSON')
     .option('--suite <name>', 'pow, prime, moduli or all (pow and prime; moduli, minutes to an hour beside ssh-keygen, runs when named)', 'all')
     .option('--save <file.json>', 'keep the result, to --compare a later run with')
@@ -93,6 +96,7 @@ export function registerBench(program: Command): void {
         targets: noise.withVerdicts([...(pow?.targets ?? []), ...(prime?.targets ?? []), ...(moduli?.targets ?? [])], quiet),
         skipped: [...(pow?.skipped ?? []), ...(prime?.skipped ?? []), ...(moduli?.skipped ?? [])],
         noise: quiet,
+        ...(pow ? { pow: pow.summary } : {}),
       };
       const comparison = old ? compareRuns(result, old) : undefined;
       if (save) writeFileAtomic(save, `${JSON.stringify(result, null, 1)}\n`, 0o644);
@@ -104,7 +108,7 @@ export function registerBench(program: Command): void {
         process.stdout.write(`${JSON.stringify(comparison ? { ...result, changes: Object.fromEntries(comparison.changes), machineNote: comparison.machineNote } : result, null, 2)}\n`);
         return;
       }
-      process.stdout.write(`${formatReport(result, comparison)}\n`);
+      process.stdout.write(`${formatReport(result, comparison, { verbose: Boolean(opts.verbose) })}\n`);
       if (opts.report) process.stdout.write(`\nreport: ${opts.report}\n`);
     });
 }
