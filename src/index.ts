@@ -47,6 +47,7 @@ export type { Attribution } from './clients/question/attribution.ts';
 export {
   BadRequestError,
   ChallengeExpiredError,
+  DeadlineError,
   NetworkError,
   ServiceNotFoundError,
   ProtocolError,
@@ -56,6 +57,7 @@ export {
   ServiceError,
   StateFileCorruptError,
   RequestTimeoutError,
+  ResponseTooLargeError,
   UnauthorizedError,
 } from './clients/errors.ts';
 export { realClock } from './clients/clock.ts';
@@ -79,7 +81,7 @@ export {
 } from './clients/registry/errors.ts';
 export { Keystore, redact } from './clients/registry/keystore.ts';
 export type { KeystoreOptions, LedgerEntry, LedgerState } from './clients/registry/keystore.ts';
-export { Registrar } from './clients/registry/registrar.ts';
+export { Registrar, type Registration } from './clients/registry/registrar.ts';
 export { pipelineFile, QuestionPipeline } from './clients/question/pipeline.ts';
 export type { PipelineOptions } from './clients/question/pipeline.ts';
 export { AdClient } from './clients/ads/client.ts';

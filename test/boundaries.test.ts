@@ -306,6 +306,8 @@ describe('every known client option is accepted', () => {
     baseUrl: 'http://127.0.0.1:9',
     defaultBaseUrl: 'http://127.0.0.1:9',
     stateDir: dir,
+    readOnlyState: false,
+    probeBeforeWait: false,
     limits: 'off',
     banMs: 60_000,
     clock: new ManualClock(),

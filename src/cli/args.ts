@@ -38,6 +38,17 @@ function exactDecimal(text: string): bigint | 'fraction' | 'huge' | null {
 }
 
 /**
+ * A duration as people write it: a number and a unit (ms, s, m or h; seconds
+ * when none), e.g. 90s, 10m, 2h, 500ms, 1.5h. In milliseconds, rounded.
+ */
+export function parseDuration(name: string, text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new RangeError(`${name} must be a duration such as 90s, 10m, 2h or 500ms (got ${JSON.stringify(text)})`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+/**
  * Decimal text as a number: a fraction or a sign is passed on for the API to
  * judge (it quotes the value); anything else is refused naming the flag. So
  * is a whole number past 2^53, or a fraction a number would round to a whole

@@ -1,9 +1,12 @@
 /** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
 import type { Command } from 'commander';
+import { realClock, type Clock } from '../clients/clock.ts';
+import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
+import { linkSignals } from '../clients/http/linked-signal.ts';
 import type { ServiceClientOptions } from '../clients/http/service-client.ts';
 import { MAX_WAIT_SECONDS } from '../limits.ts';
 import { checkInteger } from '../validate.ts';
-import { parseIntArg } from './args.ts';
+import { parseDuration, parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
@@ -14,16 +17,18 @@ export interface ServiceFlags {
   /** commander's --no-limits: false when given. */
   limits?: boolean;
   maxWait?: string;
+  timeout?: string;
   json?: boolean;
 }
 
-/** Adds --base-url, --state-dir, --no-limits, --max-wait and --json. */
+/** Adds --base-url, --state-dir, --no-limits, --max-wait, --timeout and --json. */
 export function serviceFlags(c: Command, service: string, envVar: string): Command {
   return c
     .option('--base-url <url>', `${service} address (or ${envVar})`)
     .option('--state-dir <dir>', `rate-limit state, cookies and caches, each kept per host (default: ~/.local/state/powprime/${service})`)
     .option('--no-limits', 'skip the client-side rate limits (only for a local server)')
     .option('--max-wait <seconds>', 'fail (exit 1) instead of waiting longer than this for a rate limit or a ban')
+    .option('--timeout <duration>', 'fail (exit 1) when the command has not ended within this, waits and retries included, e.g. 30s, 5m (default: no bound)')
     .option('--json', 'machine-readable output');
 }
 
@@ -33,25 +38,83 @@ export function serviceFlags(c: Command, service: string, envVar: string): Comma
  * hour looks like a hang), with a countdown on a terminal. A stop signal
  * ends waits and GETs at once; a POST already sent is seen through, so its
  * answer (a question id, a prime's keys) is kept.
+ *
+ * With --timeout, a deadline from now does the same, its reason a
+ * DeadlineError ("no answer within 30s", exit 1): it is linked into the
+ * client's signal and its clock's sleeps (so the command's own waits, such as
+ * `question ask --wait`'s, end at it too), and a rate-limit wait that would
+ * end after it fails at once instead.
  */
 export function clientOptions(
   o: ServiceFlags,
   envVar: string,
   status = new StatusLine(),
-): Pick<ServiceClientOptions, 'baseUrl' | 'defaultBaseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait' | 'signal'> {
+): Pick<ServiceClientOptions, 'baseUrl' | 'defaultBaseUrl' | 'stateDir' | 'limits' | 'maxWaitMs' | 'onWait' | 'signal' | 'clock' | 'probeBeforeWait'> {
   const maxWait = o.maxWait === undefined ? undefined : checkInteger('--max-wait', parseIntArg('--max-wait', o.maxWait), 0, MAX_WAIT_SECONDS);
+  const timeoutMs = o.timeout === undefined ? undefined : parseTimeout(o.timeout);
   const defaultUrl = defaultBaseUrl(envVar);
+  const baseUrl = baseUrlFrom(o, envVar);
+  const deadline = timeoutMs === undefined ? null : deadlineSignal(timeoutMs, new URL(baseUrl).host);
   return {
-    baseUrl: baseUrlFrom(o, envVar),
+    baseUrl,
     ...(defaultUrl !== undefined ? { defaultBaseUrl: defaultUrl } : {}),
     ...(o.stateDir ? { stateDir: o.stateDir } : {}),
     ...(o.limits === false ? { limits: 'off' as const } : {}),
     ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
-    signal: interruptSignal,
+    // Linked for the process's life: the command is the process.
+    signal: deadline ? linkSignals([interruptSignal, deadline.signal]).signal : interruptSignal,
+    // A service gone away is said at once, not after a rate-limit wait (docs/cli.md).
+    probeBeforeWait: true,
+    ...(deadline ? { clock: deadlineClock(deadline.signal) } : {}),
     onWait: (until, route, reason) => {
+      if (deadline && until > deadline.at) {
+        throw new RateLimitWaitError(route, until, `${reason}, after --timeout ${formatDuration(deadline.ms)} ends`);
+      }
       status.clear();
       if (!isQuiet()) process.stderr.write(`powprime: ${route} waits ${Math.ceil((until - Date.now()) / 1000)} s: ${reason}\n`);
       countdown(status, until, route);
+    },
+  };
+}
+
+/** The longest --timeout: as long as the longest --max-wait (a year). */
+const MAX_TIMEOUT_MS = MAX_WAIT_SECONDS * 1000;
+
+/** --timeout's text in milliseconds: a duration (args.ts, as fake-services --answer-delay) from 1 ms to a year. */
+export function parseTimeout(text: string): number {
+  const ms = parseDuration('--timeout', text);
+  if (ms < 1 || ms > MAX_TIMEOUT_MS) throw new RangeError(`--timeout must be from 1ms to ${formatDuration(MAX_TIMEOUT_MS)} (got ${JSON.stringify(text)})`);
+  return ms;
+}
+
+/**
+ * A signal that aborts `ms` from now with a DeadlineError naming `host`. Its
+ * timer does not keep the process alive: a command that is done leaves.
+ */
+function deadlineSignal(ms: number, host: string): { signal: AbortSignal; at: number; ms: number } {
+  const controller = new AbortController();
+  const at = Date.now() + ms;
+  // In steps: setTimeout's range ends at about 24.8 days.
+  const arm = (): void => {
+    const left = at - Date.now();
+    if (left <= 0) controller.abort(new DeadlineError(ms, host, '--timeout'));
+    else setTimeout(arm, Math.min(left, 2 ** 31 - 1)).unref();
+  };
+  arm();
+  return { signal: controller.signal, at, ms };
+}
+
+/** The real clock, whose sleeps also end (with the deadline's reason) when the deadline passes. */
+function deadlineClock(deadline: AbortSignal): Clock {
+  return {
+    now: () => realClock.now(),
+    sleep: async (ms, signal) => {
+      const linked = linkSignals(signal ? [signal, deadline] : [deadline]);
+      try {
+        await realClock.sleep(ms, linked.signal);
+      } finally {
+        linked.dispose();
+      }
     },
   };
 }

@@ -51,15 +51,33 @@ export class RateLimitedError extends ServiceError {
 
 /** The response could not be understood: not JSON, truncated, or not of the documented shape. */
 export class ProtocolError extends PowprimeError {
-  readonly code = 'ERR_PROTOCOL';
+  readonly code: string = 'ERR_PROTOCOL';
   // A truncated or garbled body is usually the connection's fault: worth another try.
-  override readonly transient = true;
+  override readonly transient: boolean = true;
   constructor(
     readonly route: string,
     readonly detail: string,
     readonly status?: number,
   ) {
     super(`${route}: ${detail}`);
+  }
+}
+
+/**
+ * The response was larger than the client accepts (`limit` bytes). Not the
+ * connection's fault: the same call would fetch the same body again, so it is
+ * thrown at once, never retried. Read only up to the limit, then dropped.
+ */
+export class ResponseTooLargeError extends ProtocolError {
+  override readonly code = 'ERR_RESPONSE_TOO_LARGE';
+  override readonly transient = false;
+  constructor(
+    route: string,
+    /** The most bytes accepted. */
+    readonly limit: number,
+    status?: number,
+  ) {
+    super(route, `response larger than ${limit} bytes`, status);
   }
 }
 
@@ -124,6 +142,32 @@ export class NetworkError extends PowprimeError {
     this.connected = !unreachable;
     this.transient = !unreachable;
   }
+}
+
+/**
+ * A whole operation's deadline passed before it ended (the CLI's
+ * `--timeout`): the waits, backoffs and reads under it were stopped. `what`
+ * names whose answer was awaited (e.g. the service's host).
+ */
+export class DeadlineError extends PowprimeError {
+  readonly code = 'ERR_DEADLINE';
+  constructor(
+    /** The deadline, as a time from the start (ms). */
+    readonly timeoutMs: number,
+    readonly what = '',
+    /** How the deadline was set, said after the message (e.g. '--timeout'). */
+    readonly source = '',
+  ) {
+    super(`${what ? `${what}: ` : ''}no answer within ${formatDuration(timeoutMs)}${source ? ` (${source})` : ''}`);
+  }
+}
+
+/** 30000 as 30s, 300000 as 5m, 7200000 as 2h, 1500 as 1500ms: the units `--timeout` takes. */
+export function formatDuration(ms: number): string {
+  if (ms > 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
 }
 
 /** A call would have to wait for the rate limit (or a ban) longer than allowed. */

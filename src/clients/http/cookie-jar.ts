@@ -49,9 +49,21 @@ export class CookieJar {
   constructor(
     private readonly clock: Clock,
     private readonly file?: string,
+    /** Read `file` once and keep changes in memory (a state dir this process cannot write; see RateLimiter's readOnly). */
+    private readonly readOnly = false,
   ) {
     // A corrupt jar only costs a new session.
-    if (file) this.cookies = this.read(file);
+    if (file) this.cookies = readOnly ? this.readIfAllowed(file) : this.read(file);
+  }
+
+  /** read() where nothing may be written and the file may be unreadable: a jar it cannot read or set aside is an empty one (a new session). */
+  private readIfAllowed(file: string): Cookie[] {
+    try {
+      return this.read(file);
+    } catch (err) {
+      if (!['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      return [];
+    }
   }
 
   /** Records the Set-Cookie headers of a response from `url`. */
@@ -109,7 +121,7 @@ export class CookieJar {
       }
       return out;
     };
-    if (!this.file) {
+    if (!this.file || this.readOnly) {
       this.cookies = apply(this.cookies);
       return;
     }

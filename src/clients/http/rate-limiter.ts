@@ -50,6 +50,12 @@ export interface AcquireOptions {
   maxWaitMs?: number;
   /** Told before each wait: when the call will go out, and why it waits. */
   onWait?: (until: number, route: string, reason: string) => void;
+  /**
+   * Run before each wait (after maxWaitMs accepted it, before onWait): a
+   * rejection ends the call instead of the wait (the service clients probe
+   * the host here, so one that is down is said at once, not after the wait).
+   */
+  beforeWait?: (until: number, route: string) => Promise<void>;
 }
 
 export class RateLimiter {
@@ -61,8 +67,28 @@ export class RateLimiter {
     private readonly file?: string,
     /** Periods are stretched by this factor. */
     private readonly safety = 1.1,
+    /**
+     * Only read `file` (a state dir this process cannot write: ServiceClientOptions.readOnlyState):
+     * it is read once, here, without the lock, and this process's calls and bans are kept in memory.
+     * No lock is needed to read: the file is only ever replaced whole (writeFileAtomic renames a
+     * complete file over it), so a reader sees one whole version, old or new; the lock orders
+     * read-modify-write cycles, and a reader that writes nothing has none. Its own calls go
+     * unrecorded for other processes, which in a folder this user cannot write record nothing
+     * there either; a ban they recorded before is honoured.
+     */
+    private readonly readOnly = false,
   ) {
-    if (file) this.state = this.load(file);
+    if (file) this.state = readOnly ? this.loadReadOnly(file) : this.load(file);
+  }
+
+  /** load() where nothing may be written: a corrupt record, which load() would set aside (a rename), counts as none. */
+  private loadReadOnly(file: string): State {
+    try {
+      return this.load(file);
+    } catch (err) {
+      if (!['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      return { calls: {}, bannedUntil: 0 };
+    }
   }
 
   private load(file: string): State {
@@ -76,7 +102,7 @@ export class RateLimiter {
    * something; without a file, on this process's state.
    */
   private update<T>(change: (state: State) => { result: T; changed: boolean }): T {
-    if (!this.file) return change(this.state).result;
+    if (!this.file || this.readOnly) return change(this.state).result;
     makeFolderSync(path.dirname(this.file), 0o700);
     const lockFile = `${this.file}.lock`;
     const lock = lockWaitSync(lockFile, this.file, 10_000);
@@ -152,8 +178,9 @@ export class RateLimiter {
       if (opts.maxWaitMs !== undefined && wait > opts.maxWaitMs) {
         throw new RateLimitWaitError(route, taken.at, `${this.waitReason(route)}, longer than the ${Math.round(opts.maxWaitMs / 1000)} s allowed`);
       }
+      await opts.beforeWait?.(taken.at, route);
       opts.onWait?.(taken.at, route, this.waitReason(route));
-      await this.clock.sleep(Math.max(0, wait), opts.signal);
+      await this.clock.sleep(Math.max(0, taken.at - this.clock.now()), opts.signal);
     }
   }
 

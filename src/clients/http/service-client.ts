@@ -14,7 +14,7 @@ import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
 import { fillPath, limitsOf, type RouteTable } from './routes.ts';
-import { isLoopback, parseJson, send, type HttpResponse } from './transport.ts';
+import { isLoopback, parseJson, probe, send, type HttpResponse } from './transport.ts';
 import { argumentError, checkRequiredOptions, optionNames, show } from '../../validate.ts';
 import { linkSignals } from './linked-signal.ts';
 
@@ -22,6 +22,20 @@ export interface ServiceClientOptions {
   baseUrl: string | URL;
   /** Where limiter state, cookies and caches are kept, each file per host (default: ~/.local/state/powprime/<service>). */
   stateDir?: string;
+  /**
+   * Only read the state dir, never write or lock it (for a caller that changes nothing, given a
+   * folder it cannot write): the limiter's saved record (a ban, other processes' calls) and cookies
+   * are read once, without the lock, and this client's own calls, cookies and cached answers are
+   * kept in memory. Default false: every call is recorded on disk before it is sent.
+   */
+  readOnlyState?: boolean;
+  /**
+   * Before each rate-limit wait, make a TCP connect to the service (not a request: nothing is spent)
+   * and fail at once with a NetworkError when it is refused or the host is unknown, rather than after
+   * the wait. Default false: the connect goes straight to the host, past any proxy or dispatcher set
+   * for fetch, which would refuse it where only the proxy reaches out. The CLI turns it on.
+   */
+  probeBeforeWait?: boolean;
   /**
    * The service's default address (the CLI's is its environment variable, e.g. POWPRIME_REGISTRY_URL).
    * State files of earlier versions carry no host (`keys.json`, `pipeline.json`): they belong to this
@@ -56,6 +70,8 @@ export const SERVICE_CLIENT_OPTIONS = optionNames<ServiceClientOptions>()([
   'baseUrl',
   'defaultBaseUrl',
   'stateDir',
+  'readOnlyState',
+  'probeBeforeWait',
   'limits',
   'banMs',
   'clock',
@@ -164,6 +180,8 @@ export class ServiceClient<R extends string = string> {
       }
     }
     this.host = hostTag(this.baseUrl);
+    if (opts.probeBeforeWait !== undefined && typeof opts.probeBeforeWait !== 'boolean') throw argumentError(TypeError, 'probeBeforeWait', `must be true or false (got ${show(opts.probeBeforeWait)})`);
+    if (opts.readOnlyState !== undefined && typeof opts.readOnlyState !== 'boolean') throw argumentError(TypeError, 'readOnlyState', `must be true or false (got ${show(opts.readOnlyState)})`);
     if (opts.limits !== undefined && opts.limits !== 'off') {
       const unknown = Object.keys(opts.limits).filter((k) => !Object.hasOwn(routes, k));
       if (unknown.length) throw argumentError(RangeError, 'limits', `names no route of the ${service} service: ${unknown.join(', ')} (its routes: ${Object.keys(routes).join(', ')})`);
@@ -172,9 +190,10 @@ export class ServiceClient<R extends string = string> {
     this.o = { ...opts, timeoutMs: opts.timeoutMs ?? 30_000, attempts: opts.attempts ?? 3, backoffMs: opts.backoffMs ?? 2_000 };
     this.clock = opts.clock ?? realClock;
     this.stateDir = opts.stateDir ?? defaultStateDir(service);
-    this.limiter = new RateLimiter(limitsFor(routes, opts.limits), this.clock, this.hostFile('limits.json'));
-    this.cookies = new CookieJar(this.clock, this.hostFile('cookies.json'));
-    this.cache = new ResponseCache(this.clock, path.join(this.stateDir, 'http-cache'));
+    const readOnly = opts.readOnlyState === true;
+    this.limiter = new RateLimiter(limitsFor(routes, opts.limits), this.clock, this.hostFile('limits.json'), undefined, readOnly);
+    this.cookies = new CookieJar(this.clock, this.hostFile('cookies.json'), readOnly);
+    this.cache = new ResponseCache(this.clock, readOnly ? undefined : path.join(this.stateDir, 'http-cache'));
   }
 
   /**
@@ -193,11 +212,30 @@ export class ServiceClient<R extends string = string> {
 
   /** Waits until `route` has a slot, without taking it (RateLimiter.awaitSlot), within this client's maxWaitMs. */
   protected waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
-    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs));
+    const r = this.routes[route];
+    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs, `${r.method} ${r.path}`));
   }
 
-  private acquireOptions(signal: AbortSignal | undefined, maxWaitMs: number | undefined): AcquireOptions {
-    return { ...(signal ? { signal } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(this.o.onWait ? { onWait: this.o.onWait } : {}) };
+  /** How a call of `name` (its method and path, as errors name it) waits for its slot. */
+  private acquireOptions(signal: AbortSignal | undefined, maxWaitMs: number | undefined, name: string): AcquireOptions {
+    return {
+      ...(signal ? { signal } : {}),
+      ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+      ...(this.o.onWait ? { onWait: this.o.onWait } : {}),
+      ...(this.o.probeBeforeWait === true ? { beforeWait: () => this.reachable(name, signal) } : {}),
+    };
+  }
+
+  /**
+   * Before a rate-limit wait: a TCP connect to the service (not a request, so
+   * nothing is spent). A service that refuses it, or a host that cannot be
+   * found, is a NetworkError now rather than after a wait of minutes that
+   * would end in the same error; one that connects, or says nothing within a
+   * few seconds, is waited for as before.
+   */
+  private async reachable(name: string, signal: AbortSignal | undefined): Promise<void> {
+    const failed = await probe(this.baseUrl, name, { timeoutMs: Math.min(this.o.timeoutMs, PROBE_TIMEOUT_MS), ...(signal ? { signal } : {}) });
+    if (failed) throw failed;
   }
 
   /** The client's signal and a call's own, as one (linkSignals: dispose it when the call ends). */
@@ -241,7 +279,7 @@ export class ServiceClient<R extends string = string> {
       let handedOver = false;
       try {
         if (signal?.aborted) throw signal.reason;
-        recorded = await this.limiter.acquire(spec.route, this.acquireOptions(signal, maxWaitMs));
+        recorded = await this.limiter.acquire(spec.route, this.acquireOptions(signal, maxWaitMs, name));
         if (signal?.aborted) throw signal.reason;
         const late = spec.late?.();
         const json = late && 'json' in late ? late.json : spec.json;
@@ -307,6 +345,9 @@ export class ServiceClient<R extends string = string> {
     return parseJson(res, route);
   }
 }
+
+/** The longest a probe before a rate-limit wait waits for the host to take the connection. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** The limiter's windows: the spec's for every route, each route named in `limits` replaced; or 'off'. */
 function limitsFor<R extends string>(routes: RouteTable<R>, limits: Limits | 'off' | undefined): Limits | 'off' {

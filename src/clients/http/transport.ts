@@ -5,7 +5,8 @@
  * failures become typed errors naming the route.
  */
 import { packageVersion } from '../../package-root.ts';
-import { NetworkError, ProtocolError, RequestTimeoutError } from '../errors.ts';
+import { connect } from 'node:net';
+import { NetworkError, ProtocolError, RequestTimeoutError, ResponseTooLargeError } from '../errors.ts';
 import type { Bytes } from '../bytes.ts';
 import { linkSignals } from './linked-signal.ts';
 
@@ -63,7 +64,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       size += (chunk as Buffer).length;
       if (size > limit) {
         res.body.destroy();
-        throw new ProtocolError(req.route, `response larger than ${limit} bytes`, res.statusCode);
+        // Not transient: the same request would fetch the same body again.
+        throw new ResponseTooLargeError(req.route, limit, res.statusCode);
       }
       chunks.push(chunk as Buffer);
     }
@@ -82,6 +84,46 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   } finally {
     linked?.dispose();
   }
+}
+
+/**
+ * Whether a TCP connection to the URL's host and port can be made (a connect,
+ * closed at once: no request, so no rate-limit budget is spent). Resolves to
+ * the error when the host refused it or cannot be reached (a NetworkError
+ * with `connected: false` naming `route`), else to null: connected, or no
+ * word within `timeoutMs` (a host that drops packets says nothing either
+ * way). Rejects with the signal's reason on abort.
+ */
+export function probe(url: URL, route: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<NetworkError | null> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(opts.signal.reason);
+    const socket = connect({ host, port });
+    const done = (): void => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+    };
+    const onAbort = (): void => {
+      done();
+      reject(opts.signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve(null);
+    }, opts.timeoutMs);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', () => {
+      done();
+      resolve(null);
+    });
+    socket.once('error', (err) => {
+      done();
+      const failed = new NetworkError(route, err, url.host);
+      resolve(failed.connected ? null : failed);
+    });
+  });
 }
 
 /** The body as JSON, or a ProtocolError naming the route. */
