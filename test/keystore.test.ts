@@ -224,6 +224,35 @@ describe('processes sharing one keystore', () => {
     }
   });
 
+  it('two search --register runs of one seed on one keystore: each prime counted once in each summary, as sent here or registered by the other, never as rejected', { timeout: 300_000 }, async () => {
+    // A registry that takes a while to answer /add: the other run meets many primes in flight.
+    const own = await startFakeServices({ unlimited: true, registry: { addDelayMs: 150 } });
+    try {
+      const dir = tempDir();
+      const keys = path.join(dir, 'keys.json');
+      const common = ['--bits', '128', '--count', '12', '--seed', '42', '--register', '--base-url', own.url.href, '--state-dir', path.join(dir, 'state'), '--keystore', keys, '--no-limits'];
+      const [a, b] = await Promise.all([runCli('search', ...common, '--out', path.join(dir, 'a.jsonl'), '--json'), runCli('search', ...common, '--out', path.join(dir, 'b.jsonl'))]);
+      expect(a.status, a.stderr).toBe(0);
+      expect(b.status, b.stderr).toBe(0);
+      const primes = primesOf(path.join(dir, 'a.jsonl'));
+      expect(primesOf(path.join(dir, 'b.jsonl'))).toEqual(primes);
+      // Sent once each, and every key kept.
+      const added = own.registry.added.map(String);
+      expect(added.sort()).toEqual([...new Set(primes)].sort());
+      const states = ledger(keys);
+      for (const p of primes) expect(b85decode(states.get(p)!.key!)).toEqual(own.registry.keyOf(BigInt(p)));
+      const tallyA = JSON.parse(a.stdout).registry as { registered: number };
+      expect(tallyA).toEqual({ registered: tallyA.registered, alreadyRegistered: 12 - tallyA.registered, otherProcess: 0, registeredElsewhere: 0, rejected: 0, keyLost: 0, belowRequirements: 0 });
+      // The text summary says the same of the other run: what it sent, and the rest as registered by the first.
+      const registeredB = 12 - tallyA.registered;
+      const words = [`${registeredB} registered`, `${tallyA.registered} already registered (keys in the keystore)`].filter((w) => !w.startsWith('0 '));
+      expect(b.stdout.trim()).toBe(`12 new safe primes; 12 in ${path.join(dir, 'b.jsonl')} (seed 42); registry: ${words.join(', ')}`);
+      expect(a.stderr + b.stderr).not.toMatch(/rejected/);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a second identical search --register started meanwhile is refused before it reads, recovers or registers anything', { timeout: 300_000 }, async () => {
     const dir = tempDir();
     const keys = path.join(dir, 'keys.json');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { Keystore, redact, type LedgerEntry } from '../clients/registry/keystore.ts';
@@ -9,6 +9,7 @@ import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { replaceablePath } from './out-path.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { defaultStateDir } from '../clients/http/service-client.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
 
@@ -42,6 +43,30 @@ export function makeRegistrar(o: RegistryCommon): Registrar {
   return new Registrar(client, new Keystore(keystoreFile(client, o.keystore)));
 }
 
+/**
+ * A client for a command that only reads the registry (totp, requirements, get, ranges): it opens
+ * no keystore (they read none), and a state dir this process cannot write is only read
+ * (readOnlyState: no lock taken, nothing made; see RateLimiter) rather than refused. A folder it
+ * can write is used as every command uses it, so a ban or a call these commands earn is recorded.
+ */
+export function readOnlyClient(o: RegistryCommon): PrimeRegistryClient {
+  const opts = clientOptions(o, 'POWPRIME_REGISTRY_URL');
+  return new PrimeRegistryClient({ ...opts, readOnlyState: !folderWritable(opts.stateDir ?? defaultStateDir('registry')) });
+}
+
+/** Whether files can be made in `dir`, or in the nearest folder above it that exists (where a missing `dir` would be made). */
+function folderWritable(dir: string): boolean {
+  let at = path.resolve(dir);
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  try {
+    accessSync(at, constants.W_OK);
+    return true;
+  } catch (err) {
+    // Anything else (a file where a folder should be) is for the usual path to report.
+    return !['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '');
+  }
+}
+
 /** A key-lost entry, said loudly on stderr (the registrar's message says how it was lost). */
 export function reportKeyLost(e: LedgerEntry): void {
   process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? 'the registry holds it but its key was never stored')}\n`);
@@ -64,6 +89,18 @@ function ledgerJson(e: LedgerEntry, showKeys: boolean): Record<string, unknown> 
   return { ...rest, at: iso(at), ...(totpTs !== undefined ? { totpReferenceAt: iso(totpTs * 1000) } : {}) };
 }
 
+/** The decrypted keys of an entry, a line each, for --show-keys without --json (nothing when it holds none). */
+function keyLines(e: LedgerEntry): string[] {
+  if (e.key === undefined) return [];
+  return [`key ${e.key}`, `subkey ${e.subkey ?? '-'}`, `TOTP key ${e.totpKey ?? '-'}`, ...(e.totpTs !== undefined ? [`TOTP reference time ${iso(e.totpTs * 1000)}`] : [])];
+}
+
+/**
+ * The registry's own fields, said once under the text that shows them: its spec gives their names
+ * (trans; old_mbits, old_mtrans on GET /prime) but not what they measure, so they are printed as sent.
+ */
+const FIELDS_LEGEND = "(trans is the registry's transitional value, as its spec names it; old mbits and old mtrans are its fields old_mbits and old_mtrans, printed as sent: the spec does not say what they measure)";
+
 const out = (o: RegistryCommon, human: string, json: unknown): void => {
   // The human form carries the registry's text (idents, messages, notes): its controls shown escaped.
   process.stdout.write(o.json ? `${JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n` : `${terminalText(human)}\n`);
@@ -81,13 +118,14 @@ export function registerRegistry(program: Command): void {
         reg.keystore.close();
       }
     });
+  const read = (fn: (client: PrimeRegistryClient, o: RegistryCommon, cmd: Command) => Promise<void>) => withCommand<RegistryCommon>(async (cmd, o) => fn(readOnlyClient(o), o, cmd));
 
   common(r.command('totp'))
     .description('the TOTP reference time and the current code')
     .action(
-      act(async (reg, o) => {
-        const info = await reg.client.totpInfo();
-        const code = await reg.client.code();
+      read(async (client, o) => {
+        const info = await client.totpInfo();
+        const code = await client.code();
         out(o, `ts ${info.ts} (${iso(info.ts * 1000)}), code ${code}`, { at: iso(info.ts * 1000), code });
       }),
     );
@@ -95,10 +133,10 @@ export function registerRegistry(program: Command): void {
   common(r.command('requirements').argument('[bits]'))
     .description('requirements for primes of a bit length, or for all')
     .action(
-      act(async (reg, o, cmd) => {
+      read(async (client, o, cmd) => {
         const bits = cmd.args[0] === undefined ? undefined : checkInteger('bits', parseIntArg('bits', cmd.args[0]), 1, MAX_REGISTRY_BITS);
-        const q = await reg.client.requirements(bits);
-        out(o, `bits ${q.bits}, trans ${q.trans}`, q);
+        const q = await client.requirements(bits);
+        out(o, `bits ${q.bits} (the least bit length the registry takes${bits === undefined ? '' : ` for ${bits}-bit primes`}), trans ${q.trans}\n${FIELDS_LEGEND}`, q);
       }),
     );
 
@@ -109,11 +147,15 @@ export function registerRegistry(program: Command): void {
         const p = parsePrimeArg(cmd.args[0]!);
         // What an interrupted run left (`sending` with no live owner, a journaled answer) is settled first, as search --register does.
         for (const lost of await reg.recover()) reportKeyLost(lost);
-        const e = await reg.register(p);
-        const shown = ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys));
+        const { entry: e, sent } = await reg.registration(p);
+        const showKeys = Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys);
+        // Registered before this command (by an earlier one, or another process sharing the keystore): nothing was sent.
+        const already = !sent && e.state === 'registered';
+        const shown = { ...ledgerJson(e, showKeys), alreadyRegistered: already };
         // After recover(), `sending` comes back only when another live process sharing the keystore is registering p.
         const why = e.state === 'sending' && e.owner && Keystore.ownerRunning(e) ? ` (being registered by process ${e.owner.pid} on ${e.owner.host}; its keys land in this keystore)` : '';
-        out(o, `${e.prime}: ${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : why}`, shown);
+        const status = already ? 'already registered (keys in the keystore)' : `${e.state}${e.ident ? ` (${e.ident}${e.message ? `: ${e.message}` : ''})` : why}`;
+        out(o, [`${e.prime}: ${status}`, ...(showKeys ? keyLines(e) : [])].join('\n'), shown);
         // Only `registered` leaves this keystore holding keys; anything else did not do what was asked.
         if (e.state !== 'registered') process.exitCode = 1;
       }),
@@ -131,8 +173,8 @@ export function registerRegistry(program: Command): void {
   common(r.command('get').argument('<p>'))
     .description('the registry record of a prime')
     .action(
-      act(async (reg, o, cmd) => {
-        const rec = await reg.client.prime(parsePrimeArg(cmd.args[0]!));
+      read(async (client, o, cmd) => {
+        const rec = await client.prime(parsePrimeArg(cmd.args[0]!));
         if (!rec) process.exitCode = 1;
         const { claimed, ...rest } = rec ?? { claimed: 0 };
         const json = rec ? { ...rest, claimedAt: iso(claimed * 1000) } : null;
@@ -143,6 +185,7 @@ export function registerRegistry(program: Command): void {
               ...(rec.note ? [`note ${JSON.stringify(rec.note)}`] : []),
               ...(rec.prev ? [`prev ${rec.prev}`] : []),
               ...(rec.next ? [`next ${rec.next}`] : []),
+              FIELDS_LEGEND,
             ].join('\n')
           : 'not registered';
         out(o, human, json);
@@ -159,15 +202,16 @@ export function registerRegistry(program: Command): void {
           reportKeyLost(e);
           process.exitCode = 1;
         }
-        out(o, e.state === 'key-lost' ? `${e.prime}: key-lost` : `${e.prime}: rekeyed`, ledgerJson(e, Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys)));
+        const showKeys = Boolean(cmd.opts<{ showKeys?: boolean }>().showKeys);
+        out(o, e.state === 'key-lost' ? `${e.prime}: key-lost` : [`${e.prime}: rekeyed`, ...(showKeys ? keyLines(e) : [])].join('\n'), ledgerJson(e, showKeys));
       }),
     );
 
   common(r.command('ranges'))
     .description('the smallest and largest registered primes')
     .action(
-      act(async (reg, o) => {
-        const g = await reg.client.ranges();
+      read(async (client, o) => {
+        const g = await client.ranges();
         out(o, `from ${g.from}\nto   ${g.to}`, g);
       }),
     );

@@ -1,13 +1,14 @@
 /** The last lines of `powprime search`: what this run added, and the registry's tallies. */
 import { plural } from './plural.ts';
 import type { SearchOpts } from './search-flags.ts';
-import type { Registering } from './search-register.ts';
+import { TALLY_WORDS, type Registering, type RegistryTally } from './search-register.ts';
 
 export function summary(opts: SearchOpts, s: { found: number; total: number; seed: bigint }, reg: Registering | null): void {
+  // Each prime counted once, by who acted on it (see RegistryTally): this process, the keystore already, another process, or the registry's refusal.
   const tally = reg
-    ? Object.entries(reg.tally)
+    ? (Object.entries(reg.tally) as [keyof RegistryTally, number][])
         .filter(([, n]) => n > 0)
-        .map(([k, n]) => `${n} ${k}`)
+        .map(([k, n]) => `${n} ${TALLY_WORDS[k]}`)
         .join(', ') || 'nothing new'
     : null;
   if (!opts.out) {

@@ -17,6 +17,8 @@ import type { FakeHandler, FakeRequest, FakeResponse } from './http-server.ts';
 export interface FakeRegistryOptions {
   /** Extra bits required above a range's lower bound (default 0). */
   extraBits?: number;
+  /** How long POST /add takes to answer, in ms (default 0): a registry far away, for tests of processes that share a keystore. */
+  addDelayMs?: number;
 }
 
 interface Stored {
@@ -78,7 +80,14 @@ export class FakeRegistryService {
     return [...this.primes.values()].map((s) => s.prime).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
+  /** The service's handler: answer(), with POST /add held back by addDelayMs. */
   readonly handler: FakeHandler = (req, clock) => {
+    const delay = this.o.addDelayMs ?? 0;
+    if (delay > 0 && req.method === 'POST' && req.url.pathname === '/api/add') return new Promise((resolve) => setTimeout(resolve, delay)).then(() => this.answer(req, clock));
+    return this.answer(req, clock);
+  };
+
+  private readonly answer: FakeHandler = (req, clock) => {
     const p = req.url.pathname;
     if (!p.startsWith('/api/')) return null;
     if (this.ts === 0) this.ts = Math.floor(clock.now() / 1000);

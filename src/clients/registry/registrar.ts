@@ -17,6 +17,13 @@ import { NetworkError } from '../errors.ts';
 import { PrimeRegistryClient, type KeyMaterial } from './client.ts';
 import { argumentError, show } from '../../validate.ts';
 
+/** What Registrar.registration() did: see there. */
+export interface Registration {
+  entry: LedgerEntry;
+  /** This call sent POST /add, and `entry` holds the registry's answer to it. */
+  sent: boolean;
+}
+
 export class Registrar {
   constructor(
     readonly client: PrimeRegistryClient,
@@ -84,8 +91,21 @@ export class Registrar {
 
   /** Registers p (or returns what the ledger already knows about it). */
   async register(p: bigint, metadata: Record<string, unknown> = {}): Promise<LedgerEntry> {
+    return (await this.registration(p, metadata)).entry;
+  }
+
+  /**
+   * register(), saying who did it: `sent` when this call sent POST /add and
+   * the entry holds the registry's answer to it (registered, rejected,
+   * registered-elsewhere); otherwise nothing was sent and the entry is what
+   * the keystore held (registered by an earlier run or by another process
+   * sharing the keystore, or `sending`: being registered by one now). Counts
+   * kept by several processes sharing a keystore then add up: each prime is
+   * sent, and counted as sent, by one of them.
+   */
+  async registration(p: bigint, metadata: Record<string, unknown> = {}): Promise<Registration> {
     const known = this.keystore.get(p);
-    if (known && known.state !== 'rejected') return known;
+    if (known && known.state !== 'rejected') return { entry: known, sent: false };
     if (!isSafePrimeSync(p)) throw new NotSafePrimeError(p);
     const base: LedgerEntry = { prime: p.toString(), bits: p.toString(2).length, state: 'sending', at: this.client.clock.now(), owner: this.owner };
     // Claimed under one hold of the keystore's lock: another process sharing it may have marked the
@@ -102,23 +122,23 @@ export class Registrar {
       },
       { reserveNext: true },
     );
-    if (!claimed && current) return current;
+    if (!claimed && current) return { entry: current, sent: false };
     let material: KeyMaterial;
     try {
       material = await this.client.add(p, metadata);
     } catch (err) {
       if (err instanceof RegisteredError) {
         const e: LedgerEntry = { ...withoutOwner(base), state: 'registered-elsewhere', ident: err.ident ?? 'registered', message: err.serviceMessage ?? '', at: this.client.clock.now() };
-        return this.replace(base, e);
+        return { entry: this.replace(base, e), sent: true };
       }
       if (err instanceof RegistryError && !(err instanceof TotpError)) {
         const e: LedgerEntry = { ...withoutOwner(base), state: 'rejected', ident: err.ident ?? String(err.status), message: err.serviceMessage ?? '', at: this.client.clock.now() };
-        return this.replace(base, e);
+        return { entry: this.replace(base, e), sent: true };
       }
       // No answer, or not one that says what happened: stays `sending`, settled by recover().
       throw err;
     }
-    return this.keep(base, material);
+    return { entry: this.keep(base, material), sent: true };
   }
 
   /**
