@@ -15,9 +15,9 @@ writeFileSync(aFile, 'x');
 
 describe('unusable paths are bad input (exit 2, one line)', () => {
   it.each([
-    ['--out in a missing folder', ['search', '--bits', '64', '--count', '1', '--out', path.join(dir, 'missing', 'x.jsonl')], /cannot use .*missing.*no such file/],
+    ['--out in a missing folder', ['search', '--bits', '64', '--count', '1', '--out', path.join(dir, 'missing', 'x.jsonl')], /--out .*: its folder .*missing does not exist$/m],
     ['--out a directory', ['search', '--bits', '64', '--count', '1', '--out', dir], /is a directory/],
-    ['--out under a file', ['search', '--bits', '64', '--count', '1', '--out', path.join(aFile, 'x.jsonl')], /cannot use .*a-file/],
+    ['--out under a file', ['search', '--bits', '64', '--count', '1', '--out', path.join(aFile, 'x.jsonl')], /--out .*: its folder .*a-file is not a directory$/m],
     ['--prompts missing', ['question', 'run', '--prompts', path.join(dir, 'nope.txt'), '--base-url', 'http://127.0.0.1:9'], /cannot use .*nope\.txt/],
     ['--state-dir a file', ['question', 'stats', '--state-dir', aFile, '--base-url', 'http://127.0.0.1:9'], /cannot use .*a-file/],
     // The system refuses to make it with ENOENT under a parent that exists: Node's recursive mkdir retried that for ever.

@@ -304,7 +304,7 @@ describe('--out must be a regular file or absent', () => {
     const out = path.join(dir, 'nonexistent', 'x.jsonl');
     const r = cli('search', '--bits', '64', '--count', '1', '--seed', '1', '--out', out);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`powprime: cannot use ${out}: no such file or directory\n`);
+    expect(r.stderr).toBe(`powprime: --out ${out}: its folder ${path.join(dir, 'nonexistent')} does not exist\n`);
   });
 });
 
@@ -339,6 +339,35 @@ describe('downloads and the keystore: --out and --keystore judged before any req
     expect(fake.requests.length).toBe(sent);
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  // One wording, from one check, for every command writing a file: a path ending in "/" names the folder, which must exist too.
+  it.each([
+    ['a missing folder', (d: string) => path.join(d, 'missing', 'x.out'), (d: string) => `its folder ${path.join(d, 'missing')} does not exist`],
+    ['a missing folder, the path ending in /', (d: string) => `${path.join(d, 'missing')}/`, (d: string) => `its folder ${path.join(d, 'missing')} does not exist`],
+    [
+      'a folder under a file',
+      (d: string) => path.join(d, 'a-file', 'sub', 'x.out'),
+      (d: string) => `its folder ${path.join(d, 'a-file', 'sub')} does not exist (${path.join(d, 'a-file')} is not a directory)`,
+    ],
+    ['a file where the folder belongs', (d: string) => path.join(d, 'a-file', 'x.out'), (d: string) => `its folder ${path.join(d, 'a-file')} is not a directory`],
+  ])('ads image, search, moduli and dhparam --out in %s: the same line, exit 2, nothing sent or made', async (_what, outOf, reasonOf) => {
+    const d = tempDir();
+    writeFileSync(path.join(d, 'a-file'), 'x');
+    const out = outOf(d);
+    const sent = fake.requests.length;
+    for (const args of [
+      ['ads', 'image', 'eve.png', '--out', out, '--base-url', fake.url.href, '--state-dir', tempDir(), '--no-limits'],
+      ['search', '--bits', '64', '--count', '1', '--out', out],
+      ['moduli', '--bits', '2048', '--count', '1', '--out', out],
+      ['dhparam', '512', '--out', out],
+    ]) {
+      const r = await runCli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`powprime: --out ${out}: ${reasonOf(d)}\n`);
+    }
+    expect(fake.requests.length).toBe(sent);
+    expect(readdirSync(d)).toEqual(['a-file']);
   });
 
   it('ads image --out through a link writes the file it points to; the link stays a link', async () => {

@@ -3,6 +3,7 @@ import { AdClient, adJson, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { foundNothing } from './found-nothing.ts';
 import { replaceablePath } from './out-path.ts';
 import { terminalLine } from './terminal-text.ts';
 
@@ -33,7 +34,8 @@ export function registerAds(program: Command): void {
     .action(
       act(async (c, o) => {
         const ads = await c.all();
-        process.stdout.write(o.json ? `[${ads.map((ad) => show(c, ad, true)).join(',')}]\n` : `${ads.map((ad) => show(c, ad)).join('\n')}\n`);
+        process.stdout.write(o.json ? `[${ads.map((ad) => show(c, ad, true)).join(',')}]\n` : ads.map((ad) => `${show(c, ad)}\n`).join(''));
+        if (ads.length === 0) foundNothing('the service has no ads');
       }),
     );
   common(a.command('leaderboard'))
@@ -49,6 +51,8 @@ export function registerAds(program: Command): void {
                 .map(([k, v]) => `${v}\t${terminalLine(k)}\n`)
                 .join(''),
         );
+        // Found nothing (exit 1): no ad image has been fetched from any site yet; --json still prints {}.
+        if (Object.keys(lb).length === 0) foundNothing('the leaderboard is empty: no site has shown an ad yet');
       }),
     );
   common(a.command('image').argument('<filename>').option('--out <path>', 'where to write it (default: ./<filename>)'))

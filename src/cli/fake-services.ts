@@ -2,15 +2,21 @@ import type { Command } from 'commander';
 import { startFakeServices } from '../fake-services/index.ts';
 import { MAX_DIFFICULTY, MAX_PORT, MIN_DIFFICULTY } from '../limits.ts';
 import { checkInteger } from '../validate.ts';
-import { parseIntArg } from './args.ts';
+import { parseDuration, parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 
-/** "10m", "90s", "2h", "500ms" or a number of seconds, in milliseconds. */
-function parseDuration(name: string, text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) throw new RangeError(`${name} must be a duration such as 90s, 10m, 2h or 500ms (got ${JSON.stringify(text)})`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  return Math.round(Number(m[1]) * unit);
+/** Short, so that a first `question ask --wait` answers at once; `--answer-delay 10m` gives the spec's pace. */
+const DEFAULT_ANSWER_DELAY = '5s';
+
+/**
+ * What the banner says after the addresses: how the clients talk to these
+ * servers quickly, and which answers carry a file.
+ */
+function bannerAdvice(limits: boolean, answerDelay: string, fileWord: string): string {
+  const answers = `  answers come ${answerDelay} after a question; an answer carries a file (notes.txt) when its question contains "${fileWord}"\n`;
+  return limits
+    ? `${answers}  the clients keep the same limits (a question a minute, a look at an answer a minute); for quick trials\n  run this with --no-limits, and the clients with --no-limits too\n`
+    : `${answers}  give the clients --no-limits, or they keep the spec's pace (a question a minute), e.g.\n  powprime question ask --no-limits --wait "a question with a file"\n`;
 }
 
 export function registerFakeServices(program: Command): void {
@@ -19,7 +25,7 @@ export function registerFakeServices(program: Command): void {
     .description('run local stand-ins for the question, registry and ad services (offline work); Ctrl-C stops them')
     .option('--port <n>', 'port on 127.0.0.1; 0 takes any free one', '0')
     .option('--difficulty <d>', 'proof-of-work difficulty of the question service', '4')
-    .option('--answer-delay <duration>', 'time from a question to its answer, e.g. 30s, 10m', '10m')
+    .option('--answer-delay <duration>', 'time from a question to its answer, e.g. 30s, or 10m as the spec has it', DEFAULT_ANSWER_DELAY)
     .option('--no-limits', "switch the services' rate limits off (pair with the clients' --no-limits)")
     .option('--no-retry-after', 'send 429s without a Retry-After header (the spec does not show one)')
     .option('--verbose', 'one line per request on stderr')
@@ -47,9 +53,9 @@ export function registerFakeServices(program: Command): void {
       if (opts.json) process.stdout.write(`${JSON.stringify(urls)}\n`);
       else {
         process.stdout.write(
-          `fake question, registry and ad services on ${base}` +
-            `${opts.limits ? '' : ', no rate limits'}, answers after ${opts.answerDelay}; for the CLI:\n` +
-            `  export POWPRIME_QUESTION_URL=${base} POWPRIME_REGISTRY_URL=${base} POWPRIME_ADS_URL=${base}\n`,
+          `fake question, registry and ad services on ${base}, ${opts.limits ? "with the spec's rate limits" : 'no rate limits'}; for the CLI:\n` +
+            `  export POWPRIME_QUESTION_URL=${base} POWPRIME_REGISTRY_URL=${base} POWPRIME_ADS_URL=${base}\n` +
+            bannerAdvice(opts.limits, opts.answerDelay, fake.question.o.fileWord),
         );
       }
       // Serves until SIGINT, SIGTERM or SIGHUP.

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { tryLock, tryLockFileItself, lockHolderText, type FileLock } from '../fs/file-lock.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
-import { checkRegularFile, linkTarget } from './out-path.ts';
+import { checkOutFolder, checkRegularFile, linkTarget } from './out-path.ts';
 
 export interface SearchLine {
   prime: string;
@@ -40,6 +40,26 @@ function isSearchLine(x: unknown): x is SearchLine {
 export type ExistingRun = ExistingLines<SearchLine>;
 
 /** The `search --out` file's lines (an input to merge, say: read without its lock). */
+/**
+ * How many whole lines `file` holds now, blank ones aside as readJsonl
+ * skips them, or null when it cannot be read: a run's summary says what is
+ * on disk, which another process (a stray `> file`, ignoring the lock) may
+ * have changed since the lines were written.
+ */
+export function wholeLinesIn(file: string): number | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  // The piece after the last newline is not a whole line.
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .filter((l) => l.trim() !== '').length;
+}
+
 export function readExisting(file: string, flag = '--out'): ExistingRun {
   return readJsonl(file, isSearchLine, 'a search result', flag);
 }
@@ -95,8 +115,11 @@ export function readLines<T>(file: string, flag: string, parse: (text: string, l
  */
 export function lockOutFile(file: string, flag = '--out'): FileLock {
   // Beside the file written, so runs naming it through different links exclude each other.
-  const lockFile = `${linkTarget(file, flag)}.lock`;
+  const target = linkTarget(file, flag);
+  const lockFile = `${target}.lock`;
   checkRegularFile(file, flag);
+  // A missing folder is named as every command names it, not as the lock file's failure.
+  checkOutFolder(file, flag, target);
   const lock = tryLock(lockFile, file);
   if (!lock) throw new RangeError(`${flag} ${file} is being written by another run (${lockHolderText(lockFile)}); wait for it to end or stop it, or use another file`);
   // Ended by process.exit (a second Ctrl-C) without release(): the lock file goes too.

@@ -10,6 +10,7 @@ import { QuestionClient, threadJson, type ItemError, type Thread, type ThreadIte
 import { QuestionPipeline, type PipelineOptions } from '../clients/question/pipeline.ts';
 import { FileLockedError, InterruptedError } from '../errors.ts';
 import { AnswerSink } from './answer-sink.ts';
+import { foundNothing } from './found-nothing.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { MAX_CHECK_INTERVAL_SECONDS } from '../limits.ts';
 import { checkInteger } from '../validate.ts';
@@ -19,6 +20,9 @@ import { info } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 import { clientOptions, countdown, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+
+/** `ask --wait --no-limits`: the gap between two looks at the answer. */
+const NO_LIMITS_LOOK_MS = 2000;
 
 interface Common extends ServiceFlags {
   homepageUrl?: string;
@@ -86,11 +90,13 @@ export function registerQuestion(program: Command): void {
           new InterruptedError((interruptSignal.reason as InterruptedError).signal, `question ${terminalLine(id)} is posted; \`${later}\` shows its answer when there is one`);
         if (interruptSignal.aborted) throw stopped();
         info(`waiting for the answer (a person writes it: minutes to hours); Ctrl-C stops waiting, and \`${later}\` looks later`);
+        // The answer route allows one look a minute; without the limits (a local server) a look every few seconds.
+        const every = o.limits === false ? NO_LIMITS_LOOK_MS : 1.1 * MINUTE;
         try {
           for (;;) {
             const t = await client.answer(id);
             if (t) return void process.stdout.write(o.json ? `${JSON.stringify(threadJson({ id, ...t }))}\n` : printThread({ id, ...t }));
-            const next = client.clock.now() + 1.1 * MINUTE;
+            const next = client.clock.now() + every;
             countdown(status, next, 'the next look at the answer');
             await client.clock.sleep(next - client.clock.now(), interruptSignal);
           }
@@ -141,7 +147,11 @@ export function registerQuestion(program: Command): void {
         const per = cmd.opts<{ perPage?: string }>().perPage;
         // Converted only: the client judges the size, and its error names --per-page (args.ts).
         const perPage = per === undefined ? undefined : parseIntArg('--per-page', per);
-        printItems(await client.page(parseIntArg('n', nText), perPage === undefined ? {} : { perPage }), o.json);
+        const n = parseIntArg('n', nText);
+        const items = await client.page(n, perPage === undefined ? {} : { perPage });
+        printItems(items, o.json);
+        // Numbering is the service's (the stand-ins count from 1): a page outside it is empty, not refused here.
+        if (items.length === 0) foundNothing(`nothing on page ${n} (\`powprime question stats\` gives the number of pages)`);
       }),
     );
 
@@ -159,8 +169,9 @@ export function registerQuestion(program: Command): void {
     .action(
       run(async (client, o, _status) => {
         const fs = await client.files();
-        if (o.json) return void process.stdout.write(`${JSON.stringify(fs)}\n`);
-        for (const f of fs) process.stdout.write(`${terminalLine(f.question)}  ${terminalLine(f.filename)}  ${terminalLine(f.mimetype)}  ${f.size} bytes\n`);
+        if (o.json) process.stdout.write(`${JSON.stringify(fs)}\n`);
+        else for (const f of fs) process.stdout.write(`${terminalLine(f.question)}  ${terminalLine(f.filename)}  ${terminalLine(f.mimetype)}  ${f.size} bytes\n`);
+        if (fs.length === 0) foundNothing('no files attached to answers yet');
       }),
     );
 
@@ -169,7 +180,8 @@ export function registerQuestion(program: Command): void {
     .action(
       run(async (client, o, _status) => {
         const m = await client.models();
-        process.stdout.write(o.json ? `${JSON.stringify(m)}\n` : `${m.map(terminalLine).join('\n')}\n`);
+        process.stdout.write(o.json ? `${JSON.stringify(m)}\n` : m.map((site) => `${terminalLine(site)}\n`).join(''));
+        if (m.length === 0) foundNothing('the service names no models');
       }),
     );
 
@@ -200,7 +212,10 @@ export function registerQuestion(program: Command): void {
     .description('post every prompt and collect the answers, within the limits; rerun to resume')
     .action(
       run(async (client, _o, status, cmd) => {
-        const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; firstCheck: string; maxInterval: string }>();
+        const opts = cmd.opts<{ prompts: string; out?: string; filesDir: string; firstCheck: string; maxInterval: string; timeout?: string }>();
+        // The pipeline would count a deadline as a failure of each prompt in flight, and drop prompts for it.
+        if (opts.timeout !== undefined)
+          throw new RangeError('--timeout does not go with question run: it runs until every answer is in; stop it with a signal (its state is kept) or bound the looks with --max-interval');
         const firstCheck = checkInteger('--first-check', parseIntArg('--first-check', opts.firstCheck), 0, MAX_CHECK_INTERVAL_SECONDS);
         const maxInterval = checkInteger('--max-interval', parseIntArg('--max-interval', opts.maxInterval), 1, MAX_CHECK_INTERVAL_SECONDS);
         const prompts = readFileSync(opts.prompts, 'utf8')
