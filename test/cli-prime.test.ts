@@ -193,6 +193,25 @@ describe('powprime search', () => {
     expect(cli('search', '--bits', '96', '--count', '5', '--out', parts).stdout).toMatch(/^0 new safe primes; 5 in/);
   });
 
+  it('the summary counts the file on disk: a file cut short behind the run’s back is said, not papered over', async () => {
+    const file = path.join(tmp(), 'cut.jsonl');
+    // 1024 bits: 30 primes take many seconds, so the run is still going when the file is cut.
+    const run = startCli(['search', '--bits', '1024', '--count', '30', '--seed', '12', '--out', file, '--json']);
+    try {
+      await run.waitFor(() => existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 3, 'three lines');
+      // Another process truncates it, as `> cut.jsonl` in a shell does: the lock binds only powprime.
+      writeFileSync(file, '');
+      const r = await run.exited;
+      expect(r.status, r.stderr).toBe(0);
+      const held = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+      expect(held).toBeLessThan(30);
+      expect(JSON.parse(r.stdout)).toMatchObject({ found: 30, total: held });
+      expect(r.stderr).toMatch(new RegExp(`warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds ${held} lines, not the 30 this run and earlier ones wrote`));
+    } finally {
+      await killAll();
+    }
+  });
+
   // The file itself is locked through the addon, and not on Windows (docs/operations.md).
   it.skipIf(!hasNative || process.platform === 'win32')('one run at a time per file, whatever hard link names it: a second name for the same file is refused while the first runs', async () => {
     const dir = tmp();
@@ -318,7 +337,6 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '0'], /--count/],
     [['search', '--bits', '64', '--count', '1', '--seed', 'abc'], /--seed is not a whole number/],
     [['search', '--bits', '64', '--count', '1', '--seed', '-3'], /--seed must be from 0/],
-    [['search', '--count', '1'], /required option '--bits/],
     // A misspelled flag is named first, with the suggestion on the same line, before any required flag is missed.
     [['search', '--bit', '512', '--count', '1'], /^powprime: unknown option '--bit' \(did you mean --bits\?\)\n$/],
     [['search', '--bits', '512', '--coutn', '1'], /^powprime: unknown option '--coutn' \(did you mean --count\?\)\n$/],
@@ -333,11 +351,45 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue-name', 'mine'], /--queue-name goes with --queue/],
     // Output flags that would change nothing.
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--hex'], /^powprime: --hex does not go with --out: /],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--format', 'number'], /^powprime: --format does not go with --out: /],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--format', 'hex', '--hex'], /^powprime: --hex goes with JSON lines; --format hex prints the bare prime\n$/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--format', 'decimal'], /^powprime: --format must be one of 'json', 'number', 'hex'/],
+    [['search', '--count', '1', '--seed', '1'], /^powprime: --bits is required \(or an --out file whose primes give it\)\n$/],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--format number and hex print the bare primes, one per line, as openssl prime -generate does', () => {
+    const json = cli('search', '--bits', '96', '--count', '3', '--seed', '5');
+    const number = cli('search', '--bits', '96', '--count', '3', '--seed', '5', '--format', 'number');
+    const hex = cli('search', '--bits', '96', '--count', '3', '--seed', '5', '--format', 'hex');
+    expect([number.status, hex.status]).toEqual([0, 0]);
+    const primes = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => BigInt((JSON.parse(l) as { prime: string }).prime));
+    expect(number.stdout).toBe(primes.map((p) => `${p}\n`).join(''));
+    expect(hex.stdout).toBe(primes.map((p) => `0x${p.toString(16)}\n`).join(''));
+    // The oracle: each is a 96-bit safe prime by node:crypto.
+    for (const p of primes) expect(p.toString(2).length === 96 && checkPrimeSync(p) && checkPrimeSync((p - 1n) / 2n)).toBe(true);
+  });
+
+  it('--bits is taken from an --out file that has primes, as --seed is; an empty file cannot give it', () => {
+    const dir = tmp();
+    const out = path.join(dir, 'p.jsonl');
+    expect(cli('search', '--bits', '96', '--count', '2', '--seed', '8', '--out', out).status).toBe(0);
+    const r = cli('search', '--count', '3', '--out', out, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ found: 1, total: 3, seed: '8' });
+    expect(lines(out).map((l) => l.bits)).toEqual([96, 96, 96]);
+    const empty = path.join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const e = cli('search', '--count', '1', '--out', empty);
+    expect(e.status).toBe(2);
+    expect(e.stderr).toBe(`powprime: --bits is required: --out file ${empty} has no primes to take it from\n`);
   });
 
   it('--json without --out is taken: the primes are JSON lines either way', () => {

@@ -13,7 +13,7 @@ import { parseIntArg } from './args.ts';
 import { parseShard, shardSize, type Shard } from './shard.ts';
 
 export interface SearchOpts {
-  bits: string;
+  bits?: string;
   count: string;
   seed?: string;
   threads?: string;
@@ -21,6 +21,7 @@ export interface SearchOpts {
   out?: string;
   json?: boolean;
   hex?: boolean;
+  format?: string;
   register?: boolean;
   baseUrl?: string;
   stateDir?: string;
@@ -36,8 +37,14 @@ export interface SearchOpts {
   stream?: string;
 }
 
+/** How primes are printed on stdout (without --out). */
+export const SEARCH_FORMATS = ['json', 'number', 'hex'] as const;
+export type SearchFormat = (typeof SEARCH_FORMATS)[number];
+
 export interface SearchFlags {
-  bits: number;
+  /** --bits when given (resume may take it from the --out file instead). */
+  bits: number | undefined;
+  format: SearchFormat;
   count: number;
   threads: number | undefined;
   backend: BackendChoice;
@@ -57,7 +64,9 @@ export interface SearchFlags {
 
 export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   // The search's own checks, run before --out is opened or a service called.
-  const bits = checkInteger('--bits', parseIntArg('--bits', opts.bits), MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+  if (opts.bits === undefined && opts.out === undefined) throw new RangeError('--bits is required (or an --out file whose primes give it)');
+  const bits = opts.bits === undefined ? undefined : checkInteger('--bits', parseIntArg('--bits', opts.bits), MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+  const format = checkOneOf<SearchFormat>('--format', opts.format ?? 'json', SEARCH_FORMATS);
   const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
   const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
   const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
@@ -77,13 +86,15 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   // --json asks for the summary of an --out file; without one each prime is a JSON line already, which
   // is what --json asks for. --hex is how primes are printed, which they are not with --out.
   if (opts.hex && opts.out !== undefined) throw new RangeError('--hex does not go with --out: the file keeps primes in decimal, for resume and merge');
+  if (opts.format !== undefined && opts.out !== undefined) throw new RangeError('--format does not go with --out: the file keeps JSON lines, for resume and merge');
+  if (opts.hex && format !== 'json') throw new RangeError(`--hex goes with JSON lines; --format ${format} prints the bare prime`);
   const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);
   const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(checkInteger('--chunk-length', parseIntArg('--chunk-length', opts.chunkLength), 1, MAX_CHUNK_LENGTH));
   // This process runs indexes base, base+stride, …: all of them, or one shard's.
   const base = shard?.k ?? 0;
   const stride = shard?.n ?? 1;
   const wanted = shard ? shardSize(shard, count) : count;
-  return { bits, count, threads, backend, seed, stream, shard, target, registerRate, chunkLength, base, stride, wanted };
+  return { bits, format, count, threads, backend, seed, stream, shard, target, registerRate, chunkLength, base, stride, wanted };
 }
 
 /** `n/seconds`, e.g. 10/60. */

@@ -2,6 +2,8 @@
  * `search --out`: the file's lines fix the seed and the next index, so
  * rerunning the same command resumes where the file ends.
  */
+import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import { checkInteger } from '../validate.ts';
 import { JsonlOut, readExisting, type ExistingRun } from './jsonl-file.ts';
 import type { SearchFlags } from './search-flags.ts';
 import type { StreamVersion } from '../prime/stream.ts';
@@ -16,15 +18,18 @@ export interface Resumed {
   seed: bigint | undefined;
   /** The file's stream version, else --stream (undefined when neither gives one). */
   stream: StreamVersion | undefined;
+  /** --bits, else the file's. */
+  bits: number;
 }
 
 /**
  * Opens --out and checks that its lines continue this run: the same bits and
- * seed, the indexes this process (or shard) runs, every prime of its bit
+ * seed (each taken from the file when not given), the indexes this process (or shard) runs, every prime of its bit
  * length and safe. Refuses (RangeError) a file that does not.
  */
 export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'bits' | 'seed' | 'stream' | 'base' | 'stride' | 'shard'>): Promise<Resumed> {
-  const { bits, base, stride, shard } = f;
+  const { base, stride, shard } = f;
+  let bits = f.bits;
   let seed = f.seed;
   let stream = f.stream;
   // The file is locked first: another run appending to it (or registering its
@@ -41,6 +46,7 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
       throw new RangeError(`${(err as Error).message}${refuse}`);
     }
     const fileSeed = BigInt(first.seed);
+    if (bits === undefined) bits = checkInteger(`--out file ${out}'s "bits"`, first.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
     if (first.bits !== bits) throw new RangeError(`--out file holds ${first.bits}-bit primes, not ${bits}-bit; use another file`);
     if (seed !== undefined && seed !== fileSeed) throw new RangeError(`--out file was written with seed ${fileSeed}, not ${seed}; use another file`);
     seed = fileSeed;
@@ -64,5 +70,9 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
       refuse,
     );
   }
-  return { outFile, existing, seed, stream };
+  if (bits === undefined) {
+    outFile?.close();
+    throw new RangeError(`--bits is required: --out file ${out} has no primes to take it from`);
+  }
+  return { outFile, existing, seed, stream, bits };
 }

@@ -11,11 +11,11 @@ import { InterruptedError } from '../errors.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
 import { interruptSignal } from './interrupt.ts';
-import type { SearchLine } from './jsonl-file.ts';
+import { type SearchLine, wholeLinesIn } from './jsonl-file.ts';
 import { plural } from './plural.ts';
 import { isQuiet } from './progress-mode.ts';
 import { KEYSTORE_OPTION, makeRegistrar } from './registry.ts';
-import { parseSearchFlags, type SearchOpts } from './search-flags.ts';
+import { parseSearchFlags, type SearchFormat, type SearchOpts } from './search-flags.ts';
 import { SearchProgress } from './search-progress.ts';
 import { searchOnQueue } from './search-queue.ts';
 import { Registering } from './search-register.ts';
@@ -33,7 +33,7 @@ export function registerSearch(program: Command): void {
   program
     .command('search')
     .description('find safe primes of a bit length; results keyed by (bits, seed, index), resumable with --out')
-    .requiredOption('--bits <B>', `bit length (${MIN_SEARCH_BITS}-${MAX_SEARCH_BITS})`)
+    .option('--bits <B>', `bit length (${MIN_SEARCH_BITS}-${MAX_SEARCH_BITS}; default: taken from --out)`)
     .requiredOption('--count <C>', 'how many primes (with --out: in the file, counting earlier runs)')
     .option('--stream <v>', 'stream version 1 or 2: how indexes map to primes (default: taken from --out, else 2)')
     .option('--seed <S>', 'search seed, decimal or 0x (default: taken from --out, else random and reported)')
@@ -42,6 +42,7 @@ export function registerSearch(program: Command): void {
     .option('--out <file.jsonl>', 'append one JSON line per prime; rerunning resumes where the file ends')
     .option('--json', 'with --out: print a JSON summary (without it each prime is a JSON line already)')
     .option('--hex', 'print each prime as 0x hex on stdout (not with --out: the file keeps decimal, for resume and merge)')
+    .option('--format <f>', 'without --out: json (one JSON line per prime, the default), number (the bare prime in decimal, one per line) or hex (0x…)')
     .option('--shard <i/n|auto>', 'run only indexes ≡ i-1 (mod n) of the --count; auto reads a Kubernetes, Slurm or GNU parallel index (needs --seed)')
     .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')
     .option('--queue <redis-url>', 'coordinate `powprime worker` processes through Redis instead of searching here')
@@ -58,12 +59,17 @@ export function registerSearch(program: Command): void {
       'after',
       '\nExamples:\n  powprime search --bits 2048 --count 32 --out p2048.jsonl   # Ctrl-C, then the same command resumes\n' +
         '  powprime search --bits 1024 --count 100 --seed 7 --shard 1/4 --out s1.jsonl   # a quarter; merge the four\n' +
-        '  powprime search --bits 3072 --count 8 --queue redis://localhost:6379   # chunks run by `powprime worker`',
+        '  powprime search --bits 3072 --count 8 --queue redis://localhost:6379   # chunks run by `powprime worker`\n' +
+        '  powprime search --bits 2048 --count 4 --format hex   # just the primes, as `openssl prime -generate -safe`\n' +
+        '\nThe primes of one seed lie close together: each index starts 4·bits² candidates after the one before\n' +
+        '(stream 2, so that one deep sieve serves them all), so they share their leading bits. Each is a sound\n' +
+        'safe prime; for Diffie-Hellman groups that should not look related (one per service, say), give each\n' +
+        'its own --seed (the default seed is random).',
     )
     .action(async (opts: SearchOpts) => {
       const flags = parseSearchFlags(opts);
-      const { bits, count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted } = flags;
-      const { outFile, existing, seed: resumedSeed, stream: resumedStream } = await resumeOut(opts.out, flags);
+      const { count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted, format } = flags;
+      const { outFile, existing, seed: resumedSeed, stream: resumedStream, bits } = await resumeOut(opts.out, flags);
       const stream = resumedStream ?? LATEST_STREAM;
       if (indexesCrowd(bits, BigInt(count))) {
         process.emitWarning(`${count} indexes crowd the ${bits}-bit range: near indexes may give the same prime (more bits give distinct ones)`, { code: 'POWPRIME_INDEXES_CROWD' });
@@ -84,23 +90,27 @@ export function registerSearch(program: Command): void {
       if (registering) {
         await registering.start();
         // Primes found by earlier runs and not yet registered (a crash between the two steps).
-        for (const l of existing.lines) await registering.register(BigInt(l.prime));
+        for (const l of existing.lines) await registering.register(BigInt(l.prime), { earlier: true });
       }
       if (remaining <= 0) {
+        // Counted while the file is still locked: a run starting next must not change it under the count.
+        const total = linesOnDisk(opts.out, existing.lines.length);
         outFile?.close();
         registering?.close();
-        summary(opts, { found: 0, total: existing.lines.length, seed }, registering);
+        summary(opts, { found: 0, total, seed }, registering);
         return;
       }
 
       const out = outFile;
       // SIGINT, SIGTERM and SIGHUP abort it; a second one leaves at once (e.g. while Redis does not answer).
       const controller = { signal: interruptSignal };
+      // The lines --out holds at the end, counted before its lock is let go.
+      let total = 0;
       const progress = new SearchProgress({ target, queue: opts.queue, queueName: opts.queueName, wanted, earlier: existing.lines.length });
       const emit = async (r: Found, registrations: RegistrationQueue | null = null): Promise<void> => {
         const line: SearchLine = { prime: r.prime.toString(), bits, seed: seed.toString(), index: Number(r.index), elapsedMs: Math.round(r.elapsedMs), ...(stream === 1 ? {} : { stream }) };
         if (out) out.append(line);
-        else progress.print(`${JSON.stringify(opts.hex ? { ...line, prime: `0x${r.prime.toString(16)}` } : line)}\n`);
+        else progress.print(`${printed(line, r.prime, format, opts.hex === true)}\n`);
         progress.found++;
         if (registrations) await registrations.submit({ prime: r.prime.toString(), bits, seed: seed.toString(), index: r.index.toString() });
         else await registering?.register(r.prime);
@@ -125,6 +135,7 @@ export function registerSearch(program: Command): void {
             await emit(r);
           }
         }
+        total = linesOnDisk(opts.out, existing.lines.length + progress.found);
       } catch (err) {
         if (!controller.signal.aborted) throw err;
         progress.stop();
@@ -135,6 +146,28 @@ export function registerSearch(program: Command): void {
         out?.close();
         registering?.close();
       }
-      summary(opts, { found: progress.found, total: existing.lines.length + progress.found, seed }, registering);
+      summary(opts, { found: progress.found, total, seed }, registering);
     });
+}
+
+/** A prime as stdout shows it without --out: its JSON line, or the bare number (--format). */
+function printed(line: SearchLine, prime: bigint, format: SearchFormat, hex: boolean): string {
+  if (format === 'number') return prime.toString();
+  if (format === 'hex') return `0x${prime.toString(16)}`;
+  return JSON.stringify(hex ? { ...line, prime: `0x${prime.toString(16)}` } : line);
+}
+
+/**
+ * The lines --out holds at the end, counted on disk: `written` unless another
+ * process changed the file behind the lock (which only binds powprime), and
+ * then a warning says so rather than a summary that claims lines not there.
+ */
+function linesOnDisk(out: string | undefined, written: number): number {
+  if (out === undefined) return written;
+  const onDisk = wholeLinesIn(out);
+  if (onDisk === null || onDisk === written) return written;
+  process.emitWarning(`${out} holds ${onDisk} lines, not the ${written} this run and earlier ones wrote: another process changed it (rerun the same command to check and complete it)`, {
+    code: 'POWPRIME_OUT_CHANGED',
+  });
+  return onDisk;
 }
