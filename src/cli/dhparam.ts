@@ -6,12 +6,18 @@ import { generateDhParams } from '../prime/dhparam.ts';
 import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
+import { dhparamFromFile } from './dhparam-in.ts';
 import { interruptSignal } from './interrupt.ts';
 import { replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 
 interface DhparamOpts {
+  in?: string;
+  inform?: string;
+  check?: boolean;
+  text?: boolean;
+  noout?: boolean;
   out?: string;
   seed?: string;
   threads?: string;
@@ -27,8 +33,13 @@ export function registerDhparam(program: Command): void {
   program
     .command('dhparam')
     .description('Diffie-Hellman parameters (PKCS#3 PEM or DER, g = 2, p a safe prime ≡ 23 mod 24), like `openssl dhparam BITS`')
-    .argument('[bits]', `size of p in bits, ${DH_MIN_BITS} to ${DH_MAX_BITS} (the default is openssl's)`, DEFAULT_BITS)
+    .argument('[bits]', `size of p in bits, ${DH_MIN_BITS} to ${DH_MAX_BITS} (default ${DEFAULT_BITS}, openssl's)`)
     .option('--out <file>', 'write the parameters here (whole or not at all) instead of stdout')
+    .option('--in <file>', 'read existing parameters (PEM or DER) instead of making them: to --check, print as --text, or convert with --outform')
+    .option('--inform <form>', 'with --in: PEM or DER (default: what the file holds)')
+    .option('--check', 'with --in: check them as `openssl dhparam -check` does (exit 1 when not valid)')
+    .option('--text', 'with --in: print p and g as `openssl dhparam -text` does, before the parameters')
+    .option('--noout', 'with --in: print no parameters (with --check or --text)')
     .option('--outform <form>', 'PEM or DER (binary, as `openssl dhparam -outform DER`)', 'PEM')
     .option('--seed <S>', 'search seed, decimal or 0x: the same seed gives the same parameters (default: random, reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
@@ -37,14 +48,23 @@ export function registerDhparam(program: Command): void {
     .addHelpText(
       'after',
       '\nExamples:\n  powprime dhparam --out dhparam.pem          # 2048 bits\n  powprime dhparam 3072 --seed 7 > dh3072.pem  # the same seed, the same file\n' +
-        '  powprime dhparam --outform DER --out dh.der\n\nThe seed and the file are reported on stderr (with --json, in the JSON).',
+        '  powprime dhparam --outform DER --out dh.der\n  powprime dhparam --in dh.pem --check --text --noout   # as openssl dhparam -in dh.pem -check -text -noout\n\n' +
+        "OpenSSL's spellings (-out, -outform, -in, -inform, -check, -text, -noout, -2) are taken too.\nThe seed and the file are reported on stderr (with --json, in the JSON).",
     )
-    .action(async (bitsText: string, opts: DhparamOpts) => {
+    .action(async (bitsText: string | undefined, opts: DhparamOpts) => {
+      if (opts.in !== undefined) {
+        // Read, not made: what would make them has no say.
+        const making = { '[bits]': bitsText, '--seed': opts.seed, '--threads': opts.threads, '--backend': opts.backend === 'auto' ? undefined : opts.backend };
+        for (const [flag, value] of Object.entries(making)) if (value !== undefined) throw new RangeError(`${flag} does not go with --in: the parameters are read, not made`);
+        checkOutform(opts.outform);
+        return dhparamFromFile({ ...opts, in: opts.in });
+      }
+      for (const flag of ['inform', 'check', 'text', 'noout'] as const) if (opts[flag] !== undefined) throw new RangeError(`--${flag} goes with --in (parameters read from a file)`);
       // Converted only: generateDhParams judges them, and its errors name the flags (args.ts).
-      const bits = parseIntArg('bits', bitsText);
+      const bits = parseIntArg('bits', bitsText ?? DEFAULT_BITS);
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads);
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
-      if (!/^(pem|der)$/i.test(opts.outform)) throw new RangeError(`--outform must be PEM or DER (got ${JSON.stringify(opts.outform)})`);
+      checkOutform(opts.outform);
       const der = opts.outform.toUpperCase() === 'DER';
       // Binary on a terminal is garbage on screen; openssl writes it anyway, we ask for a place.
       if (der && opts.out === undefined && !opts.json && process.stdout.isTTY) throw new RangeError('--outform DER is binary: give --out FILE or redirect stdout');
@@ -80,4 +100,8 @@ export function registerDhparam(program: Command): void {
         status.clear();
       }
     });
+}
+
+function checkOutform(outform: string): void {
+  if (!/^(pem|der)$/i.test(outform)) throw new RangeError(`--outform must be PEM or DER (got ${JSON.stringify(outform)})`);
 }

@@ -15,6 +15,7 @@ import { missingPieceMessage } from './optional-deps.ts';
 import { buildProgram, COMMANDS, VERSION_HELP } from './program.ts';
 import { exitCodeForSignal, installInterruptHandlers, interruptedBy, leaveAtSignal, leaveProcess, markSettled, reportInterrupted, stopsCleanly } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
+import { fromOpenSslSpellings } from './openssl-spellings.ts';
 import { checkRequiredAfterUnknown, oneLineUsageError } from './usage-errors.ts';
 
 /**
@@ -80,18 +81,51 @@ function watchStandardOutput(): void {
   });
 }
 
+/** The command path asked about by `help A B …`: its words up to the first flag (none for `help` alone, and `help help` is commander's). */
+function helpTopic(after: readonly string[]): string[] {
+  const end = after.findIndex((a) => a.startsWith('-'));
+  const words = end === -1 ? [...after] : after.slice(0, end);
+  return words[0] === 'help' ? [] : words;
+}
+
+/** For `help A B` with no subcommand B of A (commander would show A's help): the one line that names it; undefined when every word is a subcommand. */
+function unknownSubcommand(program: Command, topic: readonly string[]): string | undefined {
+  let cmd = program;
+  for (const [i, word] of topic.entries()) {
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub === undefined) {
+      const parent = topic.slice(0, i).join(' ');
+      const asked = terminalLine(JSON.stringify(topic.slice(0, i + 1).join(' ')));
+      return `unknown command ${asked}; ${cmd.commands.length ? `powprime help ${parent} lists its commands` : `${parent} has no subcommands`}`;
+    }
+    cmd = sub;
+  }
+  return undefined;
+}
+
 async function main(): Promise<void> {
   installInterruptHandlers();
   watchStandardOutput();
   warningsAsOneLine();
-  const args = process.argv.slice(2);
+  const given = process.argv.slice(2);
+  const at = given.findIndex((a) => !a.startsWith('-'));
+  const topic = given[at] === 'help' ? helpTopic(given.slice(at + 1)) : [];
+  // `help nosuch`: the same one line as `nosuch`, not every command's usage.
+  if (topic.length && !Object.hasOwn(COMMANDS, topic[0]!)) {
+    process.exitCode = 2;
+    process.stderr.write(`powprime: unknown command ${terminalLine(JSON.stringify(topic[0]))}; powprime --help lists the commands\n`);
+    return markSettled();
+  }
+  // `help A B …` is `A B … --help`, at any depth: commander's help command reads only its first word.
+  const args = topic.length ? [...given.slice(0, at), ...given.slice(at + 1), '--help'] : given;
   const named = args.find((a) => !a.startsWith('-'));
   const known = named !== undefined && Object.hasOwn(COMMANDS, named);
-  // `help nosuch`: the same one line as `nosuch`, not every command's usage.
-  const topic = named === 'help' ? args[args.indexOf('help') + 1] : undefined;
-  if (topic !== undefined && topic !== 'help' && !topic.startsWith('-') && !Object.hasOwn(COMMANDS, topic)) {
+  let argv: string[];
+  try {
+    argv = [...process.argv.slice(0, 2), ...fromOpenSslSpellings(named, args)];
+  } catch (err) {
     process.exitCode = 2;
-    process.stderr.write(`powprime: unknown command ${terminalLine(JSON.stringify(topic))}; powprime --help lists the commands\n`);
+    process.stderr.write(`powprime: ${(err as Error).message}\n`);
     return markSettled();
   }
   const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
@@ -107,11 +141,17 @@ async function main(): Promise<void> {
         outputError: (s, write) => write(`powprime: ${oneLineUsageError(s)}`),
       }),
   );
+  const unknownTopic = unknownSubcommand(program, topic);
+  if (unknownTopic !== undefined) {
+    process.exitCode = 2;
+    process.stderr.write(`powprime: ${unknownTopic}\n`);
+    return markSettled();
+  }
   checkRequiredAfterUnknown(program);
   // When the action starts, not before: `check --help` needs no addon.
   if (known && LEAVE_FROM_HANDLER.has(named)) program.hook('preAction', leaveAtSignal);
   try {
-    await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(process.argv)) : program.parseAsync(process.argv));
+    await (named !== undefined && STOP_BY_THEMSELVES.has(named) ? stopsCleanly(() => program.parseAsync(argv)) : program.parseAsync(argv));
   } catch (thrown) {
     // An API call's argument error speaks of the flag that carried the value.
     const err = flagNamed(thrown, running);

@@ -46,7 +46,7 @@ Examples:
   powprime fake-services
       local stand-ins for the question, registry and ad services
 
-Each command has its own help: powprime help COMMAND.
+Each command has its own help: powprime help COMMAND [SUBCOMMAND].
 Exit codes: 0 ok, 1 failed or found nothing, 2 bad usage or input,
 130 interrupted (Ctrl-C; another signal: 128 + its number, 143 for SIGTERM).
 `;

@@ -49,3 +49,62 @@ export function dhParamsPem(p: bigint, g: bigint): string {
   const lines = b64.match(/.{1,64}/g) ?? [];
   return `-----BEGIN DH PARAMETERS-----\n${lines.join('\n')}\n-----END DH PARAMETERS-----\n`;
 }
+
+/** DER length at `at`: [length, where the contents start]. */
+function readLength(der: Uint8Array, at: number): [number, number] {
+  const first = der[at];
+  if (first === undefined) throw new RangeError('DH parameters end early');
+  if (first < 0x80) return [first, at + 1];
+  const n = first & 0x7f;
+  // Four length bytes reach 4 GiB, far past any DH parameter; 0x80 is BER's indefinite length, not DER.
+  if (n === 0 || n > 4 || at + 1 + n > der.length) throw new RangeError('DH parameters have a bad DER length');
+  let len = 0;
+  for (let i = 1; i <= n; i++) len = len * 256 + der[at + i]!;
+  return [len, at + 1 + n];
+}
+
+/** One TLV of `tag` at `at`: [contents, where the next starts]. */
+function readTlv(der: Uint8Array, at: number, tag: number, what: string): [Uint8Array, number] {
+  if (der[at] !== tag) throw new RangeError(`DH parameters: ${what} is not where a DHParameter has it`);
+  const [len, start] = readLength(der, at + 1);
+  if (start + len > der.length) throw new RangeError('DH parameters end early');
+  return [der.subarray(start, start + len), start + len];
+}
+
+function readInteger(der: Uint8Array, at: number, what: string): [bigint, number] {
+  const [body, next] = readTlv(der, at, 0x02, what);
+  if (body.length === 0) throw new RangeError(`DH parameters: ${what} is empty`);
+  if (body[0]! & 0x80) throw new RangeError(`DH parameters: ${what} is negative`);
+  return [BigInt(`0x${Buffer.from(body).toString('hex')}`), next];
+}
+
+/**
+ * Reads DHParameter { p, g [, privateValueLength] } from DER, or from PEM
+ * text (`-----BEGIN DH PARAMETERS-----`) as `openssl dhparam -in` does.
+ * Throws a RangeError saying what is wrong with anything else.
+ */
+export function parseDhParams(input: Uint8Array | string): { p: bigint; g: bigint; privateValueLength?: number } {
+  // DER starts with its SEQUENCE's tag; anything else is text, where the PEM block may follow
+  // other lines (`dhparam -text -out` writes the text before it, as openssl does).
+  const der = typeof input === 'string' ? pemBody(input) : input[0] === 0x30 ? input : pemBody(Buffer.from(input).toString('latin1'));
+  const [seq, end] = readTlv(der, 0, 0x30, 'the outer SEQUENCE');
+  if (end !== der.length) throw new RangeError('DH parameters: bytes after the DHParameter');
+  const [p, afterP] = readInteger(seq, 0, 'the prime');
+  const [g, afterG] = readInteger(seq, afterP, 'the generator');
+  if (afterG === seq.length) return { p, g };
+  // PKCS#3's optional privateValueLength (openssl writes it for RFC 7919's groups).
+  const [length, rest] = readInteger(seq, afterG, 'privateValueLength');
+  if (rest !== seq.length) throw new RangeError('DH parameters: more fields than a PKCS#3 DHParameter has (X9.42 parameters are not read)');
+  return { p, g, privateValueLength: Number(length) };
+}
+
+function pemBody(text: string): Uint8Array {
+  const m = /-----BEGIN DH PARAMETERS-----([\s\S]*?)-----END DH PARAMETERS-----/.exec(text);
+  if (!m) {
+    const other = /-----BEGIN ([A-Z0-9 .]+)-----/.exec(text)?.[1];
+    throw new RangeError(other ? `not DH parameters: the PEM block is "${other}" (PKCS#3 "DH PARAMETERS" is read)` : 'no "-----BEGIN DH PARAMETERS-----" block');
+  }
+  const b64 = m[1]!.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) throw new RangeError('DH parameters: the PEM block is not base64');
+  return new Uint8Array(Buffer.from(b64, 'base64'));
+}
