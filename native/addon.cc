@@ -624,11 +624,14 @@ Napi::Value LockClose(const Napi::CallbackInfo& info) {
 Napi::Value ExitNow(const Napi::CallbackInfo& info) { std::_Exit(int(get_u32(info, 0, "code", 0, 255))); }
 
 #ifndef _WIN32
-// The signals a scheduler or a terminal stops a command with, all handled alike.
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// The signals a scheduler or a terminal stops a command with, all handled alike
+// (SIGQUIT is Ctrl-\: a person quitting, not a request for a core dump here).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 // One of kStopSignals by name; async-signal-safe (a static string).
-const char* StopSignalName(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP"; }
+const char* StopSignalName(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGQUIT";
+}
 
 volatile sig_atomic_t g_stderr_tty = 0;
 
@@ -650,7 +653,7 @@ extern "C" void ExitOnStopSignal(int sig) {
 }
 #endif
 
-// exitOnStopSignals(): boolean — from now on SIGINT, SIGTERM and SIGHUP end the
+// exitOnStopSignals(): boolean — from now on SIGINT, SIGTERM, SIGHUP and SIGQUIT end the
 // process at once, from the signal handler, with the CLI's one line and exit
 // code 128 + the signal. For commands with nothing to tidy whose main thread
 // runs long synchronous work (a benchmark's sample, a big primality test), where
@@ -682,8 +685,8 @@ Napi::Value SignalName(Napi::Env env, int sig) {
 }
 #endif
 
-// holdStopSignals(): boolean — until releaseStopSignals(), SIGINT, SIGTERM and
-// SIGHUP are only noted (heldStopSignal() says which came), for a synchronous
+// holdStopSignals(): boolean — until releaseStopSignals(), SIGINT, SIGTERM,
+// SIGHUP and SIGQUIT are only noted (heldStopSignal() says which came), for a synchronous
 // wait on the main thread that polls for them: the handlers in place (Node's,
 // or exitOnStopSignals') would otherwise run only once the wait returns. False
 // where signals are not POSIX (Windows).

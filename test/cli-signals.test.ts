@@ -1,4 +1,4 @@
-// Every command stops the same way on SIGINT, SIGTERM and SIGHUP (real
+// Every command stops the same way on SIGINT, SIGTERM, SIGHUP and SIGQUIT (real
 // processes, real kill): one line `powprime: interrupted (SIG…)`, exit
 // 128 + the signal's number, nothing half written, no lock or temporary
 // file left behind. The time to stop is checked only against a generous
@@ -12,12 +12,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
+import { pidRunsHere } from '../src/fs/file-lock.ts';
+import { CLI_FROM_SOURCE } from './helpers/cli.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const SAFE_PRIMES = (JSON.parse(readFileSync(new URL('./vectors/rfc-safe-primes.json', import.meta.url), 'utf8')) as { safe_primes: Record<string, string> }).safe_primes;
-type Sig = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+type Sig = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT';
 const code = (s: Sig): number => 128 + constants.signals[s];
 
 let fake: FakeServices;
@@ -64,7 +66,7 @@ const afterMs = (ms: number): (() => boolean) => {
 };
 
 describe('solve', () => {
-  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s: the pool stops, one line, 128 + signal', async (signal) => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const)('%s: the pool stops, one line, 128 + signal', async (signal) => {
     const p = startCli(['solve', 'signals', '14', '--threads', '2']);
     expectInterrupted(await stop(p, signal, afterMs(1500), 'the search to run'), signal);
     expect(p.stdout()).toBe('');
@@ -83,6 +85,16 @@ describe('dhparam', () => {
 });
 
 describe('search', () => {
+  it('SIGQUIT (Ctrl-\\) ends it as SIGTERM does: the lock is gone, no core dump', async () => {
+    const dir = tempDir('powprime-sig-');
+    const out = path.join(dir, 'run.jsonl');
+    const p = startCli(['search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out]);
+    const r = await stop(p, 'SIGQUIT', () => readFileSync(out, 'utf8').includes('\n'), 'the first prime on disk');
+    expectInterrupted(r, 'SIGQUIT', /: \d+ new primes? kept; rerun the same command to resume$/);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+    expect(readdirSync(dir)).toEqual(['run.jsonl']);
+  });
+
   it('SIGHUP: every line kept is whole, the lock is gone, the line says how to resume', async () => {
     const dir = tempDir('powprime-sig-');
     const out = path.join(dir, 'run.jsonl');
@@ -172,6 +184,66 @@ describe('service commands', () => {
   });
 });
 
+describe('npx going away', () => {
+  /**
+   * npx's place taken by a plain parent process that starts the command as
+   * npm exec does (its environment says so), reports the pid, and is then
+   * killed as npx is by a SIGTERM it does not pass on.
+   */
+  async function orphan(npmCommand: string | undefined, out: string): Promise<number> {
+    const env = { ...process.env, npm_command: npmCommand };
+    if (npmCommand === undefined) delete env.npm_command;
+    const starter = `const c = require('node:child_process').spawn(process.execPath, ${JSON.stringify([...CLI_FROM_SOURCE, 'search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out])}, { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['-e', starter], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let pid = 0;
+    try {
+      pid = await new Promise<number>((resolve, reject) => {
+        parent.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+        parent.once('exit', () => reject(new Error('the starter ended without starting the command')));
+      });
+      // Working: the lock is taken and a first prime is on disk.
+      for (let t = Date.now(); !(existsSync(out) && readFileSync(out, 'utf8').includes('\n')); ) {
+        if (Date.now() - t > 60_000) throw new Error('no first prime within a minute');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } catch (err) {
+      // Nothing left running: the command is nobody's child here once its starter is gone.
+      if (pid) process.kill(pid, 'SIGKILL');
+      throw err;
+    } finally {
+      parent.kill('SIGKILL');
+    }
+    return pid;
+  }
+  // A zombie (ended, not yet reaped by whoever took the orphan in) is not running.
+  const running = pidRunsHere;
+
+  it.skipIf(process.platform === 'win32')('started by npm exec, the command stops as on SIGTERM once its parent is gone: lock released, lines whole', async () => {
+    const out = path.join(tempDir('powprime-sig-'), 'npx.jsonl');
+    const pid = await orphan('exec', out);
+    // A liveness bound, not a speed goal: it looks once a second.
+    for (let t = Date.now(); running(pid) || existsSync(`${out}.lock`); ) {
+      if (Date.now() - t > 30_000) {
+        process.kill(pid, 'SIGKILL');
+        throw new Error('still running 30 s after its parent went away');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(readFileSync(out, 'utf8').endsWith('\n')).toBe(true);
+  });
+
+  it.skipIf(process.platform === 'win32')('started otherwise (nohup, a shell that exits), it keeps running', async () => {
+    const out = path.join(tempDir('powprime-sig-'), 'nohup.jsonl');
+    const pid = await orphan(undefined, out);
+    try {
+      await new Promise((r) => setTimeout(r, 3000)); // three of npx's looks
+      expect(running(pid)).toBe(true);
+    } finally {
+      process.kill(pid, 'SIGKILL');
+    }
+  });
+});
+
 describe('a state file locked by another process', () => {
   // The keystore's lock is waited for synchronously (up to a minute), when
   // Node runs no signal handler: the wait itself must end at the signal.
@@ -194,7 +266,8 @@ describe('a state file locked by another process', () => {
         holder.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
         holder.on('exit', (status) => reject(new Error(`the lock holder exited (${status})`)));
       });
-      const p = startCli(['registry', 'get', SAFE_PRIMES['rfc3526-modp-2048']!, '--keystore', keystore, '--base-url', banningUrl]);
+      // note opens the keystore (get, which reads only the registry, opens none).
+      const p = startCli(['registry', 'note', SAFE_PRIMES['rfc3526-modp-2048']!, 'a note', '--keystore', keystore, '--base-url', banningUrl]);
       const r = await stop(p, 'SIGTERM', (_o, e) => /waiting for .*keys\.json \(locked by pid \d+\)/.test(e), 'the waiting line');
       expectInterrupted(r, 'SIGTERM');
     } finally {

@@ -2,7 +2,7 @@
 // accepts, p ≡ 23 (mod 24) with g = 2, the same for the same seed.
 import { spawnSync } from 'node:child_process';
 import { checkPrimeSync } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool, generateDhParams } from '../src/index.ts';
@@ -48,6 +48,22 @@ describe('generateDhParams', () => {
 });
 
 describe('powprime dhparam', () => {
+  it('removes the temporary files a kill -9 left mid-write (their process gone, a minute old), and no other', () => {
+    const here = tempDir('powprime-dhparam-stale-');
+    // A pid that ran and is gone: a real process, exited and reaped.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const old = (Date.now() - 3_600_000) / 1000;
+    const stale = `.dh.pem.${dead}.1700000000000.tmp`;
+    const young = `.dh.pem.${dead}.1700000000001.tmp`; // a slow write, perhaps: kept
+    const living = `.dh.pem.${process.pid}.1700000000002.tmp`; // this test's own pid runs: kept
+    const other = `.other.pem.${dead}.1700000000003.tmp`; // another file's: not this write's business
+    for (const name of [stale, young, living, other]) writeFileSync(path.join(here, name), 'half a PEM');
+    for (const name of [stale, living, other]) utimesSync(path.join(here, name), old, old);
+    const r = cli('dhparam', '512', '--seed', '5', '--out', path.join(here, 'dh.pem'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(here).sort()).toEqual([young, living, other, 'dh.pem'].sort());
+  });
+
   it.runIf(hasOpenssl)('writes PEM that `openssl dhparam -check` accepts, and the same seed gives the same file', () => {
     const file = path.join(dir, 'dh.pem');
     const r = cli('dhparam', '1024', '--seed', '9', '--out', file, '--json');

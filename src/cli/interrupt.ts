@@ -1,6 +1,7 @@
 /**
  * How every command stops: SIGINT (Ctrl-C), SIGTERM (systemd, Kubernetes,
- * docker, Slurm) and SIGHUP (the terminal went away) take one path.
+ * docker, Slurm), SIGHUP (the terminal went away) and SIGQUIT (Ctrl-\, which
+ * would otherwise kill at once and leave lock files behind) take one path.
  *
  * A command that owns something to tidy (a line being written, a lock, queue
  * chunks, a posted question whose id must be shown) runs inside
@@ -17,7 +18,7 @@ import { InterruptedError } from '../errors.ts';
 import { guardSyncWaits, lockHolderText, type SyncWaitGuard } from '../fs/file-lock.ts';
 import { native, nativeIfLoaded } from '../native.ts';
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 const controller = new AbortController();
@@ -29,7 +30,7 @@ let scopes = 0;
 let reported = false;
 let settled = false;
 
-/** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. */
+/** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP, 131 for SIGQUIT. */
 export function exitCodeForSignal(signal: string): number {
   const n = (constants.signals as Record<string, number | undefined>)[signal];
   return 128 + (n ?? constants.signals.SIGINT);
@@ -42,8 +43,34 @@ export function interruptedBy(): StopSignal | null {
 
 /** Installed once by main.ts, before any command runs. */
 export function installInterruptHandlers(): void {
-  for (const name of STOP_SIGNALS) process.on(name, () => onSignal(name));
+  // Windows has no SIGQUIT (Node refuses a listener for it there).
+  for (const name of STOP_SIGNALS) if (name !== 'SIGQUIT' || process.platform !== 'win32') process.on(name, () => onSignal(name));
   guardSyncWaits(lockWaitGuard);
+  stopWhenNpxGoes();
+}
+
+/** How often a process started by npx looks whether npx is still there. */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * `npx powprime …` (npm exec) starts the command through a shell (`sh -c`),
+ * and SIGTERM to npx (what a service manager or a scheduler sends) ends npx,
+ * which passes it to the shell, not to the command: powprime would run on as
+ * an orphan, still listening or searching. So a process npm exec started
+ * watches its parent, and its going away (the parent pid changes: the orphan
+ * was taken in by another) stops the command as SIGTERM would. Only under npm exec: a process left running on purpose
+ * (nohup, `&` in a shell that exits) must keep running. Not on Windows,
+ * where an orphan keeps its parent's pid.
+ */
+function stopWhenNpxGoes(): void {
+  if (process.env.npm_command !== 'exec' || process.platform === 'win32') return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onSignal('SIGTERM');
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }
 
 /**

@@ -85,7 +85,7 @@ export function readLockNote(file: string): LockNote | null {
 }
 
 /** Whether pid names a running process here (a zombie, killed and not yet reaped, is not running). */
-function alive(pid: number): boolean {
+export function pidRunsHere(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -104,7 +104,7 @@ function alive(pid: number): boolean {
 
 /** Whether process `pid` on `host` still runs (on another host: assumed so, it cannot be checked). */
 export function processAlive(pid: number, host: string): boolean {
-  return host !== HOST || alive(pid);
+  return host !== HOST || pidRunsHere(pid);
 }
 
 /** Whether the holder a note names still runs. */

@@ -4,15 +4,52 @@
  * the target, fsync the folder), and reads with an explicit policy for a
  * corrupt file.
  */
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { StateFileCorruptError } from '../errors.ts';
 import { WriteFailedError } from '../../errors.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../../fs/durable-write.ts';
+import { pidRunsHere } from '../../fs/file-lock.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
 
 /** Errors of open/rename that mean the disk refused, not that the path is wrong. */
 const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
+
+/** Folders and names already swept by this process: once each is enough, as only a kill -9 leaves one. */
+const swept = new Set<string>();
+/** A temporary file lives for the milliseconds of one write; one this old was left by a process that died. */
+const STALE_AFTER_MS = 60_000;
+
+/**
+ * Removes the temporary files of `base` (`.<base>.<pid>.<ms>.tmp`) that a
+ * kill -9 in the middle of writeFileAtomic left: those whose process is gone
+ * and that are older than a minute. Both, because a pid says nothing on a
+ * folder another machine shares, and age alone could take a slow disk's
+ * write in progress. Best effort: a file that cannot be read or removed stays.
+ */
+function sweepStaleTemporaries(dir: string, base: string): void {
+  const key = path.join(dir, base);
+  if (swept.has(key)) return;
+  swept.add(key);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // not made yet: nothing in it
+  }
+  const prefix = `.${base}.`;
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.(\d+)\.tmp$/.exec(name.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid || pidRunsHere(Number(m[1]))) continue;
+    const at = path.join(dir, name);
+    try {
+      if (Date.now() - statSync(at).mtimeMs > STALE_AFTER_MS) unlinkSync(at);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
 
 /**
  * Replaces `file` with `data`, whole or not at all: on any failure the
@@ -21,6 +58,7 @@ const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
+  sweepStaleTemporaries(dir, path.basename(file));
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const outcome = `${file} is unchanged`;
   const refused = (err: unknown): unknown => {
