@@ -18,77 +18,123 @@ _powprime_options() {
     "") echo "-q --quiet --progress -V --version -h --help" ;;
     "solve") echo "--threads --backend --max-attempts --json -h --help" ;;
     "check") echo "--hex --status --safe --json -h --help" ;;
-    "search") echo "--bits --count --stream --seed --threads --backend --out --json --hex --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
-    "dhparam") echo "--out --outform --seed --threads --backend --json -h --help" ;;
+    "search") echo "--bits --count --stream --seed --threads --backend --out --json --hex --format --shard --shard-count --queue --queue-name --chunk-length --register --base-url --state-dir --keystore --max-wait --no-limits --register-rate -h --help" ;;
+    "dhparam") echo "--out --in --inform --check --text --noout --outform --seed --threads --backend --json -h --help" ;;
     "moduli") echo "--bits --count --seed --threads --backend --rounds --out --json --shard --shard-count --queue --queue-name --screen -h --help" ;;
     "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms --json -h --help" ;;
     "queue") echo "-h --help" ;;
     "queue status") echo "--queue --queue-name --json -h --help" ;;
     "merge") echo "--out --json -h --help" ;;
     "question") echo "-h --help" ;;
-    "question ask") echo "--wait --base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question answer") echo "--base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question answers") echo "--base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question page") echo "--per-page --base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question stats") echo "--base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question files") echo "--base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question models") echo "--base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question file") echo "--out --base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
-    "question run") echo "--prompts --out --files-dir --first-check --max-interval --base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
+    "question ask") echo "--wait --base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question answer") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question answers") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question page") echo "--per-page --base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question stats") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question files") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question models") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question file") echo "--out --base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question run") echo "--prompts --out --files-dir --first-check --max-interval --base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
     "registry") echo "-h --help" ;;
-    "registry totp") echo "--base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
-    "registry requirements") echo "--base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
-    "registry add") echo "--show-keys --base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
-    "registry note") echo "--base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
-    "registry get") echo "--base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
-    "registry rekey") echo "--show-keys --base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
-    "registry ranges") echo "--base-url --state-dir --no-limits --max-wait --json --keystore -h --help" ;;
+    "registry totp") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
+    "registry requirements") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
+    "registry add") echo "--show-keys --base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
+    "registry note") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
+    "registry get") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
+    "registry rekey") echo "--show-keys --base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
+    "registry ranges") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
     "ads") echo "-h --help" ;;
-    "ads random") echo "--base-url --state-dir --no-limits --max-wait --json -h --help" ;;
-    "ads pick") echo "--base-url --state-dir --no-limits --max-wait --json -h --help" ;;
-    "ads all") echo "--base-url --state-dir --no-limits --max-wait --json -h --help" ;;
-    "ads leaderboard") echo "--base-url --state-dir --no-limits --max-wait --json -h --help" ;;
-    "ads image") echo "--out --base-url --state-dir --no-limits --max-wait --json -h --help" ;;
-    "bench") echo "--quick --json --suite --save --report --compare -h --help" ;;
+    "ads random") echo "--base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
+    "ads pick") echo "--base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
+    "ads all") echo "--base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
+    "ads leaderboard") echo "--base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
+    "ads image") echo "--out --base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
+    "bench") echo "--quick --verbose --json --suite --save --report --compare -h --help" ;;
     "fake-services") echo "--port --difficulty --answer-delay --no-limits --no-retry-after --verbose --json -h --help" ;;
     "backend") echo "--json -h --help" ;;
   esac
 }
 
-# Options of a command path that take a value (a file name, a number …).
-_powprime_valued() {
-  case "$1" in
-    "") echo "--progress" ;;
-    "solve") echo "--threads --backend --max-attempts" ;;
-    "search") echo "--bits --count --stream --seed --threads --backend --out --shard --shard-count --queue --queue-name --chunk-length --base-url --state-dir --keystore --max-wait --register-rate" ;;
-    "dhparam") echo "--out --outform --seed --threads --backend" ;;
-    "moduli") echo "--bits --count --seed --threads --backend --rounds --out --shard --shard-count --queue --queue-name --screen" ;;
-    "worker") echo "--queue --queue-name --threads --concurrency --backend --lock-ms" ;;
-    "queue status") echo "--queue --queue-name" ;;
-    "merge") echo "--out" ;;
-    "question ask") echo "--base-url --state-dir --max-wait --homepage-url" ;;
-    "question answer") echo "--base-url --state-dir --max-wait --homepage-url" ;;
-    "question answers") echo "--base-url --state-dir --max-wait --homepage-url" ;;
-    "question page") echo "--per-page --base-url --state-dir --max-wait --homepage-url" ;;
-    "question stats") echo "--base-url --state-dir --max-wait --homepage-url" ;;
-    "question files") echo "--base-url --state-dir --max-wait --homepage-url" ;;
-    "question models") echo "--base-url --state-dir --max-wait --homepage-url" ;;
-    "question file") echo "--out --base-url --state-dir --max-wait --homepage-url" ;;
-    "question run") echo "--prompts --out --files-dir --first-check --max-interval --base-url --state-dir --max-wait --homepage-url" ;;
-    "registry totp") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "registry requirements") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "registry add") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "registry note") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "registry get") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "registry rekey") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "registry ranges") echo "--base-url --state-dir --max-wait --keystore" ;;
-    "ads random") echo "--base-url --state-dir --max-wait" ;;
-    "ads pick") echo "--base-url --state-dir --max-wait" ;;
-    "ads all") echo "--base-url --state-dir --max-wait" ;;
-    "ads leaderboard") echo "--base-url --state-dir --max-wait" ;;
-    "ads image") echo "--out --base-url --state-dir --max-wait" ;;
-    "bench") echo "--suite --save --report --compare" ;;
-    "fake-services") echo "--port --difficulty --answer-delay" ;;
+# The value of option $2 of command path $1, completed from $3: one of a fixed set, a file, a
+# directory, or nothing (a number, a seed, a URL …). Returns 1 when the option takes no value.
+_powprime_value() {
+  case "$1|$2" in
+    "|--progress") COMPREPLY=($(compgen -W "auto bar json none" -- "$3")) ;;
+    "solve|--threads" | "solve|--max-attempts" | \
+    "search|--bits" | "search|--count" | "search|--seed" | "search|--threads" | "search|--shard" | "search|--shard-count" | "search|--queue" | "search|--queue-name" | "search|--chunk-length" | "search|--base-url" | "search|--max-wait" | "search|--register-rate" | \
+    "dhparam|--seed" | "dhparam|--threads" | \
+    "moduli|--bits" | "moduli|--count" | "moduli|--seed" | "moduli|--threads" | "moduli|--rounds" | "moduli|--shard" | "moduli|--shard-count" | "moduli|--queue" | "moduli|--queue-name" | \
+    "worker|--queue" | "worker|--queue-name" | "worker|--threads" | "worker|--concurrency" | "worker|--lock-ms" | \
+    "queue status|--queue" | "queue status|--queue-name" | \
+    "question ask|--base-url" | "question ask|--max-wait" | "question ask|--timeout" | "question ask|--homepage-url" | \
+    "question answer|--base-url" | "question answer|--max-wait" | "question answer|--timeout" | "question answer|--homepage-url" | \
+    "question answers|--base-url" | "question answers|--max-wait" | "question answers|--timeout" | "question answers|--homepage-url" | \
+    "question page|--per-page" | "question page|--base-url" | "question page|--max-wait" | "question page|--timeout" | "question page|--homepage-url" | \
+    "question stats|--base-url" | "question stats|--max-wait" | "question stats|--timeout" | "question stats|--homepage-url" | \
+    "question files|--base-url" | "question files|--max-wait" | "question files|--timeout" | "question files|--homepage-url" | \
+    "question models|--base-url" | "question models|--max-wait" | "question models|--timeout" | "question models|--homepage-url" | \
+    "question file|--base-url" | "question file|--max-wait" | "question file|--timeout" | "question file|--homepage-url" | \
+    "question run|--first-check" | "question run|--max-interval" | "question run|--base-url" | "question run|--max-wait" | "question run|--timeout" | "question run|--homepage-url" | \
+    "registry totp|--base-url" | "registry totp|--max-wait" | "registry totp|--timeout" | \
+    "registry requirements|--base-url" | "registry requirements|--max-wait" | "registry requirements|--timeout" | \
+    "registry add|--base-url" | "registry add|--max-wait" | "registry add|--timeout" | \
+    "registry note|--base-url" | "registry note|--max-wait" | "registry note|--timeout" | \
+    "registry get|--base-url" | "registry get|--max-wait" | "registry get|--timeout" | \
+    "registry rekey|--base-url" | "registry rekey|--max-wait" | "registry rekey|--timeout" | \
+    "registry ranges|--base-url" | "registry ranges|--max-wait" | "registry ranges|--timeout" | \
+    "ads random|--base-url" | "ads random|--max-wait" | "ads random|--timeout" | \
+    "ads pick|--base-url" | "ads pick|--max-wait" | "ads pick|--timeout" | \
+    "ads all|--base-url" | "ads all|--max-wait" | "ads all|--timeout" | \
+    "ads leaderboard|--base-url" | "ads leaderboard|--max-wait" | "ads leaderboard|--timeout" | \
+    "ads image|--base-url" | "ads image|--max-wait" | "ads image|--timeout" | \
+    "fake-services|--port" | "fake-services|--difficulty" | "fake-services|--answer-delay") COMPREPLY=() ;;
+    "solve|--backend" | \
+    "search|--backend" | \
+    "dhparam|--backend" | \
+    "moduli|--backend" | \
+    "worker|--backend") COMPREPLY=($(compgen -W "auto native js" -- "$3")) ;;
+    "search|--stream") COMPREPLY=($(compgen -W "1 2" -- "$3")) ;;
+    "search|--out" | "search|--keystore" | \
+    "dhparam|--out" | "dhparam|--in" | \
+    "moduli|--out" | "moduli|--screen" | \
+    "merge|--out" | \
+    "question file|--out" | \
+    "question run|--prompts" | "question run|--out" | \
+    "registry totp|--keystore" | \
+    "registry requirements|--keystore" | \
+    "registry add|--keystore" | \
+    "registry note|--keystore" | \
+    "registry get|--keystore" | \
+    "registry rekey|--keystore" | \
+    "registry ranges|--keystore" | \
+    "ads image|--out" | \
+    "bench|--save" | "bench|--report" | "bench|--compare") COMPREPLY=($(compgen -f -- "$3")) ;;
+    "search|--format") COMPREPLY=($(compgen -W "json number hex" -- "$3")) ;;
+    "search|--state-dir" | \
+    "question ask|--state-dir" | \
+    "question answer|--state-dir" | \
+    "question answers|--state-dir" | \
+    "question page|--state-dir" | \
+    "question stats|--state-dir" | \
+    "question files|--state-dir" | \
+    "question models|--state-dir" | \
+    "question file|--state-dir" | \
+    "question run|--files-dir" | "question run|--state-dir" | \
+    "registry totp|--state-dir" | \
+    "registry requirements|--state-dir" | \
+    "registry add|--state-dir" | \
+    "registry note|--state-dir" | \
+    "registry get|--state-dir" | \
+    "registry rekey|--state-dir" | \
+    "registry ranges|--state-dir" | \
+    "ads random|--state-dir" | \
+    "ads pick|--state-dir" | \
+    "ads all|--state-dir" | \
+    "ads leaderboard|--state-dir" | \
+    "ads image|--state-dir") COMPREPLY=($(compgen -d -- "$3")) ;;
+    "dhparam|--inform" | "dhparam|--outform") COMPREPLY=($(compgen -W "PEM DER" -- "$3")) ;;
+    "bench|--suite") COMPREPLY=($(compgen -W "pow prime moduli all" -- "$3")) ;;
+    *) return 1 ;;
   esac
 }
 
@@ -101,8 +147,8 @@ _powprime() {
       *" $w "*) path="${path:+$path }$w" ;;
     esac
   done
-  if [[ $prev == -* && " $(_powprime_valued "$path") " == *" $prev "* ]]; then
-    COMPREPLY=($(compgen -f -- "$cur"))
+  if [[ $prev == -* ]] && _powprime_value "$path" "$prev" "$cur"; then
+    return 0
   elif [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_powprime_options "$path")" -- "$cur"))
   else
