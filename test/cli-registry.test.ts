@@ -84,7 +84,8 @@ describe('powprime registry and ads', () => {
     expect((await cli('registry', 'rekey', p, ...common)).stdout).toBe(`${p}: rekeyed\n`);
     expect(fake.registry.added.filter((x) => x === BigInt(p))).toHaveLength(1);
     // trans, old mbits and old mtrans: said to be the registry's own fields, by their names in its answers.
-    const legend = /^\(trans is the registry's transitional value, as its spec names it; old mbits and old mtrans are its fields old_mbits and old_mtrans, printed as sent: the spec does not say what they measure\)$/m;
+    const legend =
+      /^\(trans is the registry's transitional value, as its spec names it; old mbits and old mtrans are its fields old_mbits and old_mtrans, printed as sent: the spec does not say what they measure\)$/m;
     const get = await cli('registry', 'get', p, ...common);
     expect(get.stdout).toMatch(/^bits 128, trans 0, registered \d{4}-.*\nold mbits 128, old mtrans 0\n/);
     expect(get.stdout).toMatch(legend);

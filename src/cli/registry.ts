@@ -99,7 +99,8 @@ function keyLines(e: LedgerEntry): string[] {
  * The registry's own fields, said once under the text that shows them: its spec gives their names
  * (trans; old_mbits, old_mtrans on GET /prime) but not what they measure, so they are printed as sent.
  */
-const FIELDS_LEGEND = "(trans is the registry's transitional value, as its spec names it; old mbits and old mtrans are its fields old_mbits and old_mtrans, printed as sent: the spec does not say what they measure)";
+const FIELDS_LEGEND =
+  "(trans is the registry's transitional value, as its spec names it; old mbits and old mtrans are its fields old_mbits and old_mtrans, printed as sent: the spec does not say what they measure)";
 
 const out = (o: RegistryCommon, human: string, json: unknown): void => {
   // The human form carries the registry's text (idents, messages, notes): its controls shown escaped.
