@@ -4,7 +4,7 @@
 // (--timeout bounds the whole command), and one whose body never ends (too
 // large is not transient: fetched once). The time bounds are generous sanity
 // bounds, far from the waits they rule out, not measurements.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -78,6 +78,20 @@ describe('--timeout', () => {
   });
   afterAll(() => close(server));
   afterEach(() => void hits.splice(0));
+  it('question run runs until every answer is in: --timeout is not in its help, and refused with why (exit 2, no request)', async () => {
+    const help = await runCli('question', 'run', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--max-interval');
+    expect(help.stdout).not.toContain('--timeout');
+    // The other question commands still offer it.
+    expect((await runCli('question', 'stats', '--help')).stdout).toContain('--timeout');
+    const prompts = path.join(tempDir('powprime-deadline-'), 'prompts.txt');
+    writeFileSync(prompts, 'one\n');
+    const r = await runCli('question', 'run', '--prompts', prompts, '--base-url', url, '--state-dir', tempDir('powprime-deadline-'), '--timeout', '5s');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--timeout does not go with question run');
+    expect(hits).toEqual([]);
+  });
 
   it('a server that never answers: one line "no answer within 2s", exit 1, long before one request timeout (30 s)', async () => {
     const started = Date.now();

@@ -3,7 +3,7 @@ import { AdClient, adJson, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
-import { foundNothing } from './found-nothing.ts';
+import { exitFailed } from './exit-failed.ts';
 import { replaceablePath } from './out-path.ts';
 import { terminalLine } from './terminal-text.ts';
 
@@ -35,7 +35,7 @@ export function registerAds(program: Command): void {
       act(async (c, o) => {
         const ads = await c.all();
         process.stdout.write(o.json ? `[${ads.map((ad) => show(c, ad, true)).join(',')}]\n` : ads.map((ad) => `${show(c, ad)}\n`).join(''));
-        if (ads.length === 0) foundNothing('the service has no ads');
+        if (ads.length === 0) exitFailed('the service has no ads');
       }),
     );
   common(a.command('leaderboard'))
@@ -52,7 +52,7 @@ export function registerAds(program: Command): void {
                 .join(''),
         );
         // Found nothing (exit 1): no ad image has been fetched from any site yet; --json still prints {}.
-        if (Object.keys(lb).length === 0) foundNothing('the leaderboard is empty: no site has shown an ad yet');
+        if (Object.keys(lb).length === 0) exitFailed('the leaderboard is empty: no site has shown an ad yet');
       }),
     );
   common(a.command('image').argument('<filename>').option('--out <path>', 'where to write it (default: ./<filename>)'))

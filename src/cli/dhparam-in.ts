@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../clients/http/state-file.ts';
 import { dhParamsProblems, generatesSubgroup } from '../prime/dh-check.ts';
 import { dhParamsDer, dhParamsPem, parseDhParams } from '../prime/dh-pem.ts';
-import { foundNothing } from './found-nothing.ts';
+import { exitFailed } from './exit-failed.ts';
 import { DH_MAX_BITS } from '../limits.ts';
 import { checkRegularFile, replaceablePath } from './out-path.ts';
 
@@ -24,13 +24,17 @@ export interface DhparamInOpts {
 /** The largest parameter file read: a 16384-bit PEM is under 3 KiB; anything near this is not DH parameters. */
 const MAX_IN_BYTES = 1 << 20;
 
+/** Binary on a terminal is garbage on screen; openssl writes it anyway, we ask for a place. */
+export function refuseDerOnTerminal(der: boolean, toStdout: boolean): void {
+  if (der && toStdout && process.stdout.isTTY) throw new RangeError('--outform DER is binary: give --out FILE or redirect stdout');
+}
+
 export async function dhparamFromFile(opts: DhparamInOpts): Promise<void> {
   const inform = opts.inform?.toUpperCase();
   if (inform !== undefined && inform !== 'PEM' && inform !== 'DER') throw new RangeError(`--inform must be PEM or DER (got ${JSON.stringify(opts.inform)})`);
   if (opts.json && opts.text) throw new RangeError('--text does not go with --json: the JSON carries p and g');
   const der = opts.outform.toUpperCase() === 'DER';
-  // Binary on a terminal is garbage on screen, as when making them.
-  if (der && !opts.noout && !opts.json && opts.out === undefined && process.stdout.isTTY) throw new RangeError('--outform DER is binary: give --out FILE or redirect stdout');
+  refuseDerOnTerminal(der, !opts.noout && !opts.json && opts.out === undefined);
   const target = opts.out === undefined || opts.noout ? undefined : replaceablePath(opts.out);
   // A FIFO or a device would be read without end before any size check.
   checkRegularFile(opts.in, '--in');
@@ -60,7 +64,7 @@ export async function dhparamFromFile(opts: DhparamInOpts): Promise<void> {
   }
   if (!opts.check) return;
   if (problems.length) {
-    foundNothing(`DH parameters are not valid: ${problems.join('; ')}`);
+    exitFailed(`DH parameters are not valid: ${problems.join('; ')}`);
     return;
   }
   // openssl says this on stderr too, so stdout stays the parameters.

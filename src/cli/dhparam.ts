@@ -6,7 +6,7 @@ import { generateDhParams } from '../prime/dhparam.ts';
 import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseIntArg } from './args.ts';
-import { dhparamFromFile } from './dhparam-in.ts';
+import { dhparamFromFile, refuseDerOnTerminal } from './dhparam-in.ts';
 import { interruptSignal } from './interrupt.ts';
 import { replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
@@ -66,8 +66,7 @@ export function registerDhparam(program: Command): void {
       const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
       checkOutform(opts.outform);
       const der = opts.outform.toUpperCase() === 'DER';
-      // Binary on a terminal is garbage on screen; openssl writes it anyway, we ask for a place.
-      if (der && opts.out === undefined && !opts.json && process.stdout.isTTY) throw new RangeError('--outform DER is binary: give --out FILE or redirect stdout');
+      refuseDerOnTerminal(der, opts.out === undefined && !opts.json);
       const seed = opts.seed === undefined ? randomSeed() : parseSeed('--seed', opts.seed);
       // Refuse an unusable --out before minutes of work, not after.
       const target = opts.out === undefined ? undefined : replaceablePath(opts.out);

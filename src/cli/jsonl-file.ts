@@ -39,27 +39,21 @@ function isSearchLine(x: unknown): x is SearchLine {
 
 export type ExistingRun = ExistingLines<SearchLine>;
 
-/** The `search --out` file's lines (an input to merge, say: read without its lock). */
 /**
  * How many whole lines `file` holds now, blank ones aside as readJsonl
  * skips them, or null when it cannot be read: a run's summary says what is
  * on disk, which another process (a stray `> file`, ignoring the lock) may
- * have changed since the lines were written.
+ * have changed since the lines were written. A file removed since holds 0.
  */
 export function wholeLinesIn(file: string): number | null {
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return readLines(file, '--out', (text) => (text.trim() === '' ? null : true)).lines.length;
   } catch {
     return null;
   }
-  // The piece after the last newline is not a whole line.
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .filter((l) => l.trim() !== '').length;
 }
 
+/** The `search --out` file's lines (an input to merge, say: read without its lock). */
 export function readExisting(file: string, flag = '--out'): ExistingRun {
   return readJsonl(file, isSearchLine, 'a search result', flag);
 }

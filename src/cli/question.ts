@@ -10,7 +10,7 @@ import { QuestionClient, threadJson, type ItemError, type Thread, type ThreadIte
 import { QuestionPipeline, type PipelineOptions } from '../clients/question/pipeline.ts';
 import { FileLockedError, InterruptedError } from '../errors.ts';
 import { AnswerSink } from './answer-sink.ts';
-import { foundNothing } from './found-nothing.ts';
+import { exitFailed } from './exit-failed.ts';
 import { MINUTE } from '../clients/http/rate-limiter.ts';
 import { MAX_CHECK_INTERVAL_SECONDS } from '../limits.ts';
 import { checkInteger } from '../validate.ts';
@@ -63,7 +63,8 @@ function printItems(items: (ThreadItem | ItemError)[], json?: boolean): void {
 
 export function registerQuestion(program: Command): void {
   const q = program.command('question').description('the question service: ask, read answers and files (answers are written by people)');
-  const common = (c: Command): Command => serviceFlags(c, 'question', 'POWPRIME_QUESTION_URL').option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)');
+  const common = (c: Command, flags?: { timeout?: boolean }): Command =>
+    serviceFlags(c, 'question', 'POWPRIME_QUESTION_URL', flags).option('--homepage-url <url>', 'service homepage credited with every answer (default: the base URL)');
   const run = (fn: (client: QuestionClient, o: Common, status: StatusLine, cmd: Command) => Promise<void>) =>
     withCommand<Common>(async (cmd, o) => {
       const status = new StatusLine();
@@ -151,7 +152,7 @@ export function registerQuestion(program: Command): void {
         const items = await client.page(n, perPage === undefined ? {} : { perPage });
         printItems(items, o.json);
         // Numbering is the service's (the stand-ins count from 1): a page outside it is empty, not refused here.
-        if (items.length === 0) foundNothing(`nothing on page ${n} (\`powprime question stats\` gives the number of pages)`);
+        if (items.length === 0) exitFailed(`nothing on page ${n} (\`powprime question stats\` gives the number of pages)`);
       }),
     );
 
@@ -171,7 +172,7 @@ export function registerQuestion(program: Command): void {
         const fs = await client.files();
         if (o.json) process.stdout.write(`${JSON.stringify(fs)}\n`);
         else for (const f of fs) process.stdout.write(`${terminalLine(f.question)}  ${terminalLine(f.filename)}  ${terminalLine(f.mimetype)}  ${f.size} bytes\n`);
-        if (fs.length === 0) foundNothing('no files attached to answers yet');
+        if (fs.length === 0) exitFailed('no files attached to answers yet');
       }),
     );
 
@@ -181,7 +182,7 @@ export function registerQuestion(program: Command): void {
       run(async (client, o, _status) => {
         const m = await client.models();
         process.stdout.write(o.json ? `${JSON.stringify(m)}\n` : m.map((site) => `${terminalLine(site)}\n`).join(''));
-        if (m.length === 0) foundNothing('the service names no models');
+        if (m.length === 0) exitFailed('the service names no models');
       }),
     );
 
@@ -208,6 +209,7 @@ export function registerQuestion(program: Command): void {
       .option('--files-dir <dir>', 'save attached files here', 'question-files')
       .option('--first-check <seconds>', 'first look for an answer this long after posting (later looks back off)', '300')
       .option('--max-interval <seconds>', 'longest gap between two looks at an unanswered question (below 66 only for a server without limits)', '3960'),
+    { timeout: false },
   )
     .description('post every prompt and collect the answers, within the limits; rerun to resume')
     .action(

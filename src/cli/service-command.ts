@@ -1,5 +1,5 @@
 /** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { realClock, type Clock } from '../clients/clock.ts';
 import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
 import { linkSignals } from '../clients/http/linked-signal.ts';
@@ -21,14 +21,19 @@ export interface ServiceFlags {
   json?: boolean;
 }
 
-/** Adds --base-url, --state-dir, --no-limits, --max-wait, --timeout and --json. */
-export function serviceFlags(c: Command, service: string, envVar: string): Command {
+/**
+ * Adds --base-url, --state-dir, --no-limits, --max-wait, --timeout and --json.
+ * A command that runs until its work is done takes `timeout: false`: --timeout
+ * is then left out of its help, and parsed only so the command can say why not.
+ */
+export function serviceFlags(c: Command, service: string, envVar: string, { timeout = true }: { timeout?: boolean } = {}): Command {
+  const timeoutFlag = new Option('--timeout <duration>', 'fail (exit 1) when the command has not ended within this, waits and retries included, e.g. 30s, 5m (default: no bound)');
   return c
     .option('--base-url <url>', `${service} address (or ${envVar})`)
     .option('--state-dir <dir>', `rate-limit state, cookies and caches, each kept per host (default: ~/.local/state/powprime/${service})`)
     .option('--no-limits', 'skip the client-side rate limits (only for a local server)')
     .option('--max-wait <seconds>', 'fail (exit 1) instead of waiting longer than this for a rate limit or a ban')
-    .option('--timeout <duration>', 'fail (exit 1) when the command has not ended within this, waits and retries included, e.g. 30s, 5m (default: no bound)')
+    .addOption(timeout ? timeoutFlag : timeoutFlag.hideHelp())
     .option('--json', 'machine-readable output');
 }
 
