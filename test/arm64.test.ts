@@ -12,13 +12,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool } from '../src/index.ts';
 import { messages, numbers } from './arm64/inputs.mjs';
+import { ARM64_NODE_PATH } from '../scripts/arm64-node.mjs';
 import { tsPowAnswers, tsVerdicts, x64Primes } from './helpers/foreign-answers.ts';
 
 afterAll(() => closePool());
 
 const root = path.join(import.meta.dirname, '..');
 const addon = path.join(root, 'build-arm64', 'Release', 'powprime.node');
-const armNode = path.join(root, '.cache', 'node-arm64', '20.19.6', 'package', 'bin', 'node');
+const armNode = ARM64_NODE_PATH;
 const qemu = spawnSync('qemu-aarch64', ['--version']).status === 0;
 const missing = [
   !qemu && 'qemu-aarch64 (Debian: qemu-user)',
