@@ -20,6 +20,7 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeA
 export const IMPLEMENTATIONS = [
   { name: 'powprime native', colour: '#1f77b4', test: /^(native|powprime|measured|core )/i },
   { name: 'powprime TypeScript', colour: '#ff7f0e', test: /^ts\b/i },
+  { name: 'powprime WebAssembly', colour: '#17becf', test: /^wasm\b/i },
   { name: 'OpenSSL', colour: '#d62728', test: /openssl/i },
   { name: 'node:crypto', colour: '#2ca02c', test: /node:crypto/i },
   { name: 'bigint-crypto-utils', colour: '#9467bd', test: /bigint-crypto-utils/i },

@@ -4,16 +4,17 @@
  * nonce's length mod 64 (src/pow/order.ts), so one nonce measures one layout
  * only; users bring every length. This walks a list of lengths with nonces
  * drawn from a fixed seed (runs compare) and times one thread of the native
- * kernel (or the TS kernel) on each, in this thread, with difficulty 64 so no
- * candidate is ever accepted and every one is hashed.
+ * kernel (or the TS or WebAssembly kernel) on each, in this thread, with
+ * difficulty 64 so no candidate is ever accepted and every one is hashed.
  *
- * Run on its own: `npx tsx bench/pow-layouts.ts [--kernel ID] [--ts] [--from 1 --to 128 | --lengths 3,44,…] [--passes 3]`
+ * Run on its own: `npx tsx bench/pow-layouts.ts [--kernel ID] [--ts] [--wasm] [--from 1 --to 128 | --lengths 3,44,…] [--passes 3]`
  * prints one line per length, the OpenSSL block rate measured in the same
  * run, and min / median / max with their ratios.
  */
 import { native } from '../src/native.ts';
 import { searchRangeJs } from '../src/pow/kernel.ts';
 import { PowTarget } from '../src/pow/target.ts';
+import { wasmKernel, wasmLoadError } from '../src/pow/wasm-kernel.ts';
 import { opensslSha256BlockRate } from './openssl.ts';
 import { spread } from './schema.ts';
 
@@ -49,7 +50,7 @@ export interface LayoutRate {
 
 export interface LayoutOptions {
   lengths: readonly number[];
-  /** A native searcher id (`avx512`, `sha-ni-x5`, …), 'best', or 'ts' for the TS kernel. */
+  /** A native searcher id (`avx512`, `sha-ni-x5`, …), 'best', 'ts' for the TS kernel or 'wasm' for the WebAssembly one. */
   kernel: string;
   /**
    * Passes over every length; each length's figure is the best of its
@@ -74,6 +75,10 @@ function timeOne(target: PowTarget, kernel: string, count: number): number {
   const t0 = performance.now();
   if (kernel === 'ts') {
     searchRangeJs(target, 0n, BigInt(count));
+  } else if (kernel === 'wasm') {
+    const wasm = wasmKernel();
+    if (!wasm) throw new Error(`the WebAssembly kernel is not loaded: ${wasmLoadError()}`);
+    wasm.search(target, 0n, BigInt(count));
   } else {
     if (!n) throw new Error('the native addon is not loaded');
     const w = target.window(0n);
@@ -91,7 +96,8 @@ function timeOne(target: PowTarget, kernel: string, count: number): number {
 export function measureLayouts(opts: LayoutOptions): LayoutRate[] {
   const targets = opts.lengths.map((length) => new PowTarget(layoutNonce(length), 64));
   // Size the runs on the first length (and warm the kernel up).
-  const probe = Math.max(1000, Math.round((timeOne(targets[0]!, opts.kernel, opts.kernel === 'ts' ? 20_000 : 500_000) * opts.msPerLength) / 1000));
+  const first = opts.kernel === 'ts' ? 20_000 : opts.kernel === 'wasm' ? 100_000 : 500_000;
+  const probe = Math.max(1000, Math.round((timeOne(targets[0]!, opts.kernel, first) * opts.msPerLength) / 1000));
   const samples: number[][] = targets.map(() => []);
   for (let p = 0; p < opts.passes; p++) {
     for (const [i, t] of targets.entries()) samples[i]!.push(timeOne(t, opts.kernel, probe));
@@ -124,11 +130,11 @@ async function main(argv: string[]): Promise<void> {
     const i = argv.indexOf(name);
     return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : dflt;
   };
-  const kernel = argv.includes('--ts') ? 'ts' : arg('--kernel', 'best');
+  const kernel = argv.includes('--ts') ? 'ts' : argv.includes('--wasm') ? 'wasm' : arg('--kernel', 'best');
   const from = Number(arg('--from', '1'));
   const to = Number(arg('--to', '128'));
   const passes = Number(arg('--passes', '3'));
-  const ms = Number(arg('--ms', kernel === 'ts' ? '60' : '25'));
+  const ms = Number(arg('--ms', kernel === 'ts' || kernel === 'wasm' ? '60' : '25'));
   const list = arg('--lengths', '');
   const lengths = list ? list.split(',').map(Number) : Array.from({ length: to - from + 1 }, (_, i) => from + i);
   // OpenSSL is timed before and after, and its best run kept, for the same reason as the passes.

@@ -34,7 +34,7 @@ _powprime_options() {
     "question files") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
     "question models") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
     "question file") echo "--out --base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
-    "question run") echo "--prompts --out --files-dir --first-check --max-interval --base-url --state-dir --no-limits --max-wait --timeout --json --homepage-url -h --help" ;;
+    "question run") echo "--prompts --out --files-dir --first-check --max-interval --base-url --state-dir --no-limits --max-wait --json --homepage-url -h --help" ;;
     "registry") echo "-h --help" ;;
     "registry totp") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
     "registry requirements") echo "--base-url --state-dir --no-limits --max-wait --timeout --json --keystore -h --help" ;;
@@ -74,7 +74,7 @@ _powprime_value() {
     "question files|--base-url" | "question files|--max-wait" | "question files|--timeout" | "question files|--homepage-url" | \
     "question models|--base-url" | "question models|--max-wait" | "question models|--timeout" | "question models|--homepage-url" | \
     "question file|--base-url" | "question file|--max-wait" | "question file|--timeout" | "question file|--homepage-url" | \
-    "question run|--first-check" | "question run|--max-interval" | "question run|--base-url" | "question run|--max-wait" | "question run|--timeout" | "question run|--homepage-url" | \
+    "question run|--first-check" | "question run|--max-interval" | "question run|--base-url" | "question run|--max-wait" | "question run|--homepage-url" | \
     "registry totp|--base-url" | "registry totp|--max-wait" | "registry totp|--timeout" | \
     "registry requirements|--base-url" | "registry requirements|--max-wait" | "registry requirements|--timeout" | \
     "registry add|--base-url" | "registry add|--max-wait" | "registry add|--timeout" | \
@@ -88,12 +88,12 @@ _powprime_value() {
     "ads leaderboard|--base-url" | "ads leaderboard|--max-wait" | "ads leaderboard|--timeout" | \
     "ads image|--base-url" | "ads image|--max-wait" | "ads image|--timeout" | \
     "fake-services|--port" | "fake-services|--difficulty" | "fake-services|--answer-delay") COMPREPLY=() ;;
-    "solve|--backend" | \
+    "solve|--backend") COMPREPLY=($(compgen -W "auto native wasm js" -- "$3")) ;;
+    "search|--stream") COMPREPLY=($(compgen -W "1 2" -- "$3")) ;;
     "search|--backend" | \
     "dhparam|--backend" | \
     "moduli|--backend" | \
     "worker|--backend") COMPREPLY=($(compgen -W "auto native js" -- "$3")) ;;
-    "search|--stream") COMPREPLY=($(compgen -W "1 2" -- "$3")) ;;
     "search|--out" | "search|--keystore" | \
     "dhparam|--out" | "dhparam|--in" | \
     "moduli|--out" | "moduli|--screen" | \

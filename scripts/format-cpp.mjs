@@ -1,10 +1,10 @@
-// Runs clang-format over the C++ sources in native/ (every .cc and .h that git
+// Runs clang-format over the C and C++ sources in native/ (every .cc, .h and .c that git
 // tracks). With --check it writes nothing and exits 1 when a file would change.
 // A script rather than a shell glob so that it lists the same files everywhere.
 import { execFileSync, spawnSync } from 'node:child_process';
 
 const check = process.argv.includes('--check');
-const files = execFileSync('git', ['ls-files', '-z', '--', 'native/*.cc', 'native/*.h'], { encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', '-z', '--', 'native/*.cc', 'native/*.h', 'native/*.c'], { encoding: 'utf8' })
   .split('\0')
   .filter((f) => f !== '');
 if (files.length === 0) {

@@ -2,14 +2,27 @@
 import { isMainThread } from 'node:worker_threads';
 import { BackendUnavailableError } from './errors.ts';
 import { native as loadNative, nativeLoadError, type NativeBinding } from './native.ts';
+import { wasmKernel, wasmLoadError } from './pow/wasm-kernel.ts';
 
+/** Backends of the safe-prime and bignum work (and of everything but the PoW search). */
 export type BackendChoice = 'auto' | 'native' | 'js';
 export type Backend = 'native' | 'js';
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'native', 'js'];
 
+/** The PoW search has a third backend between the two: the WebAssembly SIMD128 kernel. */
+export type PowBackendChoice = 'auto' | 'native' | 'wasm' | 'js';
+export type PowBackend = 'native' | 'wasm' | 'js';
+export const POW_BACKEND_CHOICES: readonly PowBackendChoice[] = ['auto', 'native', 'wasm', 'js'];
+
 export interface BackendInfo {
   /** The backend 'auto' resolves to. */
   backend: Backend;
+  /** The backend 'auto' resolves to for the PoW search. */
+  powBackend: PowBackend;
+  /** The WebAssembly PoW kernel when it loads here ("simd128"), else null. */
+  wasm: 'simd128' | null;
+  /** Why the WebAssembly kernel is not in use, or null. */
+  wasmError: string | null;
   /** Active SHA-256 kernel for the PoW search: "avx512 x48", "sha-ni x5", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
   /** Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable" or "js". */
@@ -30,14 +43,21 @@ export interface BackendInfo {
 
 export function backendInfo(): BackendInfo {
   // What runs here depends on POWPRIME_BACKEND too: a value it cannot honour is said here as well.
-  envChoice();
+  const env = envValue();
+  const wasm = wasmKernel() ? ('simd128' as const) : null;
+  const wasmError = wasm ? null : wasmLoadError();
   const n = native();
+  // What 'auto' gives solvePow here, as resolvePowBackend decides it (without its warning).
+  const powBackend: PowBackend = env === 'js' || !(n || wasm) ? 'js' : env === 'wasm' || !n ? 'wasm' : 'native';
   if (!n) {
-    return { backend: 'js', sha256: 'js', bignum: 'js', bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
+    return { backend: 'js', powBackend, wasm, wasmError, sha256: 'js', bignum: 'js', bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
   }
   const info = n.backendInfo();
   return {
-    backend: 'native',
+    backend: env === 'wasm' ? 'js' : 'native',
+    powBackend,
+    wasm,
+    wasmError,
     sha256: info.sha256,
     bignum: info.bignum,
     bignumKernels: info.bignumKernels,
@@ -72,18 +92,24 @@ function native(): NativeBinding | null {
 }
 
 let warned = false;
-let envChecked: BackendChoice | undefined;
+let envChecked: PowBackendChoice | undefined;
 
-/** What 'auto' means here: POWPRIME_BACKEND when set (js, native or auto); an unknown value is warned about once and ignored. */
-function envChoice(): BackendChoice {
+/** POWPRIME_BACKEND (auto, native, wasm or js); an unknown value is warned about once and ignored. */
+function envValue(): PowBackendChoice {
   if (envChecked) return envChecked;
   const value = process.env.POWPRIME_BACKEND;
   envChecked = 'auto';
-  if (value === 'js' || value === 'native') envChecked = value;
+  if (value === 'js' || value === 'native' || value === 'wasm') envChecked = value;
   else if (value !== undefined && value !== '' && value !== 'auto') {
-    process.emitWarning(`POWPRIME_BACKEND=${JSON.stringify(value)} is not one of auto, native, js; ignored`, { code: 'POWPRIME_BAD_ENV' });
+    process.emitWarning(`POWPRIME_BACKEND=${JSON.stringify(value)} is not one of auto, native, wasm, js; ignored`, { code: 'POWPRIME_BAD_ENV' });
   }
   return envChecked;
+}
+
+/** What 'auto' means here for everything but the PoW search: wasm has only a PoW kernel, so it means js. */
+function envChoice(): BackendChoice {
+  const value = envValue();
+  return value === 'wasm' ? 'js' : value;
 }
 
 /** Resolves a requested backend; 'auto' follows POWPRIME_BACKEND, else falls back to js and says why, once per process. */
@@ -100,4 +126,28 @@ export function resolveBackend(requested: BackendChoice): Backend {
     });
   }
   return 'js';
+}
+
+/**
+ * Resolves a requested PoW backend: 'auto' follows POWPRIME_BACKEND, else is
+ * native where the addon loaded, wasm where the WebAssembly kernel loads, and
+ * js otherwise (said once per process, with why).
+ */
+export function resolvePowBackend(requested: PowBackendChoice): PowBackend {
+  const choice = requested === 'auto' ? envValue() : requested;
+  if (choice === 'js') return 'js';
+  if (choice === 'wasm') {
+    if (wasmKernel()) return 'wasm';
+    throw new BackendUnavailableError('wasm', wasmLoadError() ?? 'unknown');
+  }
+  if (native()) return 'native';
+  const reason = nativeLoadError() ?? 'unknown';
+  if (choice === 'native') throw new BackendUnavailableError('native', reason);
+  const wasm = wasmKernel();
+  if (!warned) {
+    warned = true;
+    const instead = wasm ? 'the WebAssembly kernel for proof of work' : `the TypeScript backend (no WebAssembly kernel either: ${wasmLoadError()})`;
+    process.emitWarning(`native addon unavailable (${reason}); using ${instead}`, { code: 'POWPRIME_NO_NATIVE' });
+  }
+  return wasm ? 'wasm' : 'js';
 }

@@ -5,7 +5,7 @@ export type { PowLayout } from './pow/order.ts';
 export { sha256 } from './hash/digest.ts';
 export type { Sha256Options } from './hash/digest.ts';
 export { backendInfo } from './backend.ts';
-export type { Backend, BackendChoice, BackendInfo } from './backend.ts';
+export type { Backend, BackendChoice, BackendInfo, PowBackend, PowBackendChoice } from './backend.ts';
 export {
   PowprimeError,
   PowExhaustedError,

@@ -30,7 +30,8 @@ export class RunLifecycle {
   ) {
     signal?.addEventListener('abort', stop, { once: true });
     this.timer = report ? setInterval(report, PROGRESS_MS) : undefined;
-    this.timer?.unref();
+    // Browsers' timers are numbers, with nothing to unref.
+    (this.timer as { unref?: () => void } | undefined)?.unref?.();
   }
 
   /** After the run: the signal's reason when it aborted, so a stopped run does not pass for a finished one. */

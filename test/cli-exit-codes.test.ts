@@ -46,11 +46,11 @@ describe('environment', () => {
   it('an unknown POWPRIME_BACKEND is one warning line, and the work still runs', () => {
     const r = cli.withEnv({ POWPRIME_BACKEND: 'bogus' })('solve', 'env', '2');
     expect(r.status).toBe(0);
-    expect(r.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, js; ignored');
+    expect(r.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, wasm, js; ignored');
     // `backend`, which says what runs here, says it too.
     const shown = cli.withEnv({ POWPRIME_BACKEND: 'bogus' })('backend');
     expect(shown.status).toBe(0);
-    expect(shown.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, js; ignored');
+    expect(shown.stderr.trim()).toBe('powprime: warning: POWPRIME_BACKEND="bogus" is not one of auto, native, wasm, js; ignored');
   });
 
   it('an unusable POWPRIME_SIEVE_LIMIT is one warning line, and the search still runs', () => {

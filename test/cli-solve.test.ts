@@ -76,12 +76,16 @@ describe('powprime solve', () => {
     const r = cli('backend', '--json');
     expect(r.status).toBe(0);
     const info = JSON.parse(r.stdout) as Record<string, unknown> & { kernels: string[]; kernelRates: Record<string, number> };
-    expect(Object.keys(info).sort()).toEqual(['backend', 'bignum', 'bignumKernels', 'bignumRefused', 'kernelRates', 'kernels', 'nativeError', 'refused', 'sha256']);
+    expect(Object.keys(info).sort()).toEqual(['backend', 'bignum', 'bignumKernels', 'bignumRefused', 'kernelRates', 'kernels', 'nativeError', 'powBackend', 'refused', 'sha256', 'wasm', 'wasmError']);
     expect(jsonConventionErrors(info, { mapKeysAt: ['$.kernelRates'] })).toEqual([]);
     expect(Object.keys(info.kernelRates).sort()).toEqual([...info.kernels].sort());
     for (const rate of Object.values(info.kernelRates)) expect(Number.isInteger(rate) && rate > 0).toBe(true);
     const js = JSON.parse(cli.withEnv({ POWPRIME_BACKEND: 'js' })('backend', '--json').stdout) as Record<string, unknown>;
-    expect(js).toMatchObject({ backend: 'js', sha256: 'js', bignum: 'js', kernels: [], kernelRates: {}, nativeError: 'POWPRIME_BACKEND=js' });
+    expect(js).toMatchObject({ backend: 'js', powBackend: 'js', sha256: 'js', bignum: 'js', kernels: [], kernelRates: {}, nativeError: 'POWPRIME_BACKEND=js' });
+    // Node has WebAssembly SIMD128: the kernel loads, and POWPRIME_BACKEND=wasm gives PoW to it and the prime work to js.
+    expect(info).toMatchObject({ wasm: 'simd128', wasmError: null });
+    const wasm = JSON.parse(cli.withEnv({ POWPRIME_BACKEND: 'wasm' })('backend', '--json').stdout) as Record<string, unknown>;
+    expect(wasm).toMatchObject({ backend: 'js', powBackend: 'wasm', wasm: 'simd128' });
   });
 
   it('POWPRIME_BACKEND=js forces the TS backend', () => {

@@ -1,9 +1,9 @@
 /**
  * `powprime backend`: which backend runs the work here and what it says of
  * itself (the SHA-256 and bignum kernels in force, the timing that ranked the
- * PoW kernels, kernels refused, why the addon did not load). Not part of
- * --version, which stays fast: this loads the addon and runs its kernels'
- * self-tests and timing.
+ * PoW kernels, the WebAssembly PoW kernel, kernels refused, why the addon
+ * did not load). Not part of --version, which stays fast: this loads the
+ * addon and runs its kernels' self-tests and timing.
  */
 import type { Command } from 'commander';
 import { backendInfo, type BackendInfo } from '../backend.ts';
@@ -35,6 +35,9 @@ function text(info: BackendInfo): string {
     `backend: ${info.backend}`,
     `sha256: ${info.sha256}${timed ? ` (${howChosen(info.kernels[0]!)}: ${timed})` : ''}`,
     `bignum: ${info.bignum}${info.bignumKernels.length ? ` (usable: ${info.bignumKernels.join(', ')})` : ''}`,
+    `wasm: ${info.wasm ?? `unavailable (${info.wasmError})`}`,
+    // Said only where PoW runs elsewhere than the rest: the wasm backend has a PoW kernel only.
+    ...(info.powBackend !== info.backend ? [`pow backend: ${info.powBackend}`] : []),
   ];
   if (info.nativeError) lines.push(`native: unavailable (${info.nativeError})`);
   for (const r of [...info.refused, ...info.bignumRefused]) lines.push(`refused: ${r}`);

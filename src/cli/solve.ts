@@ -1,6 +1,6 @@
-import type { Command } from 'commander';
-import { solvePow } from '../pow/solve.ts';
-import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
+import { Option, type Command } from 'commander';
+import { solvePow, type SolveOptions } from '../pow/solve.ts';
+import { POW_BACKEND_CHOICES, type PowBackendChoice } from '../backend.ts';
 import { checkOneOf } from '../validate.ts';
 import { interruptSignal } from './interrupt.ts';
 import { formatRate, parseBigArg, parseIntArg } from './args.ts';
@@ -14,7 +14,8 @@ export function registerSolve(program: Command): void {
     .argument('<nonce>', 'the challenge nonce')
     .argument('<difficulty>', 'leading 0 hex characters required (0-64)')
     .option('--threads <n>', 'worker threads (default: one per core)')
-    .option('--backend <name>', 'auto, native or js', 'auto')
+    // A list of its own (the PoW search alone has a wasm backend), so it is given as the option's choices.
+    .addOption(new Option('--backend <name>', 'native (the addon), wasm (WebAssembly SIMD) or js (TypeScript); auto: the first that loads').choices(POW_BACKEND_CHOICES).default('auto'))
     .option('--max-attempts <n>', 'give up after this many candidates')
     .option('--json', 'print {"solution","counter","attempts","elapsedMs","backend"}')
     .addHelpText('after', '\nExamples:\n  powprime solve powprime-example 6\n  powprime solve "$NONCE" 7 --json --max-attempts 1e9   # exit 1 when none is found within 10^9 candidates')
@@ -24,7 +25,7 @@ export function registerSolve(program: Command): void {
       // Converted only: solvePow judges them, and its errors name the flags (args.ts).
       const difficulty = parseIntArg('difficulty', difficultyText);
       const threads = opts.threads === undefined ? undefined : parseIntArg('--threads', opts.threads);
-      const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
+      const backend = checkOneOf<PowBackendChoice>('--backend', opts.backend, POW_BACKEND_CHOICES);
       const maxAttempts = opts.maxAttempts === undefined ? undefined : parseBigArg('--max-attempts', opts.maxAttempts);
       const status = new StatusLine();
       // A difficulty no machine finishes is said up front, once, with what bounds it (not only as a far ETA).
@@ -44,7 +45,8 @@ export function registerSolve(program: Command): void {
           {
             ...(threads !== undefined ? { threads } : {}),
             ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-            backend,
+            // A no-op cast once solvePow takes PowBackendChoice (it does since the wasm backend).
+            backend: backend as SolveOptions['backend'],
             signal: interruptSignal,
             onProgress: (p) => {
               warn(p.hashRate);

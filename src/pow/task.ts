@@ -1,5 +1,5 @@
 /** The PoW search as the pool's claim loop runs it: chunks of counters, searched in the canonical order. */
-import type { Backend } from '../backend.ts';
+import type { PowBackend } from '../backend.ts';
 import type { SearchChunk } from '../pool/claim-loop.ts';
 import { claimLoop } from '../pool/claim-loop.ts';
 import type { SharedSearch } from '../pool/shared-search.ts';
@@ -11,12 +11,12 @@ export interface PowTask {
   kind: 'pow';
   nonce: string;
   difficulty: number;
-  backend: Backend;
+  backend: PowBackend;
   shared: SharedSearch;
 }
 
 /** Searches a chunk of counters; the work is the candidates hashed (up to and including a hit). */
-export function powChunk(target: PowTarget, backend: Backend): SearchChunk {
+export function powChunk(target: PowTarget, backend: PowBackend): SearchChunk {
   return (start, end) => {
     const found = searchRange(target, backend, start, end);
     return { found, work: found === null ? end - start : found - start + 1n };

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BACKEND_CHOICES, type BackendChoice } from '../../backend.ts';
+import { POW_BACKEND_CHOICES, type PowBackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
@@ -82,7 +82,7 @@ export interface QuestionClientOptions extends ServiceClientOptions {
 /** solvePow's settings that a QuestionClient takes for query(). */
 export interface QuestionPowOptions {
   threads?: number;
-  backend?: BackendChoice;
+  backend?: PowBackendChoice;
 }
 
 /** QuestionClient's options beside every client's: any other key is refused. */
@@ -122,7 +122,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       // Checked here, not by the first query() after a wait for its slot.
       checkRequiredOptions('pow', opts.pow, 'QuestionClient', QUESTION_POW_OPTIONS, 'must be {threads?, backend?}');
       if (opts.pow.threads !== undefined) checkThreads('pow.threads', opts.pow.threads);
-      if (opts.pow.backend !== undefined) checkOneOf('pow.backend', opts.pow.backend, BACKEND_CHOICES);
+      if (opts.pow.backend !== undefined) checkOneOf('pow.backend', opts.pow.backend, POW_BACKEND_CHOICES);
     }
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
     this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;
