@@ -1,5 +1,15 @@
 export { solvePow, verifyPow } from './pow/solve.ts';
 export type { PowChallenge, PowProgress, PowSolution, SolveOptions } from './pow/solve.ts';
+export { createChallenge, MAX_DIFFICULTY_BITS } from './pow/challenge.ts';
+export type { Challenge, ChallengeDifficulty, ChallengeKey, CreateChallengeOptions } from './pow/challenge.ts';
+export { verifySolution, verifySolutionSync } from './pow/challenge-verify.ts';
+export type { ChallengeProof, VerifySolutionOptions, VerifiedSolution } from './pow/challenge-verify.ts';
+export { MemoryReplayStore } from './pow/replay-store.ts';
+export type { ReplayStore, MemoryReplayStoreOptions } from './pow/replay-store.ts';
+export { RedisReplayStore } from './pow/replay-store-redis.ts';
+export type { RedisSetClient, RedisReplayStoreOptions } from './pow/replay-store-redis.ts';
+export { difficultyFor } from './pow/difficulty-for.ts';
+export type { DifficultyForOptions, DifficultyChoice } from './pow/difficulty-for.ts';
 export { candidate, powLayout } from './pow/order.ts';
 export type { PowLayout } from './pow/order.ts';
 export { sha256 } from './hash/digest.ts';
@@ -19,7 +29,9 @@ export {
   QueueJobFailedError,
   WriteFailedError,
   FileLockedError,
+  ChallengeError,
 } from './errors.ts';
+export type { ChallengeRefusal } from './errors.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
 export type { PrimeCheckOptions } from './prime/check.ts';

@@ -302,12 +302,26 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     for (const series of new Set(layouts.map((x) => x.series))) {
       const mods = new Set(layouts.filter((x) => x.series === series).map((x) => x.nonceLength! % 64));
       const words = new Set(layouts.filter((x) => x.series === series).map((x) => /word (\d+) changes/.exec(x.what)![1]));
-      if (series === 'native 1 thread' || series === 'ts 1 thread') expect(mods.size, series).toBe(64);
+      if (series === 'native 1 thread' || series === 'ts 1 thread' || series === 'wasm 1 thread') expect(mods.size, series).toBe(64);
       else expect([mods.size, words.size], series).toEqual([12, 12]);
     }
     expect(layouts.some((x) => x.series === 'ts 1 thread')).toBe(true);
-    expect(res.targets.length).toBe(5);
-    expect(res.targets.filter((t) => /over nonce lengths/.test(t.what)).length).toBe(4);
+    expect(layouts.some((x) => x.series === 'wasm 1 thread')).toBe(true);
+    expect(res.targets.length).toBe(7);
+    // The server side: verifications against node:crypto's HMAC, both rates named.
+    expect(res.targets.find((t) => t.what.startsWith('verifySolutionSync / node:crypto createHmac'))).toMatchObject({
+      goal: 0.5,
+      unit: '×',
+      value: expect.any(Number),
+      detail: expect.stringMatching(/^verifySolutionSync [\d,]+\/s .*node:crypto HMAC-SHA-256 of 43 bytes [\d,]+\/s/),
+    });
+    expect(res.targets.filter((t) => /over nonce lengths/.test(t.what)).length).toBe(5);
+    // The WebAssembly kernel's goal is judged per length against the TS kernel: its value is the lowest of those ratios.
+    const wasmRows = new Map(layouts.filter((x) => x.series === 'wasm 1 thread').map((x) => [x.nonceLength, x.value!]));
+    const tsRows = layouts.filter((x) => x.series === 'ts 1 thread');
+    const wasmGoal = res.targets.find((t) => t.what.startsWith('wasm / ts per thread'))!;
+    expect(wasmGoal).toMatchObject({ goal: 1.5, unit: '×' });
+    expect(wasmGoal.value).toBeCloseTo(Math.min(...tsRows.map((x) => wasmRows.get(x.nonceLength)! / x.value!)), 9);
     // The headline: one rate, and the thread ratio beside the machine's own scaling when openssl speed -multi runs here.
     expect(res.pow).toMatchObject({ kernel: expect.any(String), lengths: 64, threads: expect.any(Number), rate: expect.any(Number) });
     const scaling = res.targets.find((t) => /native \d+ threads \/ native 1 thread/.test(t.what))!;

@@ -11,4 +11,14 @@ export { verifyPow } from '../pow/solve-input.ts';
 export type { PowChallenge, PowProgress } from '../pow/solve-input.ts';
 export { candidate, powLayout } from '../pow/order.ts';
 export type { PowLayout } from '../pow/order.ts';
-export { BackendUnavailableError, InternalError, PowExhaustedError, PowprimeError } from '../errors.ts';
+// Issuing and checking challenges needs no Node built-in either (WebCrypto for the salt).
+export { createChallenge, MAX_DIFFICULTY_BITS } from '../pow/challenge.ts';
+export type { Challenge, ChallengeDifficulty, ChallengeKey, CreateChallengeOptions } from '../pow/challenge.ts';
+export { verifySolution, verifySolutionSync } from '../pow/challenge-verify.ts';
+export type { ChallengeProof, VerifySolutionOptions, VerifiedSolution } from '../pow/challenge-verify.ts';
+export { MemoryReplayStore } from '../pow/replay-store.ts';
+export type { ReplayStore, MemoryReplayStoreOptions } from '../pow/replay-store.ts';
+export { difficultyFor } from '../pow/difficulty-for.ts';
+export type { DifficultyForOptions, DifficultyChoice } from '../pow/difficulty-for.ts';
+export { BackendUnavailableError, ChallengeError, InternalError, PowExhaustedError, PowprimeError } from '../errors.ts';
+export type { ChallengeRefusal } from '../errors.ts';

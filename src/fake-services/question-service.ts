@@ -6,14 +6,20 @@
  * Where the spec says "not shown", the choices are this server's and are
  * named in its options.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
+import { ChallengeError, type ChallengeRefusal } from '../errors.ts';
+import { createChallenge } from '../pow/challenge.ts';
+import { verifySolutionSync } from '../pow/challenge-verify.ts';
+import { MemoryReplayStore } from '../pow/replay-store.ts';
 import type { FakeHandler, FakeRequest, FakeResponse } from './http-server.ts';
 import { DAY, HOUR, MINUTE, ServerLimits, type ServerLimitTable } from './limits.ts';
 
 // The spec's constants, kept here apart from the client's (see limits.ts).
 type QuestionRoute = 'models' | 'config' | 'query' | 'answer' | 'file' | 'stats' | 'files' | 'page' | 'answers';
 const TOKEN_LIFETIME_MS = 16 * MINUTE;
+/** The service's words for a refused solution (the spec shows the 401, not its text). */
+const REFUSALS: Partial<Record<ChallengeRefusal, string>> = { expired: 'challenge expired', replayed: 'challenge already used' };
 const MAX_PER_PAGE = 128;
 const MAX_IDS_PER_ANSWERS = 128;
 
@@ -38,8 +44,6 @@ export interface FakeQuestionOptions {
 
 interface Token {
   nonce: string;
-  difficulty: number;
-  issued: number;
   used: boolean;
 }
 
@@ -79,6 +83,9 @@ const err = (status: number, error: string, extra: Record<string, string> = {}):
 export class FakeQuestionService {
   readonly limits: ServerLimits;
   private readonly tokens = new Map<string, Token>(); // by session
+  // Challenges are issued and checked as a real service would with powprime: signed, bound to the session, single use.
+  private readonly keys = [randomBytes(32)];
+  private readonly used = new MemoryReplayStore();
   private readonly questions: Question[] = [];
   private readonly byId = new Map<string, Question>();
   readonly o: Required<FakeQuestionOptions>;
@@ -144,12 +151,12 @@ export class FakeQuestionService {
 
   private config(clock: Clock): FakeResponse {
     const session = randomBytes(16).toString('hex');
-    const token: Token = { nonce: randomBytes(12).toString('hex'), difficulty: this.o.difficulty, issued: clock.now(), used: false };
-    this.tokens.set(session, token);
+    const challenge = createChallenge({ keys: this.keys, difficulty: this.o.difficulty, ttlMs: TOKEN_LIFETIME_MS, audience: session, now: clock.now() });
+    this.tokens.set(session, { nonce: challenge.nonce, used: false });
     return {
       status: 200,
       headers: { 'set-cookie': `__Host-session=${session}; Path=/; Secure; HttpOnly; SameSite=Strict`, 'cache-control': 'no-store' },
-      body: { nonce: token.nonce, difficulty: token.difficulty },
+      body: { nonce: challenge.nonce, difficulty: this.o.difficulty },
     };
   }
 
@@ -166,15 +173,14 @@ export class FakeQuestionService {
     const token = this.tokens.get(session);
     if (!token) return err(401, 'no challenge for this session; call config first');
     if (token.used) return err(401, 'challenge already used');
-    if (clock.now() - token.issued > TOKEN_LIFETIME_MS) return err(401, 'challenge expired');
+    // One request per token, whatever its solution (the spec): a wrong one spends it too.
     token.used = true;
-    const ok =
-      /^[0-9]{1,32}$/.test(body.solution) &&
-      createHash('sha256')
-        .update(token.nonce + body.solution)
-        .digest('hex')
-        .startsWith('0'.repeat(token.difficulty));
-    if (!ok) return err(401, 'invalid proof-of-work solution');
+    try {
+      verifySolutionSync({ nonce: token.nonce, solution: body.solution }, { keys: this.keys, audience: session, replayStore: this.used, now: clock.now() });
+    } catch (e) {
+      if (!(e instanceof ChallengeError)) throw e;
+      return err(401, REFUSALS[e.reason] ?? 'invalid proof-of-work solution');
+    }
     if (this.o.refuseSolutions > 0) {
       this.o.refuseSolutions--;
       return err(401, 'invalid proof-of-work solution');
