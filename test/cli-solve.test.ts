@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
 import { jsonConventionErrors } from './helpers/json-convention.ts';
@@ -86,6 +88,15 @@ describe('powprime solve', () => {
     expect(info).toMatchObject({ wasm: 'simd128', wasmError: null });
     const wasm = JSON.parse(cli.withEnv({ POWPRIME_BACKEND: 'wasm' })('backend', '--json').stdout) as Record<string, unknown>;
     expect(wasm).toMatchObject({ backend: 'js', powBackend: 'wasm', wasm: 'simd128' });
+    // Where the addon does not load, 'auto' gives proof of work to the WebAssembly kernel, and says why once.
+    const noAddon = cli.withEnv({ POWPRIME_ADDON_PATH: path.join(os.tmpdir(), 'powprime-no-such-addon.node') });
+    expect(JSON.parse(noAddon('backend', '--json').stdout)).toMatchObject({ backend: 'js', powBackend: 'wasm', wasm: 'simd128' });
+    const solved = noAddon('solve', 'hello', '3', '--json');
+    expect(solved.status).toBe(0);
+    const answer = JSON.parse(solved.stdout) as { backend: string; solution: string };
+    expect(answer.backend).toBe('wasm');
+    expect(nodeSha256Hex(`hello${answer.solution}`)).toMatch(/^000/);
+    expect(solved.stderr).toMatch(/using the WebAssembly kernel for proof of work/);
   });
 
   it('POWPRIME_BACKEND=js forces the TS backend', () => {
