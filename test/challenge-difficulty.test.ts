@@ -29,6 +29,8 @@ describe('difficultyFor', () => {
     [1e300, 1, 'hex', 64], // beyond a whole digest: the most there is
     [4, 1, 'bits', 2],
     [64, 1, 'hex', 1], // sqrt(16 · 256): a tie in ratio goes to the lower
+    [0.25, 1, 'hex', 0], // 16^-0.5: a tie below the first step is still difficulty 0, not -1
+    [Math.SQRT1_2, 1, 'bits', 0], // 2^-0.5, the same in bits
   ] as const)('seconds %d at rate %d in %s: %d, as an exhaustive search finds', (seconds, rate, unit, want) => {
     const r = difficultyFor({ seconds, rate, unit });
     expect(r.difficulty).toBe(want);

@@ -187,6 +187,99 @@ describe('the bounded in-memory replay store', () => {
   });
 });
 
+describe('the in-memory store against a model, in any order and with a clock that steps back', () => {
+  /** What a store must answer: a token is good once, never after its expiry by the latest clock seen; full of live tokens, busy. */
+  class Model {
+    private latest = Number.NEGATIVE_INFINITY;
+    private readonly seen = new Map<string, number>();
+    constructor(private readonly max: number) {}
+    add(id: string, expiresAt: number, now: number): boolean | 'busy' {
+      this.latest = Math.max(this.latest, now);
+      if (expiresAt <= this.latest || this.seen.has(id)) return false;
+      if ([...this.seen.values()].filter((e) => e > this.latest).length >= this.max) return 'busy';
+      this.seen.set(id, expiresAt);
+      return true;
+    }
+  }
+
+  it('answers as the model over random adds (ids reused, expiries in any order, the clock going back and forth)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        // A token's expiry is under its MAC: one id, one expiry.
+        fc.array(fc.integer({ min: -50, max: 600 }), { minLength: 10, maxLength: 10 }),
+        fc.array(fc.record({ id: fc.integer({ min: 0, max: 9 }), step: fc.integer({ min: -120, max: 150 }) }), { maxLength: 60 }),
+        (max, expiries, ops) => {
+          const store = new MemoryReplayStore({ maxEntries: max });
+          const model = new Model(max);
+          let now = NOW;
+          for (const { id, step } of ops) {
+            now += step;
+            const expiresAt = NOW + expiries[id]!;
+            const want = model.add(`t${id}`, expiresAt, now);
+            let got: boolean | 'busy';
+            try {
+              got = store.add(`t${id}`, expiresAt, now);
+            } catch (e) {
+              expect(e).toMatchObject({ reason: 'busy' });
+              got = 'busy';
+            }
+            expect(got).toBe(want);
+          }
+        },
+      ),
+    );
+  });
+
+  it('a used token is refused after the clock steps back, even once a later add dropped its entry', () => {
+    const store = new MemoryReplayStore({ maxEntries: 10 });
+    expect(store.add('a', NOW + 1000, NOW)).toBe(true);
+    // Later: a has expired by this clock and its entry goes.
+    expect(store.add('b', NOW + 3000, NOW + 2000)).toBe(true);
+    expect(store.size).toBe(1);
+    // The verifier's clock steps back to where a is unexpired: a is still refused.
+    expect(store.add('a', NOW + 1000, NOW + 500)).toBe(false);
+  });
+});
+
+describe('whatever the client sends, a ChallengeError', () => {
+  it('a proof whose getters or Proxy traps throw is malformed, in both forms', async () => {
+    const { c, solution } = solved();
+    const getter = Object.defineProperty({ solution }, 'nonce', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const trap = new Proxy(
+      { nonce: c.nonce, solution },
+      {
+        get: () => {
+          throw new RangeError('trap');
+        },
+      },
+    );
+    const revocable = Proxy.revocable({ nonce: c.nonce, solution }, {});
+    revocable.revoke();
+    for (const proof of [getter, trap, revocable.proxy]) {
+      expect(() => verifySolutionSync(proof as never, fresh())).toThrow(expect.objectContaining({ reason: 'malformed' }));
+      expect(await verifySolution(proof as never, fresh()).catch((e: unknown) => e)).toMatchObject({ reason: 'malformed' });
+    }
+  });
+
+  it('a store that throws a value that cannot be turned into text is still store-failed', async () => {
+    const { c, solution } = solved();
+    const odd = Object.create(null) as object;
+    const store = {
+      add: () => {
+        throw odd;
+      },
+    };
+    const e = await verifySolution({ nonce: c.nonce, solution }, fresh({ replayStore: store })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ChallengeError);
+    expect(e).toMatchObject({ reason: 'store-failed', cause: odd });
+  });
+});
+
 describe('programmer errors are TypeError/RangeError naming the option', () => {
   it.each([
     [{ difficulty: 1 }, TypeError, /keys/],

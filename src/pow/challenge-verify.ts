@@ -72,7 +72,14 @@ function check(proof: unknown, opts: VerifySolutionOptions): { result: VerifiedS
   const now = checkNow(o.now);
 
   if (proof === null || typeof proof !== 'object') throw new ChallengeError('malformed', 'expected {nonce, solution}');
-  const { nonce, solution } = proof as ChallengeProof;
+  let nonce: unknown;
+  let solution: unknown;
+  try {
+    // A getter or a Proxy in what the client sent may throw: that is a malformed proof, not our error.
+    ({ nonce, solution } = proof as ChallengeProof);
+  } catch {
+    throw new ChallengeError('malformed', 'expected {nonce, solution}');
+  }
   if (typeof nonce !== 'string' || typeof solution !== 'string') throw new ChallengeError('malformed', 'nonce and solution must be strings');
   // Sizes first: nothing longer than a token or a solution is read any further.
   if (nonce.length > NONCE_LENGTH) throw new ChallengeError('oversized', `the nonce is longer than ${NONCE_LENGTH} characters`);
@@ -130,7 +137,11 @@ function recorded(added: unknown, result: VerifiedSolution): VerifiedSolution {
 /** The store's own ChallengeError ('busy') as it is; anything else it throws is 'store-failed'. */
 function asStoreError(err: unknown): ChallengeError {
   if (err instanceof ChallengeError) return err;
-  return new ChallengeError('store-failed', err instanceof Error ? err.message : String(err), { cause: err });
+  let why = 'the store threw a value that cannot be shown';
+  try {
+    why = err instanceof Error ? err.message : String(err);
+  } catch {}
+  return new ChallengeError('store-failed', why, { cause: err });
 }
 
 /**
@@ -169,7 +180,7 @@ export function verifySolution(proof: ChallengeProof, options: VerifySolutionOpt
   );
 }
 
-/** verifySolution for a synchronous replay store (the default, or a MemoryReplayStore): a TypeError if the store returns a promise. */
+/** verifySolution for a synchronous replay store (the default, or a MemoryReplayStore): a TypeError if the store returns a promise (the token is then spent). */
 export function verifySolutionSync(proof: ChallengeProof, options: VerifySolutionOptions): VerifiedSolution {
   const { result, store, id, now } = check(proof, options);
   let added: unknown;
@@ -179,6 +190,7 @@ export function verifySolutionSync(proof: ChallengeProof, options: VerifySolutio
     throw asStoreError(err);
   }
   if (isThenable(added)) {
+    // The TypeError is the answer; the store's outcome, a rejection included, is not wanted.
     Promise.resolve(added).catch(() => {});
     throw argumentError(TypeError, 'replayStore', 'returned a promise: use verifySolution (asynchronous) with this store');
   }

@@ -54,9 +54,10 @@ export function difficultyFor(options: DifficultyForOptions): DifficultyChoice {
   const steps = unit === 'hex' ? MAX_DIFFICULTY : MAX_DIFFICULTY_BITS;
   // log2 of the attempts wanted; the step nearest it, kept in range.
   const wanted = Math.log2(seconds * rate) / bitsPerStep;
-  let difficulty = Math.min(steps, Math.max(0, Math.round(wanted)));
-  // Math.round picks the upper step at exactly .5; a tie goes to the lower one.
-  if (difficulty - wanted === 0.5) difficulty -= 1;
+  let nearest = Math.round(wanted);
+  // Math.round picks the upper step at exactly .5; a tie goes to the lower one (before the clamp, or -0.5 would give -1).
+  if (nearest - wanted === 0.5) nearest -= 1;
+  const difficulty = Math.min(steps, Math.max(0, nearest));
   const bits = difficulty * bitsPerStep;
   const p = 2 ** -bits;
   // log1p keeps ln(1 − p) exact for tiny p; one attempt at least (p = 1 at difficulty 0).

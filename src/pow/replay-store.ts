@@ -29,20 +29,28 @@ export const MEMORY_REPLAY_STORE_OPTIONS = optionNames<MemoryReplayStoreOptions>
 export const DEFAULT_MAX_REPLAY_ENTRIES = 100_000;
 
 /**
- * The used tokens of one process, in a bounded Map. Expired entries are
- * dropped as new ones come; when every entry is still unexpired and the map
- * is full, a new token is refused ('busy', transient) rather than an old
- * entry forgotten, which would let that token be used again. Holders of
- * solved tokens can fill it only as fast as they solve; a service of many
- * processes shares a RedisReplayStore instead.
+ * The used tokens of one process: a Map for the lookup and a min-heap of
+ * expiries, so dropping what has expired costs O(log n) an entry whatever
+ * order tokens come in (an attacker holding tokens back and sending the
+ * newest first cannot make each add scan the store). When every entry is
+ * still unexpired and the store is full, a new token is refused ('busy',
+ * transient) rather than an old entry forgotten, which would let that token
+ * be used again: size it above the tokens a lifetime may bring (rate × TTL).
+ * Holders of solved tokens can fill it only as fast as they solve; a service
+ * of many processes shares a RedisReplayStore instead.
  */
 export class MemoryReplayStore implements ReplayStore {
   readonly maxEntries: number;
   private readonly used = new Map<string, number>();
-  /** No entry expires before this: a full store with nothing expired is refused without a scan. */
-  private earliest = Number.POSITIVE_INFINITY;
-  /** The oldest entry's expiry: until then dropOldest has nothing to drop, and is not run. */
-  private nextDrop = Number.POSITIVE_INFINITY;
+  /** Expiries with their ids, earliest first (a binary heap in two parallel arrays). */
+  private readonly heapAt: number[] = [];
+  private readonly heapId: string[] = [];
+  /**
+   * The latest clock seen. Entries are dropped against it, and a token whose
+   * expiry it has passed is refused: if the verifier's clock steps back, an
+   * entry dropped under the later time cannot let its token in again.
+   */
+  private latest = Number.NEGATIVE_INFINITY;
 
   constructor(options?: MemoryReplayStoreOptions) {
     const o = checkOptions('options', options, 'MemoryReplayStore', MEMORY_REPLAY_STORE_OPTIONS);
@@ -55,44 +63,54 @@ export class MemoryReplayStore implements ReplayStore {
   }
 
   add(id: string, expiresAt: number, now: number): boolean {
-    if (this.used.has(id)) return false;
-    if (now >= this.nextDrop) this.dropOldest(now);
-    if (this.used.size >= this.maxEntries) {
-      this.sweep(now);
-      if (this.used.size >= this.maxEntries) throw new ChallengeError('busy', `the replay store holds ${this.maxEntries} unexpired tokens`);
-    }
+    if (now > this.latest) this.latest = now;
+    // Expired by the latest clock: its entry may already be gone, so it cannot be told from a replay.
+    if (expiresAt <= this.latest || this.used.has(id)) return false;
+    while (this.heapAt.length && this.heapAt[0]! <= this.latest) this.used.delete(this.pop());
+    if (this.used.size >= this.maxEntries) throw new ChallengeError('busy', `the replay store holds ${this.maxEntries} unexpired tokens`);
     this.used.set(id, expiresAt);
-    if (this.used.size === 1) this.nextDrop = expiresAt;
-    if (expiresAt < this.earliest) this.earliest = expiresAt;
+    this.push(expiresAt, id);
     return true;
   }
 
-  /**
-   * Drops expired entries from the oldest end (a Map keeps insertion order).
-   * Tokens of one issuer share a lifetime, so they expire in that order and
-   * this alone keeps the map to the tokens of the last lifetime.
-   */
-  private dropOldest(now: number): void {
-    for (const [id, expiresAt] of this.used) {
-      if (expiresAt > now) {
-        this.nextDrop = expiresAt;
-        return;
-      }
-      this.used.delete(id);
+  private push(at: number, id: string): void {
+    const a = this.heapAt;
+    const ids = this.heapId;
+    let i = a.length;
+    a.push(at);
+    ids.push(id);
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (a[up]! <= at) break;
+      a[i] = a[up]!;
+      ids[i] = ids[up]!;
+      i = up;
     }
-    this.nextDrop = Number.POSITIVE_INFINITY;
+    a[i] = at;
+    ids[i] = id;
   }
 
-  /** Drops every expired entry: a full scan, run only when the map is full and some entry is known to have expired. */
-  private sweep(now: number): void {
-    if (now < this.earliest) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const [id, expiresAt] of this.used) {
-      if (expiresAt <= now) this.used.delete(id);
-      else if (expiresAt < earliest) earliest = expiresAt;
+  /** Removes the earliest expiry; returns its id. */
+  private pop(): string {
+    const a = this.heapAt;
+    const ids = this.heapId;
+    const top = ids[0]!;
+    const at = a.pop()!;
+    const id = ids.pop()!;
+    const n = a.length;
+    if (n === 0) return top;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && a[c + 1]! < a[c]!) c++;
+      if (a[c]! >= at) break;
+      a[i] = a[c]!;
+      ids[i] = ids[c]!;
+      i = c;
     }
-    this.earliest = earliest;
-    // The oldest entry may be gone: look again at the next add.
-    this.nextDrop = Number.NEGATIVE_INFINITY;
+    a[i] = at;
+    ids[i] = id;
+    return top;
   }
 }
