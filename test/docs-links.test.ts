@@ -64,6 +64,8 @@ describe('the documentation', () => {
   });
 
   it.each(pages)('every relative link in %s resolves to a file and a heading', (page) => {
+    // A page without links still has its title (and so asserts something).
+    expect(readFileSync(join(root, page), 'utf8'), `${page} has no title`).toMatch(/^# \S/m);
     const found = links(page);
     for (const { target, anchor, raw } of found) {
       const where = `${page}: (${raw})`;

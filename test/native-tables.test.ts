@@ -19,14 +19,19 @@ describe.runIf(n !== null)('TS tables equal their native originals', () => {
   it('Miller–Rabin default rounds, for every size the native core takes', () => {
     const native = (bits: number): number => (bits <= t!.bpswExactBits ? 0 : t!.defaultRounds.find(([min]) => bits >= min)![1]);
     expect(t!.defaultRounds.length).toBeGreaterThan(3);
-    for (let bits = 1; bits <= 64 * 511; bits++) if (defaultRounds(bits) !== native(bits)) expect([bits, defaultRounds(bits)]).toEqual([bits, native(bits)]);
+    const differ: number[][] = [];
+    for (let bits = 1; bits <= 64 * 511; bits++) if (defaultRounds(bits) !== native(bits)) differ.push([bits, defaultRounds(bits), native(bits)]);
+    expect(differ, '[bits, TS, native]').toEqual([]);
     // Spot values of the published table (2^-80 error bound).
     expect([defaultRounds(64), defaultRounds(65), defaultRounds(1024), defaultRounds(2048), defaultRounds(4096)]).toEqual([0, 27, 5, 4, 3]);
   });
 
   it('sliding-window widths', () => {
     const native = (bits: number): number => t!.windowBits.find(([above]) => bits > above)?.[1] ?? 1;
-    for (let bits = 0; bits <= 64 * 511; bits++) if (windowBits(bits) !== native(bits)) expect([bits, windowBits(bits)]).toEqual([bits, native(bits)]);
+    expect(t!.windowBits.length).toBeGreaterThan(2);
+    const differ: number[][] = [];
+    for (let bits = 0; bits <= 64 * 511; bits++) if (windowBits(bits) !== native(bits)) differ.push([bits, windowBits(bits), native(bits)]);
+    expect(differ, '[bits, TS, native]').toEqual([]);
   });
 
   it('trial-division primes and the sieve depth', () => {

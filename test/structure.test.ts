@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.ts';
 import { PowprimeError } from '../src/index.ts';
+import { FAST_FILES } from '../vitest.config.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -137,5 +138,18 @@ describe('layout', () => {
     const native = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(cc|h)$/.test(f));
     const napi = native.filter((f) => /#include\s+[<"]napi\.h[>"]/.test(readFileSync(join(root, 'native', f), 'utf8')));
     expect(napi).toEqual(['addon.cc']);
+  });
+});
+
+describe('the test projects', () => {
+  it('the fast project names only test files that exist, and leaves the slow one most of the suite', () => {
+    const all = readdirSync(join(root, 'test'))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `test/${f}`);
+    expect(FAST_FILES.filter((f) => !all.includes(f))).toEqual([]);
+    expect(new Set(FAST_FILES).size).toBe(FAST_FILES.length);
+    // Processes, Redis, emulation and browsers stay out of the edit loop.
+    for (const slow of ['test/queue.test.ts', 'test/arm64.test.ts', 'test/win32.test.ts', 'test/musl.test.ts', 'test/browser.test.ts', 'test/cli-signals.test.ts'])
+      expect(FAST_FILES).not.toContain(slow);
   });
 });
