@@ -6,7 +6,10 @@
 # `module: nodenext` and `moduleResolution: bundler`, TypeScript 5 and 7, with
 # and without @types/node), and the same session and CLI on Bun and Deno
 # (from npm; POWPRIME_CONSUMER_RUNTIMES=0 leaves them out). The native
-# backend must come from the prebuilt addon.
+# backend must come from the prebuilt addon. POWPRIME_CONSUMER_TYPES=0 and
+# POWPRIME_CONSUMER_ARM64=0 leave out the TypeScript consumers and the arm64
+# Node (test:node-versions does, on each Node after the first: neither changes
+# with the Node that installs).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/powprime-consumer-XXXXXX")"
@@ -48,7 +51,7 @@ for tool in node npm npx sh bash env cat ls ln mkdir rm mv cp chmod uname grep s
 done
 qemu="$(command -v qemu-aarch64 || true)"
 arm_node=""
-[ -n "$qemu" ] && arm_node="$(cd "$repo" && node scripts/arm64-node.mjs)"
+[ -n "$qemu" ] && [ "${POWPRIME_CONSUMER_ARM64:-1}" != 0 ] && arm_node="$(cd "$repo" && node scripts/arm64-node.mjs)"
 export PATH="$bin"
 for tool in cmake cc gcc g++ c++ clang make; do
   if command -v "$tool" >/dev/null; then echo "$tool is still on PATH"; exit 1; fi
@@ -103,38 +106,40 @@ step "CommonJS require"
 cp "$repo/test/consumer/cjs.cjs" .
 node cjs.cjs
 
-step "TypeScript consumers: 5.x and 7, strict, skipLibCheck off, with and without @types/node"
-cp "$repo/test/consumer/consumer.ts" "$repo/test/consumer/no-node-types.ts" .
-# types: a JSON list, or "" to leave the field out (TypeScript 7 then loads no
-# @types package unless a declaration references it).
-typescript() { # compiler module moduleResolution types file
-  local types_field=""
-  [ -n "$4" ] && types_field="\"types\": $4,"
-  cat > tsconfig.json <<JSON
+if [ "${POWPRIME_CONSUMER_TYPES:-1}" != 0 ]; then
+  step "TypeScript consumers: 5.x and 7, strict, skipLibCheck off, with and without @types/node"
+  cp "$repo/test/consumer/consumer.ts" "$repo/test/consumer/no-node-types.ts" .
+  # types: a JSON list, or "" to leave the field out (TypeScript 7 then loads no
+  # @types package unless a declaration references it).
+  typescript() { # compiler module moduleResolution types file
+    local types_field=""
+    [ -n "$4" ] && types_field="\"types\": $4,"
+    cat > tsconfig.json <<JSON
 { "compilerOptions": { "module": "$2", "moduleResolution": "$3", "target": "es2022", "lib": ["es2022", "dom"],
   "strict": true, "skipLibCheck": false, "noEmit": true, $types_field "forceConsistentCasingInFileNames": true },
   "files": ["$5"] }
 JSON
-  node "$repo/node_modules/$1/bin/tsc" -p tsconfig.json
-  echo "$(node "$repo/node_modules/$1/bin/tsc" --version), module=$2 moduleResolution=$3 types=${4:-(unset)} $5: ok"
-}
-[ ! -e node_modules/@types/node ] || { echo "the default install brought @types/node"; exit 1; }
-for compiler in typescript typescript7; do
-  for mode in "nodenext nodenext" "esnext bundler"; do
-    typescript "$compiler" $mode '[]' no-node-types.ts
+    node "$repo/node_modules/$1/bin/tsc" -p tsconfig.json
+    echo "$(node "$repo/node_modules/$1/bin/tsc" --version), module=$2 moduleResolution=$3 types=${4:-(unset)} $5: ok"
+  }
+  [ ! -e node_modules/@types/node ] || { echo "the default install brought @types/node"; exit 1; }
+  for compiler in typescript typescript7; do
+    for mode in "nodenext nodenext" "esnext bundler"; do
+      typescript "$compiler" $mode '[]' no-node-types.ts
+    done
   done
-done
-# Now as a Node project has it: @types/node installed beside the package.
-mkdir -p node_modules/@types
-ln -s "$repo/node_modules/@types/node" node_modules/@types/node
-ln -s "$repo/node_modules/undici-types" node_modules/undici-types
-for compiler in typescript typescript7; do
-  for mode in "nodenext nodenext" "esnext bundler"; do
-    typescript "$compiler" $mode '' consumer.ts
-    typescript "$compiler" $mode '["node"]' consumer.ts
+  # Now as a Node project has it: @types/node installed beside the package.
+  mkdir -p node_modules/@types
+  ln -s "$repo/node_modules/@types/node" node_modules/@types/node
+  ln -s "$repo/node_modules/undici-types" node_modules/undici-types
+  for compiler in typescript typescript7; do
+    for mode in "nodenext nodenext" "esnext bundler"; do
+      typescript "$compiler" $mode '' consumer.ts
+      typescript "$compiler" $mode '["node"]' consumer.ts
+    done
   done
-done
-rm node_modules/@types/node node_modules/undici-types
+  rm node_modules/@types/node node_modules/undici-types
+fi
 
 if [ "${POWPRIME_CONSUMER_RUNTIMES:-1}" != 0 ]; then
   step "Bun and Deno: the same session as on Node, the same answers, the native backend loaded"

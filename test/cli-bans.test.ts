@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
+import { CLI_ENTRY, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let server: Server;
@@ -42,7 +42,7 @@ describe('a 429 with Retry-After: 3000000 (35 days)', () => {
   });
 
   it('without --max-wait, piped: one line when the wait starts, then a quiet, idle wait (no spin)', async () => {
-    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, 'question', 'stats', '--base-url', url, '--state-dir', state], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...CLI_ENTRY, 'question', 'stats', '--base-url', url, '--state-dir', state], { stdio: 'pipe' });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise((r) => setTimeout(r, 3000));

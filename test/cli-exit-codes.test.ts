@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
+import { CLI_ENTRY, runCliSync as cli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir('powprime-exit-');
@@ -80,7 +80,7 @@ describe('environment', () => {
 
 describe('standard output that fails', () => {
   it('redirected to a full disk (/dev/full): one line naming ENOSPC, exit 1, no stack trace', () => {
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'search', '--bits', '128', '--count', '20', '--seed', '3'], {
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'search', '--bits', '128', '--count', '20', '--seed', '3'], {
       encoding: 'utf8',
       stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
     });
@@ -89,7 +89,7 @@ describe('standard output that fails', () => {
   });
 
   it('a reader that goes away (`| head -1`) ends the command quietly with exit 0', () => {
-    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" ${CLI_FROM_SOURCE.join(' ')} search --bits 128 --count 5000 --seed 3 | head -1`], {
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" ${CLI_ENTRY.join(' ')} search --bits 128 --count 5000 --seed 3 | head -1`], {
       encoding: 'utf8',
     });
     expect(r.status, r.stderr).toBe(0);

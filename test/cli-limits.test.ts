@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDhParams, searchSafePrimes, solvePow } from '../src/index.ts';
 import { parseBigArg, parseIntArg } from '../src/cli/args.ts';
 import { MAX_SEARCH_BITS, MAX_THREADS, MIN_SEARCH_BITS, MIN_THREADS } from '../src/limits.ts';
-import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
+import { CLI_ENTRY, runCliSync as cli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 /** The API's message for a rejected call. */
@@ -107,7 +107,7 @@ describe('other flags and arguments', () => {
   });
 
   it('a nonce of bytes that are not UTF-8 is refused (it would reach us as U+FFFD, and be answered for other bytes)', () => {
-    const cmd = `${[process.execPath, ...CLI_FROM_SOURCE].map((a) => `'${a}'`).join(' ')} solve "$(printf '\\377\\376')" 3`;
+    const cmd = `${[process.execPath, ...CLI_ENTRY].map((a) => `'${a}'`).join(' ')} solve "$(printf '\\377\\376')" 3`;
     const r = spawnSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 60_000 });
     expect([r.status, r.stderr]).toEqual([2, 'powprime: nonce is not UTF-8 text (or holds U+FFFD, which such bytes decode to): give the nonce as UTF-8\n']);
   });

@@ -3,7 +3,7 @@ import { checkPrimeSync } from 'node:crypto';
 import { appendFileSync, existsSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_FROM_SOURCE as CLI, runCliSync as cli } from './helpers/cli.ts';
+import { CLI_ENTRY as CLI, runCliSync as cli } from './helpers/cli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';

@@ -3,7 +3,7 @@ import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_FROM_SOURCE, runCli } from './helpers/cli.ts';
+import { CLI_ENTRY, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { Keystore } from '../src/clients/registry/keystore.ts';
@@ -105,7 +105,7 @@ describe('powprime registry and ads', () => {
     const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const run = (...args: string[]) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe', ...asOther, env: { ...process.env, HOME: tmp() } });
+        const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { stdio: 'pipe', ...asOther, env: { ...process.env, HOME: tmp() } });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -236,7 +236,7 @@ describe('powprime registry and ads', () => {
     const dir = tmp();
     const out = path.join(dir, 'primes.jsonl');
     const args = ['search', '--bits', '1024', '--count', '8', '--seed', '99', '--out', out, '--register', '--base-url', fake.url.href, '--state-dir', path.join(dir, 'reg'), '--no-limits', '--json'];
-    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { stdio: 'pipe' });
     let linesAtKill = -1;
     await new Promise<void>((resolve) => {
       const t = setInterval(() => {

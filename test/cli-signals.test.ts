@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { pidRunsHere } from '../src/fs/file-lock.ts';
-import { CLI_FROM_SOURCE } from './helpers/cli.ts';
+import { CLI_ENTRY } from './helpers/cli.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -193,7 +193,7 @@ describe('npx going away', () => {
   async function orphan(npmCommand: string | undefined, out: string): Promise<number> {
     const env = { ...process.env, npm_command: npmCommand };
     if (npmCommand === undefined) delete env.npm_command;
-    const starter = `const c = require('node:child_process').spawn(process.execPath, ${JSON.stringify([...CLI_FROM_SOURCE, 'search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out])}, { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);`;
+    const starter = `const c = require('node:child_process').spawn(process.execPath, ${JSON.stringify([...CLI_ENTRY, 'search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out])}, { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ['-e', starter], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let pid = 0;
     try {

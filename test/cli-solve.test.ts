@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_FROM_SOURCE, runCliSync as cli } from './helpers/cli.ts';
+import { CLI_ENTRY, runCliSync as cli } from './helpers/cli.ts';
 import { jsonConventionErrors } from './helpers/json-convention.ts';
 import { nodeSha256Hex } from './helpers/oracles.ts';
 import { startCli } from './helpers/processes.ts';
@@ -100,7 +100,7 @@ describe('powprime solve', () => {
   });
 
   it('POWPRIME_BACKEND=js forces the TS backend', () => {
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'solve', 'forced', '2', '--json'], {
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'solve', 'forced', '2', '--json'], {
       encoding: 'utf8',
       env: { ...process.env, POWPRIME_BACKEND: 'js' },
     });

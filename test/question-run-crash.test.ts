@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_FROM_SOURCE } from './helpers/cli.ts';
+import { CLI_ENTRY } from './helpers/cli.ts';
 import { rng } from './helpers/oracles.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -15,7 +15,7 @@ let server: ChildProcess;
 let url = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [...CLI_FROM_SOURCE, 'fake-services', '--no-limits', '--answer-delay', '4s', '--difficulty', '1', '--json'], { stdio: 'pipe' });
+  server = spawn(process.execPath, [...CLI_ENTRY, 'fake-services', '--no-limits', '--answer-delay', '4s', '--difficulty', '1', '--json'], { stdio: 'pipe' });
   url = await new Promise<string>((resolve, reject) => {
     server.stdout!.once('data', (d: Buffer) => resolve((JSON.parse(d.toString()) as { url: string }).url));
     server.once('exit', (c) => reject(new Error(`fake-services exited ${c}`)));
@@ -35,7 +35,7 @@ describe('question run killed with -9 and rerun', () => {
     const out = path.join(dir, 'answers.jsonl');
     const files = path.join(dir, 'files');
     const args = [
-      ...CLI_FROM_SOURCE,
+      ...CLI_ENTRY,
       'question',
       'run',
       '--prompts',

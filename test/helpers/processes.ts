@@ -1,6 +1,6 @@
 /** Long-running CLI processes in tests: watched while they run, killed with -9, and all stopped at the end. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI_FROM_SOURCE, type CliResult } from './cli.ts';
+import { CLI_ENTRY, type CliResult } from './cli.ts';
 
 export interface Running {
   child: ChildProcess;
@@ -15,7 +15,7 @@ export interface Running {
 const started = new Set<ChildProcess>();
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
   started.add(child);
   let out = '';
   let err = '';

@@ -282,10 +282,10 @@ const cases = [
   ['worker', workerCase],
   ['is-safe-prime', libraryCase('isSafePrime x 20,000 (library)', WARMUP_FRACTION, 'is-safe-prime')],
   ['solve-pow', libraryCase('solvePow x 2,000 on one pool (library)', WARMUP_FRACTION, 'solve-pow')],
-  // A pool created and closed 2,000 times: each closed pool must leave
+  // A pool created and closed 800 times: each closed pool must leave
   // nothing behind (piscina's timing histograms once did, 0.2 MB a pool).
   // Warm-up over half the run: the first pools fill malloc's arenas.
-  ['close-pool', libraryCase('solvePow + closePool x 2,000 (library)', 0.5, 'solve-pow-close-pool')],
+  ['close-pool', libraryCase('solvePow + closePool x 800 (library)', 0.5, 'solve-pow-close-pool')],
   ['search-safe-primes', libraryCase(`searchSafePrimes 512 bits, ${20 * scale} s (library)`, WARMUP_FRACTION, 'search-safe-primes')],
   ['question-run', questionCase],
 ];
