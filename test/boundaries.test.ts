@@ -49,22 +49,16 @@ import { SEARCH_OPTIONS } from '../src/prime/search-options.ts';
 import { SLICE_OPTIONS } from '../src/prime/slice-search.ts';
 import { optionNames } from '../src/validate.ts';
 import { backends } from './helpers/backends.ts';
+import { isPrimeByTrialDivision } from './helpers/number-theory.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 afterAll(() => closePool());
 
-/** Trial division: the oracle for small numbers. */
-function isPrimeNaive(n: number): boolean {
-  if (n < 2) return false;
-  for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;
-  return true;
-}
-
 describe('small numbers get verdicts', () => {
   it.each(backends)('0 to 2000 agree with trial division (%s)', (backend) => {
     for (let n = 0; n <= 2000; n++) {
-      const safe = isPrimeNaive(n) && n >= 5 && isPrimeNaive((n - 1) / 2);
-      expect(isProbablePrimeSync(BigInt(n), { backend }), String(n)).toBe(isPrimeNaive(n));
+      const safe = isPrimeByTrialDivision(n) && n >= 5 && isPrimeByTrialDivision((n - 1) / 2);
+      expect(isProbablePrimeSync(BigInt(n), { backend }), String(n)).toBe(isPrimeByTrialDivision(n));
       expect(isSafePrimeSync(BigInt(n), { backend }), String(n)).toBe(safe);
     }
   });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { backendInfo } from '../src/index.ts';
 import { native } from '../src/native.ts';
 import { usableBignumKernels } from './helpers/backends.ts';
+import { randomOdd } from './helpers/number-theory.ts';
 import { hasCommand, rng } from './helpers/oracles.ts';
 
 const n = backendInfo().backend === 'native' ? native() : null;
@@ -26,12 +27,6 @@ function pythonFermat(xs: bigint[]): boolean[] {
     .trim()
     .split('\n')
     .map((l) => l === '1');
-}
-
-function randomOdd(bits: number, next: () => number): bigint {
-  let x = 1n;
-  for (let i = 1; i < bits; i++) x = (x << 1n) | (next() < 0.5 ? 1n : 0n);
-  return x | 1n;
 }
 
 const prime = (bits: number): bigint => generatePrimeSync(bits, { bigint: true });

@@ -3,14 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { isProbablePrimeSync, isSafePrimeSync } from '../src/index.ts';
 import { rng } from './helpers/oracles.ts';
 import { hasNative, skipNativeNotice } from './helpers/backends.ts';
+import { randomOdd } from './helpers/number-theory.ts';
 
 skipNativeNotice('native-vs-TS comparisons');
-
-function randomOdd(bits: number, next: () => number): bigint {
-  let n = 1n;
-  for (let i = 1; i < bits; i++) n = (n << 1n) | (next() < 0.5 ? 1n : 0n);
-  return n | 1n;
-}
 
 describe('primality: native, TS and node:crypto agree', () => {
   const next = rng(4242);

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { checkPrimeSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool, findSafePrime, searchSafePrimeSlice, searchSafePrimes, type SafePrimeResult } from '../src/index.ts';
 import { startPoint, stream } from '../src/prime/stream.ts';
 import { sliceLength, slicesPerClaim } from '../src/prime/tuning.ts';
 import { backends, skipNativeNotice } from './helpers/backends.ts';
+import { isSafePrimeByNodeCrypto } from './helpers/number-theory.ts';
 import { hasCommand } from './helpers/oracles.ts';
 
 skipNativeNotice('native-vs-TS search comparisons');
@@ -17,17 +17,13 @@ async function collect(opts: Parameters<typeof searchSafePrimes>[0]): Promise<Sa
   return out;
 }
 
-function isSafeByNodeCrypto(p: bigint): boolean {
-  return checkPrimeSync(p, { checks: 20 }) && checkPrimeSync(p >> 1n, { checks: 20 });
-}
-
 describe('seeded safe-prime search', () => {
   it.each([16, 17, 24, 64, 128, 256, 512])('%i bits: same primes for every backend and thread count, all safe', async (bits) => {
     const count = bits >= 512 ? 3 : 5;
     const ref = await collect({ bits, count, seed: 2026n, backend: backends[0], threads: 1 });
     expect(ref.map((r) => r.index)).toEqual(Array.from({ length: count }, (_, i) => BigInt(i)));
     for (const r of ref) {
-      expect(isSafeByNodeCrypto(r.prime)).toBe(true);
+      expect(isSafePrimeByNodeCrypto(r.prime)).toBe(true);
       expect(r.prime.toString(2)).toHaveLength(bits);
       expect(r.seed).toBe(2026n);
       expect(r.stream).toBe(2);
@@ -35,7 +31,7 @@ describe('seeded safe-prime search', () => {
       const st = stream(bits, 2026n, r.index, r.stream);
       const start = st.lo + 12n * st.first;
       if (r.prime >= start) {
-        for (let c = start; c < r.prime; c += 12n) expect(isSafeByNodeCrypto(c)).toBe(false);
+        for (let c = start; c < r.prime; c += 12n) expect(isSafePrimeByNodeCrypto(c)).toBe(false);
       }
     }
     for (const backend of backends) {
@@ -81,7 +77,7 @@ describe('seeded safe-prime search', () => {
     });
     expect(offsets.filter((o) => o >= 32768n).length).toBeGreaterThanOrEqual(2);
     for (const r of alone) {
-      expect(isSafeByNodeCrypto(r.prime)).toBe(true);
+      expect(isSafePrimeByNodeCrypto(r.prime)).toBe(true);
       // Two threads on one index from the start: one slice a claim each.
       const [shared] = await collect({ bits: 1024, count: 1, seed: 11n, startIndex: r.index, backend: 'native', threads: 2 });
       expect(shared!.prime).toBe(r.prime);
@@ -105,9 +101,9 @@ describe('seeded safe-prime search', () => {
   it('a start above the last safe prime below 2^bits wraps around to the bottom of the range', async () => {
     const bits = 16;
     let maxSafe = (1n << 16n) - 1n;
-    while (!isSafeByNodeCrypto(maxSafe)) maxSafe--;
+    while (!isSafePrimeByNodeCrypto(maxSafe)) maxSafe--;
     let minSafe = 3n << 14n;
-    while (!isSafeByNodeCrypto(minSafe)) minSafe++;
+    while (!isSafePrimeByNodeCrypto(minSafe)) minSafe++;
     let index = 0n;
     while (startPoint(bits, 5n, index) <= maxSafe) index++;
     const start2 = (i: bigint): bigint => {

@@ -5,20 +5,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { native } from '../src/native.ts';
 import { skipNativeNotice, usableBignumKernels } from './helpers/backends.ts';
+import { isPrimeByTrialDivision } from './helpers/number-theory.ts';
 
 skipNativeNotice('sieve roots');
 const n = native();
 
-function isPrime(x: number): boolean {
-  if (x % 2 === 0) return x === 2;
-  for (let d = 3; d * d <= x; d += 2) if (x % d === 0) return false;
-  return true;
-}
-
 /** `k` primes ≥ 5 going down from below `top` (or up from `top` with up). */
 function primesNear(top: number, k: number, up = false): number[] {
   const out: number[] = [];
-  for (let c = up ? top + 1 : top - 1; out.length < k; c += up ? 2 : -2) if (c % 3 !== 0 && isPrime(c)) out.push(c);
+  for (let c = up ? top + 1 : top - 1; out.length < k; c += up ? 2 : -2) if (c % 3 !== 0 && isPrimeByTrialDivision(c)) out.push(c);
   return out;
 }
 

@@ -1,8 +1,10 @@
 /**
- * Small independent number theory for building test inputs whose nature is
- * known by construction (products of primes node:crypto confirms), and a
+ * Small independent number theory for the tests, written once: oracles that
+ * share no code with powprime (trial division, node:crypto's checkPrime, a
  * textbook Miller–Rabin used only to confirm that listed pseudoprimes are
- * what the literature says they are.
+ * what the literature says they are) and inputs whose nature is known by
+ * construction (products of primes node:crypto confirms, seeded random odd
+ * numbers).
  */
 import { checkPrimeSync } from 'node:crypto';
 
@@ -47,4 +49,23 @@ export function chernickCarmichaels(kStart: bigint, howMany: number): bigint[] {
     if (f.every((x) => checkPrimeSync(x))) out.push(f[0]! * f[1]! * f[2]!);
   }
   return out;
+}
+
+/** Trial division: the oracle for numbers small enough to divide out. */
+export function isPrimeByTrialDivision(n: number): boolean {
+  if (n < 2) return false;
+  for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;
+  return true;
+}
+
+/** p and (p − 1)/2 both prime by node:crypto (20 Miller–Rabin rounds each, OpenSSL's code). */
+export function isSafePrimeByNodeCrypto(p: bigint): boolean {
+  return checkPrimeSync(p, { checks: 20 }) && checkPrimeSync((p - 1n) / 2n, { checks: 20 });
+}
+
+/** An odd number of exactly `bits` bits, its other bits from `next` (a seeded generator of [0, 1)). */
+export function randomOdd(bits: number, next: () => number): bigint {
+  let n = 1n;
+  for (let i = 1; i < bits; i++) n = (n << 1n) | (next() < 0.5 ? 1n : 0n);
+  return n | 1n;
 }
