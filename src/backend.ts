@@ -47,8 +47,9 @@ export function backendInfo(): BackendInfo {
   const wasm = wasmKernel() ? ('simd128' as const) : null;
   const wasmError = wasm ? null : wasmLoadError();
   const n = native();
-  // What 'auto' gives solvePow here, as resolvePowBackend decides it (without its warning).
-  const powBackend: PowBackend = env === 'js' || !(n || wasm) ? 'js' : env === 'wasm' || !n ? 'wasm' : 'native';
+  // What solvePow gets here by default, by resolvePowBackend's own rule; where
+  // POWPRIME_BACKEND names one that did not load (solvePow would refuse), what 'auto' gets.
+  const powBackend = powBackendFor(env, n !== null, wasm !== null) ?? powBackendFor('auto', n !== null, wasm !== null) ?? 'js';
   if (!n) {
     return { backend: 'js', powBackend, wasm, wasmError, sha256: 'js', bignum: 'js', bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
   }
@@ -135,19 +136,33 @@ export function resolveBackend(requested: BackendChoice): Backend {
  */
 export function resolvePowBackend(requested: PowBackendChoice): PowBackend {
   const choice = requested === 'auto' ? envValue() : requested;
+  // The addon and the WebAssembly module load on first use: ask only for what the rule reads.
   if (choice === 'js') return 'js';
-  if (choice === 'wasm') {
-    if (wasmKernel()) return 'wasm';
-    throw new BackendUnavailableError('wasm', wasmLoadError() ?? 'unknown');
+  const loaded = choice !== 'wasm' && native() !== null;
+  const wasm = (choice === 'wasm' || !loaded) && wasmKernel() !== null;
+  const backend = powBackendFor(choice, loaded, wasm);
+  if (backend === null) {
+    throw choice === 'wasm' ? new BackendUnavailableError('wasm', wasmLoadError() ?? 'unknown') : new BackendUnavailableError('native', nativeLoadError() ?? 'unknown');
   }
-  if (native()) return 'native';
+  if (backend === 'native' || choice === 'wasm') return backend;
   const reason = nativeLoadError() ?? 'unknown';
-  if (choice === 'native') throw new BackendUnavailableError('native', reason);
-  const wasm = wasmKernel();
   if (!warned) {
     warned = true;
     const instead = wasm ? 'the WebAssembly kernel for proof of work' : `the TypeScript backend (no WebAssembly kernel either: ${wasmLoadError()})`;
     process.emitWarning(`native addon unavailable (${reason}); using ${instead}`, { code: 'POWPRIME_NO_NATIVE' });
   }
-  return wasm ? 'wasm' : 'js';
+  return backend;
+}
+
+/**
+ * The PoW backend a choice gets, given what loaded: the one rule behind
+ * resolvePowBackend and backendInfo. null where the choice names a backend
+ * that did not load.
+ */
+function powBackendFor(choice: PowBackendChoice, nativeLoaded: boolean, wasmLoaded: boolean): PowBackend | null {
+  if (choice === 'js') return 'js';
+  if (choice === 'wasm') return wasmLoaded ? 'wasm' : null;
+  if (nativeLoaded) return 'native';
+  if (choice === 'native') return null;
+  return wasmLoaded ? 'wasm' : 'js';
 }
