@@ -8,7 +8,7 @@
 import { abortReason } from './validate.ts';
 
 /** How often progress is reported: at most 4 times a second, as the API documents. */
-export const PROGRESS_MS = 250;
+const PROGRESS_MS = 250;
 
 /** An aborted signal ends the call before it starts anything, with the signal's reason. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {

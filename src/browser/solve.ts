@@ -34,7 +34,7 @@ export interface BrowserSolveOptions {
 }
 
 /** Every option of the browser's solvePow: any other key is refused. */
-export const BROWSER_SOLVE_OPTIONS = optionNames<BrowserSolveOptions>()(['threads', 'backend', 'signal', 'onProgress', 'maxAttempts', 'workerUrl']);
+const BROWSER_SOLVE_OPTIONS = optionNames<BrowserSolveOptions>()(['threads', 'backend', 'signal', 'onProgress', 'maxAttempts', 'workerUrl']);
 
 /** What solvePow returns in a browser: S, its counter, the work done and the backend that did it. */
 export interface BrowserPowSolution extends PowSolutionOf<BrowserBackend> {}

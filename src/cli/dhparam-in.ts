@@ -81,7 +81,7 @@ export async function dhparamFromFile(opts: DhparamInOpts): Promise<void> {
  * names RFC 7919's groups, "GROUP: ffdhe2048", instead of printing P; this
  * prints P for every group.)
  */
-export function dhText(p: bigint, g: bigint, privateValueLength?: number): string {
+function dhText(p: bigint, g: bigint, privateValueLength?: number): string {
   const block = (n: bigint): string => {
     let hex = n.toString(16);
     if (hex.length % 2) hex = `0${hex}`;

@@ -18,7 +18,7 @@ import { InterruptedError } from '../errors.ts';
 import { guardSyncWaits, lockHolderText, type SyncWaitGuard } from '../fs/file-lock.ts';
 import { native, nativeIfLoaded } from '../native.ts';
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 const controller = new AbortController();

@@ -12,7 +12,7 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 /** At most `limit` calls in any `periodMs`. */
-export interface ServerWindow {
+interface ServerWindow {
   limit: number;
   periodMs: number;
 }

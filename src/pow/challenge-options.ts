@@ -12,14 +12,14 @@ import { AUDIENCE_TAG_LENGTH } from './challenge-token.ts';
 /** A secret key: bytes, or text (its UTF-8 bytes). At least 16 bytes. */
 export type ChallengeKey = Uint8Array | string;
 
-export const MIN_KEY_BYTES = 16;
-export const MAX_KEY_BYTES = 1024;
+const MIN_KEY_BYTES = 16;
+const MAX_KEY_BYTES = 1024;
 /** Keys in one list: the signing key and the ones being rotated out. */
-export const MAX_KEYS = 16;
-export const MAX_AUDIENCE_LENGTH = 256;
+const MAX_KEYS = 16;
+const MAX_AUDIENCE_LENGTH = 256;
 /** The spec's token validity. */
-export const DEFAULT_TTL_MS = 16 * 60_000;
-export const MAX_TTL_MS = 366 * 24 * 3_600_000;
+const DEFAULT_TTL_MS = 16 * 60_000;
+const MAX_TTL_MS = 366 * 24 * 3_600_000;
 /** The expiry is six bytes of the token. */
 const MAX_EXPIRY = 2 ** 48 - 1;
 

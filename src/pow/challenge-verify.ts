@@ -48,7 +48,7 @@ export interface VerifySolutionOptions {
 }
 
 /** Every option of verifySolution: any other key is refused. */
-export const VERIFY_SOLUTION_OPTIONS = optionNames<VerifySolutionOptions>()(['keys', 'audience', 'replayStore', 'now']);
+const VERIFY_SOLUTION_OPTIONS = optionNames<VerifySolutionOptions>()(['keys', 'audience', 'replayStore', 'now']);
 
 export type VerifiedSolution = ChallengeDifficulty & {
   ok: true;

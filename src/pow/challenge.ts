@@ -61,7 +61,7 @@ export interface CreateChallengeOptions {
 }
 
 /** Every option of createChallenge: any other key is refused. */
-export const CREATE_CHALLENGE_OPTIONS = optionNames<CreateChallengeOptions>()(['keys', 'difficulty', 'bits', 'ttlMs', 'audience', 'now']);
+const CREATE_CHALLENGE_OPTIONS = optionNames<CreateChallengeOptions>()(['keys', 'difficulty', 'bits', 'ttlMs', 'audience', 'now']);
 
 /**
  * Issues a proof-of-work challenge whose nonce is a signed token: version,

@@ -19,7 +19,7 @@ export interface DifficultyForOptions {
 }
 
 /** Every option of difficultyFor: any other key is refused. */
-export const DIFFICULTY_FOR_OPTIONS = optionNames<DifficultyForOptions>()(['seconds', 'rate', 'unit']);
+const DIFFICULTY_FOR_OPTIONS = optionNames<DifficultyForOptions>()(['seconds', 'rate', 'unit']);
 
 export interface DifficultyChoice {
   /** Hex digits or bits, as `unit` says. */

@@ -30,7 +30,7 @@ export interface RedisReplayStoreOptions {
 }
 
 /** Every option of RedisReplayStore: any other key is refused. */
-export const REDIS_REPLAY_STORE_OPTIONS = optionNames<RedisReplayStoreOptions>()(['prefix', 'skewMs']);
+const REDIS_REPLAY_STORE_OPTIONS = optionNames<RedisReplayStoreOptions>()(['prefix', 'skewMs']);
 
 export class RedisReplayStore implements ReplayStore {
   readonly prefix: string;

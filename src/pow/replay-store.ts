@@ -24,9 +24,9 @@ export interface MemoryReplayStoreOptions {
 }
 
 /** Every option of MemoryReplayStore: any other key is refused. */
-export const MEMORY_REPLAY_STORE_OPTIONS = optionNames<MemoryReplayStoreOptions>()(['maxEntries']);
+const MEMORY_REPLAY_STORE_OPTIONS = optionNames<MemoryReplayStoreOptions>()(['maxEntries']);
 
-export const DEFAULT_MAX_REPLAY_ENTRIES = 100_000;
+const DEFAULT_MAX_REPLAY_ENTRIES = 100_000;
 
 /**
  * The used tokens of one process: a Map for the lookup and a min-heap of

@@ -39,7 +39,7 @@ export interface PowSolutionOf<B extends string> {
 }
 
 /** A nonce as the service gives it: well-formed text, and not empty (an empty one is an unset variable far more often than a challenge). */
-export function checkNonce(value: unknown): string {
+function checkNonce(value: unknown): string {
   const nonce = checkWellFormed('nonce', value);
   if (nonce === '') throw argumentError(RangeError, 'nonce', 'must not be empty (an unset variable?)');
   return nonce;

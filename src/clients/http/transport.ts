@@ -30,7 +30,7 @@ export interface HttpResponse {
   body: Bytes;
 }
 
-export const USER_AGENT = `powprime/${packageVersion()} (node ${process.versions.node})`;
+const USER_AGENT = `powprime/${packageVersion()} (node ${process.versions.node})`;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 export async function send(req: HttpRequest): Promise<HttpResponse> {

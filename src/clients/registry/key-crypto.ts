@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { b85decode, b85encode } from './base85.ts';
 import { checkRequiredOptions, optionNames } from '../../validate.ts';
 
-export const WINDOW_SECONDS = 256;
+const WINDOW_SECONDS = 256;
 const SUBKEY_BYTES = 64;
 
 export interface EncryptKeyOptions {
