@@ -20,7 +20,8 @@
 import { chmodSync, closeSync, fstatSync, ftruncateSync, fsyncSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState } from '../http/state-file.ts';
 import { StateFileCorruptError } from '../errors.ts';
 import { FileLockedError, WriteFailedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync, processAlive } from '../../fs/file-lock.ts';
