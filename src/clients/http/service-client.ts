@@ -13,7 +13,7 @@ import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, 
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
-import { fillPath, limitsOf, type RouteTable } from './routes.ts';
+import { fillPath, limitsOf, routeLabel, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, probe, send, type HttpResponse } from './transport.ts';
 import { argumentError, checkHttpUrl, checkRequiredOptions, optionNames, show } from '../../validate.ts';
 import { linkSignals } from './linked-signal.ts';
@@ -207,8 +207,12 @@ export class ServiceClient<R extends string = string> {
 
   /** Waits until `route` has a slot, without taking it (RateLimiter.awaitSlot), within this client's maxWaitMs. */
   protected waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
-    const r = this.routes[route];
-    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs, `${r.method} ${r.path}`));
+    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs, this.label(route)));
+  }
+
+  /** How this client's errors and waits name `route` (routeLabel): taken from its table, never written out again. */
+  protected label(route: R, params?: Readonly<Record<string, string>>): string {
+    return routeLabel(this.routes[route], params);
   }
 
   /** How a call of `name` (its method and path, as errors name it) waits for its slot. */
