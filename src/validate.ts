@@ -109,6 +109,23 @@ export function checkRequiredOptions<T extends object>(name: string, value: T, w
   return value;
 }
 
+/**
+ * A service's address: an absolute http or https URL. The one check for every
+ * way an address is given (a client's baseUrl, --base-url, a service's
+ * environment variable), so each refuses the same addresses in the same words.
+ * The value is quoted whole, not cut as show() cuts: the fault may be anywhere in it.
+ */
+export function checkHttpUrl(name: string, value: unknown): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(String(value));
+  } catch {
+    // Not a URL at all: refused below with the rest.
+  }
+  if (url === undefined || !/^https?:$/.test(url.protocol)) throw argumentError(TypeError, name, `must be an absolute http(s) URL (got ${JSON.stringify(value)})`);
+  return url;
+}
+
 export function checkString(name: string, value: unknown): string {
   if (typeof value !== 'string') throw argumentError(TypeError, name, `must be a string (got ${show(value)})`);
   return value;

@@ -441,7 +441,7 @@ describe.skipIf(!hasStrace && process.env.POWPRIME_REQUIRE_STRACE !== '1')('a fo
     const dir = tempDir();
     const file = path.join(dir, 'state.json');
     // fsync number 1 is the temporary file's, number 2 the folder's.
-    const script = `import { writeFileAtomic } from './src/clients/http/state-file.ts';
+    const script = `import { writeFileAtomic } from './src/fs/atomic-write.ts';
 try { writeFileAtomic(${JSON.stringify(file)}, '{}'); console.log('written'); } catch (e) { console.log(e.code, e.message); }`;
     const r = underStrace('error=EIO:when=2', ['--import', 'tsx', '--input-type=module', '-e', script]);
     expect(r.status, String(r.stderr)).toBe(0);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.ts';
 import { PowprimeError } from '../src/index.ts';
+import { COMMANDS } from '../src/cli/program.ts';
 import { FAST_FILES } from '../vitest.config.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -81,6 +82,8 @@ describe('layout', () => {
     for (const f of filesUnder('src/clients').filter((x) => x.endsWith('client.ts'))) {
       const text = readFileSync(join(root, f), 'utf8');
       expect(text, f).not.toMatch(/this\.call\(\{[^}]*\b(method|path):/);
+      // Nor does it name one in its errors by hand: labels come from the table too (routeLabel).
+      expect(text, f).not.toMatch(/['`](GET|POST) \//);
     }
   });
 
@@ -107,6 +110,24 @@ describe('layout', () => {
     const files = filesUnder('src');
     expect(files.length).toBeGreaterThan(50);
     for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/^import (?!type )[^;]*from '(piscina|undici)'/m);
+  });
+
+  it('a command module reaches no other command module: what two commands share lives in a neutral module of src/cli', () => {
+    // A command module is a file program.ts loads for `powprime <name>` (its COMMANDS table).
+    const program = readFileSync(join(root, 'src/cli/program.ts'), 'utf8');
+    const commands = new Map([...program.matchAll(/^ {2}'?([\w-]+)'?: async \(\) => \(await import\('\.\/([\w-]+\.ts)'\)\)\.register\w+,$/gm)].map((m) => [m[2]!, m[1]!]));
+    expect([...commands.values()].sort()).toEqual(Object.keys(COMMANDS).sort());
+    // What a file of src/cli imports from src/cli: static, type-only and import() alike.
+    const importsOf = (file: string): string[] => [...readFileSync(join(root, 'src/cli', file), 'utf8').matchAll(/(?:from |import\()'\.\/([\w-]+\.ts)'/g)].map((m) => m[1]!);
+    for (const [command, name] of commands) {
+      // Through its helpers too: a helper that imports another command brings that command along all the same.
+      const reached = new Set([command]);
+      for (const file of reached) for (const next of importsOf(file)) reached.add(next);
+      expect(
+        [...reached].filter((f) => f !== command && commands.has(f)),
+        `powprime ${name} (src/cli/${command})`,
+      ).toEqual([]);
+    }
   });
 
   it('pow/ and prime/ take the progress-and-abort wiring from run-lifecycle.ts, written once', () => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AdClient, adJson, type Ad } from '../clients/ads/client.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { exitFailed } from './exit-failed.ts';
 import { replaceablePath } from './out-path.ts';
 import { terminalLine } from './terminal-text.ts';

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { threadJson, type QuestionClient, type ThreadItem } from '../clients/question/client.ts';
 import type { AnsweredItem, Deliver } from '../clients/question/pipeline.ts';
 import { JsonlOut, readJsonl } from './jsonl-file.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { checkOneOf } from '../validate.ts';
 import { replaceablePath } from './out-path.ts';
 import { StatusLine } from './status.ts';

@@ -3,7 +3,7 @@
  * printed (--text) or converted (--outform), as `openssl dhparam -in` does.
  */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { dhParamsProblems, generatesSubgroup } from '../prime/dh-check.ts';
 import { dhParamsDer, dhParamsPem, parseDhParams } from '../prime/dh-pem.ts';
 import { exitFailed } from './exit-failed.ts';

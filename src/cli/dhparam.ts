@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
 import { generateDhParams } from '../prime/dhparam.ts';
 import { parseSeed, randomSeed } from '../prime/seed.ts';

@@ -9,7 +9,7 @@
  * only dropped, as ssh-keygen drops it.
  */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import {
   moduliEntryProblem,
   formatModuliLine,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../clients/http/state-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { replaceablePath } from './out-path.ts';
 import path from 'node:path';
 import type { Command } from 'commander';

@@ -2,46 +2,17 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { Keystore, redact, type LedgerEntry } from '../clients/registry/keystore.ts';
-import { Registrar } from '../clients/registry/registrar.ts';
+import type { Registrar } from '../clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { MAX_REGISTRY_BITS } from '../limits.ts';
 import { checkInteger, parseBigInt } from '../validate.ts';
 import { parseIntArg } from './args.ts';
-import { replaceablePath } from './out-path.ts';
-import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
+import { reportKeyLost } from './key-lost.ts';
+import { KEYSTORE_OPTION, makeRegistrar, type RegistrarFlags } from './registrar-flags.ts';
+import { clientOptions, serviceFlags, withCommand } from './service-command.ts';
 import { defaultStateDir } from '../clients/http/service-client.ts';
-import { terminalLine, terminalText } from './terminal-text.ts';
+import { terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
-
-type RegistryCommon = ServiceFlags & { keystore?: string };
-
-/** The keystore's option: it holds the primes' private keys, so it is named apart from state and caches. */
-export const KEYSTORE_OPTION = ['--keystore <file>', 'the keys of registered primes (default: <state-dir>/keys-<host>.json, one per registry host); back it up'] as const;
-
-/**
- * The keystore's file: --keystore as given, else one per registry host in the
- * state dir. A keys.json of an earlier version (no host in its name) belongs
- * to the default registry (POWPRIME_REGISTRY_URL) and stays in use for it
- * while keys-<host>.json does not exist; used against another host it is left
- * alone, and said so on stderr, since it holds keys.
- */
-export function keystoreFile(client: PrimeRegistryClient, keystore: string | undefined): string {
-  // A keystore given is judged like --out (it is replaced whole on each write): a regular file or none, in a folder that exists.
-  if (keystore !== undefined) return replaceablePath(keystore, '--keystore');
-  const file = client.hostFile('keys.json', { legacy: true });
-  const legacy = path.join(client.stateDir, 'keys.json');
-  if (file !== legacy && existsSync(legacy)) {
-    process.stderr.write(
-      `powprime: ${legacy}, the keystore of an earlier version, belongs to the default registry (POWPRIME_REGISTRY_URL: ${client.defaultBaseUrl?.host ?? 'not set'}) and is not used for ${client.baseUrl.host}, whose keystore is ${file}; pass --keystore ${legacy} to use it\n`,
-    );
-  }
-  return file;
-}
-
-export function makeRegistrar(o: RegistryCommon): Registrar {
-  const client = new PrimeRegistryClient(clientOptions(o, 'POWPRIME_REGISTRY_URL'));
-  return new Registrar(client, new Keystore(keystoreFile(client, o.keystore)));
-}
 
 /**
  * A client for a command that only reads the registry (totp, requirements, get, ranges): it opens
@@ -49,7 +20,7 @@ export function makeRegistrar(o: RegistryCommon): Registrar {
  * (readOnlyState: no lock taken, nothing made; see RateLimiter) rather than refused. A folder it
  * can write is used as every command uses it, so a ban or a call these commands earn is recorded.
  */
-export function readOnlyClient(o: RegistryCommon): PrimeRegistryClient {
+export function readOnlyClient(o: RegistrarFlags): PrimeRegistryClient {
   const opts = clientOptions(o, 'POWPRIME_REGISTRY_URL');
   return new PrimeRegistryClient({ ...opts, readOnlyState: !folderWritable(opts.stateDir ?? defaultStateDir('registry')) });
 }
@@ -65,11 +36,6 @@ function folderWritable(dir: string): boolean {
     // Anything else (a file where a folder should be) is for the usual path to report.
     return !['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '');
   }
-}
-
-/** A key-lost entry, said loudly on stderr (the registrar's message says how it was lost). */
-export function reportKeyLost(e: LedgerEntry): void {
-  process.stderr.write(`powprime: KEY LOST for ${e.prime}: ${terminalLine(e.message ?? 'the registry holds it but its key was never stored')}\n`);
 }
 
 export function parsePrimeArg(text: string): bigint {
@@ -102,7 +68,7 @@ function keyLines(e: LedgerEntry): string[] {
 const FIELDS_LEGEND =
   "(trans is the registry's transitional value, as its spec names it; old mbits and old mtrans are its fields old_mbits and old_mtrans, printed as sent: the spec does not say what they measure)";
 
-const out = (o: RegistryCommon, human: string, json: unknown): void => {
+const out = (o: RegistrarFlags, human: string, json: unknown): void => {
   // The human form carries the registry's text (idents, messages, notes): its controls shown escaped.
   process.stdout.write(o.json ? `${JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n` : `${terminalText(human)}\n`);
 };
@@ -110,8 +76,8 @@ const out = (o: RegistryCommon, human: string, json: unknown): void => {
 export function registerRegistry(program: Command): void {
   const r = program.command('registry').description('the prime registry: register safe primes and keep their keys');
   const common = (c: Command): Command => serviceFlags(c, 'registry', 'POWPRIME_REGISTRY_URL').option(...KEYSTORE_OPTION);
-  const act = (fn: (reg: Registrar, o: RegistryCommon, cmd: Command) => Promise<void>) =>
-    withCommand<RegistryCommon>(async (cmd, o) => {
+  const act = (fn: (reg: Registrar, o: RegistrarFlags, cmd: Command) => Promise<void>) =>
+    withCommand<RegistrarFlags>(async (cmd, o) => {
       const reg = makeRegistrar(o);
       try {
         await fn(reg, o, cmd);
@@ -119,7 +85,7 @@ export function registerRegistry(program: Command): void {
         reg.keystore.close();
       }
     });
-  const read = (fn: (client: PrimeRegistryClient, o: RegistryCommon, cmd: Command) => Promise<void>) => withCommand<RegistryCommon>(async (cmd, o) => fn(readOnlyClient(o), o, cmd));
+  const read = (fn: (client: PrimeRegistryClient, o: RegistrarFlags, cmd: Command) => Promise<void>) => withCommand<RegistrarFlags>(async (cmd, o) => fn(readOnlyClient(o), o, cmd));
 
   common(r.command('totp'))
     .description('the TOTP reference time and the current code')

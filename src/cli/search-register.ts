@@ -4,7 +4,7 @@ import { Keystore } from '../clients/registry/keystore.ts';
 import type { Registrar, Registration } from '../clients/registry/registrar.ts';
 import { interruptSignal } from './interrupt.ts';
 import { terminalLine } from './terminal-text.ts';
-import { reportKeyLost } from './registry.ts';
+import { reportKeyLost } from './key-lost.ts';
 
 /**
  * What became of the primes this run came to, each counted once, by who

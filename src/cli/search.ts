@@ -14,7 +14,7 @@ import { interruptSignal } from './interrupt.ts';
 import { type SearchLine, wholeLinesIn } from './jsonl-file.ts';
 import { plural } from './plural.ts';
 import { isQuiet } from './progress-mode.ts';
-import { KEYSTORE_OPTION, makeRegistrar } from './registry.ts';
+import { KEYSTORE_OPTION, makeRegistrar } from './registrar-flags.ts';
 import { parseSearchFlags, type SearchFormat, type SearchOpts } from './search-flags.ts';
 import { SearchProgress } from './search-progress.ts';
 import { searchOnQueue } from './search-queue.ts';

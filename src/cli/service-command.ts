@@ -5,7 +5,7 @@ import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/er
 import { linkSignals } from '../clients/http/linked-signal.ts';
 import type { ServiceClientOptions } from '../clients/http/service-client.ts';
 import { MAX_WAIT_SECONDS } from '../limits.ts';
-import { checkInteger } from '../validate.ts';
+import { checkHttpUrl, checkInteger } from '../validate.ts';
 import { parseDuration, parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { isQuiet } from './progress-mode.ts';
@@ -140,8 +140,7 @@ export function baseUrlFrom(o: ServiceFlags, envVar: string): string {
   const url = o.baseUrl ?? process.env[envVar];
   if (!url) throw new TypeError(`--base-url is required (or set ${envVar}): the service address is not built in`);
   // Named as the user gave it, not as the client's baseUrl option.
-  const given = o.baseUrl !== undefined ? '--base-url' : envVar;
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new TypeError(`${given} must be an absolute http(s) URL (got ${JSON.stringify(url)})`);
+  checkHttpUrl(o.baseUrl !== undefined ? '--base-url' : envVar, url);
   return url;
 }
 

@@ -9,7 +9,8 @@ import { isoTime } from '../clock.ts';
 import type { Bytes } from '../bytes.ts';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
 import { DAY, MINUTE } from '../http/rate-limiter.ts';
 import { argumentError, optionNames, show } from '../../validate.ts';
@@ -90,7 +91,7 @@ export class AdClient extends ServiceClient<AdRoute> {
   }
 
   async random(): Promise<Ad> {
-    const route = 'GET /api/random';
+    const route = this.label('random');
     const res = await this.call({ route: 'random' });
     return AdClient.validate(route, this.json(res, route));
   }
@@ -123,7 +124,7 @@ export class AdClient extends ServiceClient<AdRoute> {
    * that fetched on every no-store would wait hours between picks.
    */
   async all(): Promise<Ad[]> {
-    const route = 'GET /api/all';
+    const route = this.label('all');
     const check = (v: unknown): Ad[] => checkArray(route, v).map((a) => AdClient.validate(route, a));
     return this.stored(
       'index',
@@ -136,7 +137,7 @@ export class AdClient extends ServiceClient<AdRoute> {
   }
 
   async leaderboard(): Promise<Record<string, number>> {
-    const route = 'GET /api/leaderboard';
+    const route = this.label('leaderboard');
     const check = (v: unknown): Record<string, number> => {
       if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((n) => Number.isInteger(n))) {
         throw new ProtocolError(route, 'expected an object of integer counts');
@@ -156,7 +157,7 @@ export class AdClient extends ServiceClient<AdRoute> {
   /** An ad from the cached index, chosen with probability proportional to its bias (no `random` call). */
   async pick(): Promise<Ad> {
     const ads = await this.all();
-    if (!ads.length) throw new ProtocolError('GET /api/all', 'the index is empty');
+    if (!ads.length) throw new ProtocolError(this.label('all'), 'the index is empty');
     const weights = ads.map((a) => (Number.isFinite(a.bias) && a.bias > 0 ? a.bias : 0));
     const total = weights.reduce((s, w) => s + w, 0);
     if (total === 0) return ads[Math.floor(this.rand() * ads.length)]!;

@@ -12,7 +12,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import CachePolicy from 'http-cache-semantics';
 import type { Clock } from '../clock.ts';
-import { writeFileAtomic, readJsonState } from './state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState } from './state-file.ts';
 import type { HttpResponse } from './transport.ts';
 import { isLeftoverTemporary } from './folder-sweep.ts';
 

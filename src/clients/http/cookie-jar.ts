@@ -9,7 +9,8 @@
  * as secure, as in browsers. Optionally saved to a file.
  */
 import type { Clock } from '../clock.ts';
-import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState, type ShapeCheck } from './state-file.ts';
 import { isLoopback } from './transport.ts';
 import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';
 import { FileLockedError } from '../../errors.ts';

@@ -9,15 +9,13 @@
  */
 import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { TEMPORARY_NAME } from '../../fs/atomic-write.ts';
 import type { Clock } from '../clock.ts';
 import { DAY, HOUR } from './rate-limiter.ts';
 
-/** writeFileAtomic's temporary names. */
-const TEMPORARY = /^\..+\.\d+\.\d+\.tmp$/;
-
 /** Whether `name` in `dir` is a temporary left by a write that never finished: a day old (no write takes a day). `stat`: the file's, when the caller has it. */
 export function isLeftoverTemporary(dir: string, name: string, stat?: Stats): boolean {
-  if (!TEMPORARY.test(name)) return false;
+  if (!TEMPORARY_NAME.test(name)) return false;
   const s = stat ?? statSync(path.join(dir, name), { throwIfNoEntry: false });
   return s !== undefined && Date.now() - s.mtimeMs > DAY;
 }

@@ -15,7 +15,8 @@
  */
 import path from 'node:path';
 import { isoTime, type Clock } from '../clock.ts';
-import { writeFileAtomic, readJsonState, type ShapeCheck } from './state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState, type ShapeCheck } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
 import { FileLockedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';

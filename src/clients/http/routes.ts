@@ -28,3 +28,13 @@ export function limitsOf<R extends string>(table: RouteTable<R>): Limits {
 export function fillPath(route: Route, params: Readonly<Record<string, string>> = {}): string {
   return route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => pathSegment(name, params[name]));
 }
+
+/**
+ * How errors and waits name a route, from its table entry so the two cannot
+ * drift: the method and the path, its `:name` segments left out ("GET
+ * /gpt/api/answer": an id or a prime would only lengthen the message) or,
+ * given `params`, filled (where the parameter is the point, as a bit length is).
+ */
+export function routeLabel(route: Route, params?: Readonly<Record<string, string>>): string {
+  return `${route.method} ${params === undefined ? route.path.replace(/\/:[A-Za-z]+/g, '') : fillPath(route, params)}`;
+}

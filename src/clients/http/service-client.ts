@@ -13,9 +13,9 @@ import { BadRequestError, NetworkError, ServiceNotFoundError, RateLimitedError, 
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
-import { fillPath, limitsOf, type RouteTable } from './routes.ts';
+import { fillPath, limitsOf, routeLabel, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, probe, send, type HttpResponse } from './transport.ts';
-import { argumentError, checkRequiredOptions, optionNames, show } from '../../validate.ts';
+import { argumentError, checkHttpUrl, checkRequiredOptions, optionNames, show } from '../../validate.ts';
 import { linkSignals } from './linked-signal.ts';
 
 export interface ServiceClientOptions {
@@ -161,12 +161,7 @@ export class ServiceClient<R extends string = string> {
     names: ClientOptionNames = { client: `the ${service} client`, own: [] },
   ) {
     checkRequiredOptions('options', opts, names.client, [...SERVICE_CLIENT_OPTIONS, ...names.own], 'must be an object with at least {baseUrl}');
-    try {
-      this.baseUrl = new URL(String(opts.baseUrl));
-    } catch {
-      throw new TypeError(`baseUrl must be an absolute http(s) URL (got ${JSON.stringify(opts.baseUrl)})`);
-    }
-    if (!/^https?:$/.test(this.baseUrl.protocol)) throw new TypeError(`baseUrl must be http or https (got ${this.baseUrl.protocol})`);
+    this.baseUrl = checkHttpUrl('baseUrl', opts.baseUrl);
     if (opts.limits === 'off' && !isLoopback(this.baseUrl)) {
       throw new RangeError(`limits may be switched off only for a loopback baseUrl (got ${this.baseUrl.host})`);
     }
@@ -212,8 +207,12 @@ export class ServiceClient<R extends string = string> {
 
   /** Waits until `route` has a slot, without taking it (RateLimiter.awaitSlot), within this client's maxWaitMs. */
   protected waitForSlot(route: R, signal?: AbortSignal): Promise<void> {
-    const r = this.routes[route];
-    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs, `${r.method} ${r.path}`));
+    return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs, this.label(route)));
+  }
+
+  /** How this client's errors and waits name `route` (routeLabel): taken from its table, never written out again. */
+  protected label(route: R, params?: Readonly<Record<string, string>>): string {
+    return routeLabel(this.routes[route], params);
   }
 
   /** How a call of `name` (its method and path, as errors name it) waits for its slot. */

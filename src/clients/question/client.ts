@@ -9,7 +9,8 @@ import path from 'node:path';
 import { POW_BACKEND_CHOICES, type PowBackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
-import { readJsonState, writeFileAtomic } from '../http/state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState } from '../http/state-file.ts';
 import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError, RateLimitWaitError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
@@ -131,7 +132,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   /** Model websites (GET /gpt/api/models). */
   async models(): Promise<string[]> {
-    const route = 'GET /gpt/api/models';
+    const route = this.label('models');
     const res = await this.call({ route: 'models', cache: true });
     const sites = checkArray(route, this.json(res, route));
     if (!sites.every((s) => typeof s === 'string')) throw new ProtocolError(route, 'expected an array of URLs');
@@ -155,7 +156,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   /** A fresh proof-of-work challenge (and session cookie). */
   async config(opts: { signal?: AbortSignal } = {}): Promise<{ nonce: string; difficulty: number }> {
     checkOptions('options', opts, 'config', SIGNAL_ONLY);
-    const route = 'GET /gpt/api/config';
+    const route = this.label('config');
     const res = await this.call({ route: 'config', ...(opts.signal ? { signal: opts.signal } : {}) });
     const o = checkObject(route, this.json(res, route), { nonce: 'string', difficulty: 'integer' });
     return { nonce: o.nonce as string, difficulty: o.difficulty as number };
@@ -180,7 +181,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (typeof prompt !== 'string') throw argumentError(TypeError, 'prompt', 'must be a string');
     if (prompt.trim() === '') throw argumentError(RangeError, 'prompt', 'must not be empty');
     if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', 'must be an AbortSignal');
-    const route = 'POST /gpt/api/query';
+    const route = this.label('query');
     const linked = this.signalFor(opts.signal);
     try {
       return await this.queryWith(prompt, route, linked.signal);
@@ -281,7 +282,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   /** The answered thread, or null while it is not answered (or does not exist: the service does not tell). */
   async answer(id: string): Promise<Thread | null> {
     if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
-    const route = 'GET /gpt/api/answer';
+    const route = this.label('answer');
     const res = await this.read({ route: 'answer', params: { id }, cache: true, accept: [404] });
     if (res.status === 404) return null;
     return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
@@ -290,7 +291,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   /** Threads (or per-id errors) for any number of ids, asked 128 at a time. */
   async answers(ids: string[]): Promise<(ThreadItem | ItemError)[]> {
     if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) throw new TypeError('ids must be an array of strings');
-    const route = 'GET /gpt/api/answers';
+    const route = this.label('answers');
     const out: (ThreadItem | ItemError)[] = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_ANSWERS) {
       const batch = ids.slice(i, i + MAX_IDS_PER_ANSWERS);
@@ -308,13 +309,13 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     if (per !== undefined && (!Number.isInteger(per) || Math.abs(per) < 1 || Math.abs(per) > MAX_PER_PAGE)) {
       throw argumentError(RangeError, 'perPage', `must be a nonzero integer from -${MAX_PER_PAGE} to ${MAX_PER_PAGE} (got ${per})`);
     }
-    const route = 'GET /gpt/api/page';
+    const route = this.label('page');
     const res = await this.read({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
     return this.items(route, this.json(res, route), await this.attribution());
   }
 
   async files(): Promise<FileListing[]> {
-    const route = 'GET /gpt/api/files';
+    const route = this.label('files');
     const res = await this.read({ route: 'files', cache: true });
     return checkArray(route, this.json(res, route)).map((f) => {
       const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer', question: 'string' });
@@ -323,7 +324,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   }
 
   async stats(): Promise<Stats> {
-    const route = 'GET /gpt/api/stats';
+    const route = this.label('stats');
     const res = await this.read({ route: 'stats', cache: true });
     const o = checkObject(route, this.json(res, route), { count: 'integer', files: 'integer', pages: 'integer' });
     return { count: o.count as number, files: o.files as number, pages: o.pages as number };

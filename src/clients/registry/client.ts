@@ -95,7 +95,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
 
   /** GET /totp: the key and reference timestamp. */
   async totpInfo(): Promise<{ key: Uint8Array; ts: number }> {
-    const route = 'GET /api/totp';
+    const route = this.label('totp');
     const res = await this.call({ route: 'totp' });
     const o = checkObject(route, this.json(res, route), { key: 'string', ts: 'number' });
     let key: Uint8Array;
@@ -164,7 +164,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   async requirements(bits?: number): Promise<{ bits: number; trans: number }> {
     if (bits !== undefined && (!Number.isInteger(bits) || bits < 1)) throw new RangeError(`bits must be a positive integer (got ${bits})`);
     const which = bits === undefined ? 'all' : String(bits);
-    const route = `GET /api/requirements/${which}`;
+    const route = this.label('requirements', { bits: which });
     const res = await this.withTotp({ route: 'requirements', params: { bits: which } }, (totp) => ({ json: { totp } }));
     const o = checkObject(route, this.json(res, route), { bits: 'number', trans: 'number' });
     return { bits: o.bits as number, trans: o.trans as number };
@@ -172,7 +172,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
 
   /** POST /add. Never retried by the HTTP layer: the key material comes only once. */
   async add(prime: bigint, metadata: Record<string, unknown> = {}): Promise<KeyMaterial> {
-    const route = 'POST /api/add';
+    const route = this.label('add');
     const encoded = this.encodePrime(prime);
     const res = await this.withTotp({ route: 'add', noRetry: true }, (totp) => ({ json: { ...metadata, prime: encoded, totp } }));
     return this.material(route, res);
@@ -190,7 +190,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
    */
   async note(prime: bigint, key: string | (() => string), note: string): Promise<{ success: string; prevNote: string }> {
     if (typeof note !== 'string') throw argumentError(TypeError, 'note', `must be a string (got ${show(note)})`);
-    const route = 'POST /api/note';
+    const route = this.label('note');
     const encoded = this.encodePrime(prime);
     const res = await this.withTotp({ route: 'note', noRetry: true }, (totp) => ({ json: { prime: encoded, key: keyNow(key), note, totp } }));
     const o = checkObject(route, this.json(res, route), { success: 'string' }, { prev_note: 'string' });
@@ -199,7 +199,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
 
   /** GET /prime/<p>, or null when the registry does not hold it. */
   async prime(prime: bigint): Promise<PrimeRecord | null> {
-    const route = 'GET /api/prime';
+    const route = this.label('prime');
     try {
       const res = await this.withTotp({ route: 'prime', params: { p: this.encodePrime(prime) } }, (totp) => this.totpOnGet(totp));
       const o = checkObject(
@@ -228,7 +228,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
 
   /** POST /rekey; `key` as for note(). */
   async rekey(prime: bigint, key: string | (() => string)): Promise<KeyMaterial> {
-    const route = 'POST /api/rekey';
+    const route = this.label('rekey');
     const encoded = this.encodePrime(prime);
     const res = await this.withTotp({ route: 'rekey', noRetry: true }, (totp) =>
       this.ro.rekeyTotpIn === 'body' ? { json: { prime: encoded, totp, key: keyNow(key) } } : { json: { prime: encoded, key: keyNow(key) }, query: { totp } },
@@ -237,7 +237,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   }
 
   async ranges(): Promise<{ from: bigint; to: bigint }> {
-    const route = 'GET /api/ranges';
+    const route = this.label('ranges');
     const res = await this.withTotp({ route: 'ranges' }, (totp) => this.totpOnGet(totp));
     const o = checkObject(route, this.json(res, route), { from: 'string', to: 'string' });
     try {

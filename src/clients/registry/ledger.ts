@@ -6,7 +6,8 @@
  * since; keystore.ts puts the two together under the keystore's lock.
  */
 import { chmodSync } from 'node:fs';
-import { writeFileAtomic, readJsonState } from '../http/state-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { readJsonState } from '../http/state-file.ts';
 
 export type LedgerState = 'sending' | 'registered' | 'rejected' | 'registered-elsewhere' | 'key-lost';
 const STATES: readonly LedgerState[] = ['sending', 'registered', 'rejected', 'registered-elsewhere', 'key-lost'];
