@@ -12,6 +12,7 @@ import { checkSieveLimitEnv, farSlots } from './sieve-depth.ts';
 import { slicesPerClaim } from './tuning.ts';
 import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
+import { markHandled } from '../ignored-rejection.ts';
 
 const WORKER = new URL('../worker.ts', import.meta.url);
 
@@ -77,8 +78,7 @@ export class RangeRun {
       if (best >= length) return { offset: null, prime: null };
       return { offset: from + best, prime: st.candidate(from + best) };
     });
-    // A stopped run's rejection is handled by whoever stopped it.
-    this.done.catch(() => {});
+    markHandled(this.done, 'whoever awaits the run, or, for a stopped run, whoever stopped it');
   }
 
   /**
@@ -119,6 +119,6 @@ export class IndexRun extends RangeRun {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
       return { prime: r.prime, bits: p.bits, seed: p.seed, index, stream: p.stream, elapsedMs: Math.round(performance.now() - this.started) };
     });
-    this.result.catch(() => {});
+    markHandled(this.result, 'the scheduler, when the index comes to be yielded (a run left behind on an early exit is only waited for)');
   }
 }

@@ -11,6 +11,7 @@ import { KEEPS, type Keep } from '../prime/sieve.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
 import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';
+import { bestEffort } from '../ignored-rejection.ts';
 
 export interface ChunkWorkerOptions {
   target: QueueTarget;
@@ -113,7 +114,10 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     while (recent.length && now - recent[0]!.at > 60_000) recent.shift();
     const sieved = recent.reduce((s, r) => s + r.sieved, 0);
     const rate = sieved / (Math.min(60_000, Math.max(now - started, 1)) / 1000);
-    await publish(redis, o.target.name, 'workers', { ...me, threads: o.threads, concurrency: o.concurrency, backend, chunks, rate, seen: now }).catch(() => {});
+    await bestEffort(
+      publish(redis, o.target.name, 'workers', { ...me, threads: o.threads, concurrency: o.concurrency, backend, chunks, rate, seen: now }),
+      'a missed heartbeat is sent again in REFRESH_MS; an outage is reported by the presence connection',
+    );
   };
   await beat();
   const timer = setInterval(() => void beat(), REFRESH_MS);
@@ -133,7 +137,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     stop();
     await worker.close();
     await running;
-    await withdraw(redis, o.target.name, 'workers', me.id).catch(() => {});
+    await bestEffort(withdraw(redis, o.target.name, 'workers', me.id), 'on the way out: a worker not withdrawn drops from the list once its heartbeat is stale');
     redis.disconnect();
   }
 }
