@@ -5,20 +5,12 @@
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { argumentError, checkCount, parseBigInt } from '../validate.ts';
 import { IndexRun, type SafePrimeResult } from './runs.ts';
-import { INDEX_LIMIT } from '../limits.ts';
-import { parseIndex, type Parsed } from './search-options.ts';
+import { parseSpan, type Parsed } from './search-options.ts';
 
 /** Results `count`, from startIndex by stride, of the search `p`, in index order. */
 export async function* runSearch(p: Parsed, opts: { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint }): AsyncGenerator<SafePrimeResult, void, undefined> {
-  const count = checkCount('count', opts.count);
-  const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
-  const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);
-  if (stride < 1n || stride >= INDEX_LIMIT) throw argumentError(RangeError, 'stride', `must be from 1 to 2^64 - 1 (got ${stride})`);
-  if (startIndex + (count - 1n) * stride >= INDEX_LIMIT) {
-    throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${startIndex} + ${count - 1n} * ${stride})`);
-  }
+  const { count, startIndex, stride } = parseSpan(opts);
   throwIfAborted(p.signal);
 
   const end = startIndex + count * stride;
