@@ -53,7 +53,7 @@ export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<Ra
   checkRequiredOptions('options', opts, 'searchSafePrimeRange', RANGE_SEARCH_OPTIONS, 'must be an object with {bits, seed, index, from, to}');
   const { p, index, from, to } = parseRangeOptions(opts);
   throwIfAborted(p.signal);
-  const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to, true);
+  const run = new RangeRun({ search: p, index, threads: Math.min(p.threads, poolSize()), from, to, linger: true });
   const life = new RunLifecycle(p.signal, () => shared.stop(run.shared));
   try {
     const r = await run.done;

@@ -27,6 +27,25 @@ export interface SafePrimeResult {
   elapsedMs: number;
 }
 
+/** What a RangeRun searches and with how many threads. */
+export interface RangeRunOptions {
+  search: Parsed;
+  index: bigint;
+  /** Pool threads started on the run (more may join, see join()). */
+  threads: number;
+  /** Stream offsets [from, to), to clipped to the stream's end; the whole stream by default. */
+  from?: bigint;
+  to?: bigint;
+  /** More ranges of this index are likely to follow (see IndexTask.linger). */
+  linger?: boolean;
+  /** See IndexTask: they size the sieve and the far blocks' roots; unbounded by default. */
+  indexesAhead?: number;
+  indexesLeft?: number;
+}
+
+/** An IndexRun searches its whole stream, and never lingers. */
+export type IndexRunOptions = Omit<RangeRunOptions, 'from' | 'to' | 'linger'>;
+
 /**
  * Offsets [from, to) of one index's stream searched by `threads` pool threads
  * sharing its slices, lowest first: the lowest safe prime there, or null.
@@ -44,8 +63,8 @@ export class RangeRun {
   private readonly task: IndexTask;
   private readonly threads: Promise<void>[] = [];
 
-  /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead, indexesLeft: see IndexTask. */
-  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY, indexesLeft = Number.POSITIVE_INFINITY) {
+  constructor(o: RangeRunOptions) {
+    const { search: p, index, threads, from = 0n, to, linger = false, indexesAhead = Number.POSITIVE_INFINITY, indexesLeft = Number.POSITIVE_INFINITY } = o;
     checkSieveLimitEnv();
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.keep);
     const end = to === undefined || to > st.length ? st.length : to;
@@ -113,8 +132,9 @@ export class RangeRun {
 export class IndexRun extends RangeRun {
   readonly result: Promise<SafePrimeResult>;
 
-  constructor(p: Parsed, index: bigint, threads: number, indexesAhead: number, indexesLeft: number) {
-    super(p, index, threads, 0n, undefined, false, indexesAhead, indexesLeft);
+  constructor(o: IndexRunOptions) {
+    super(o);
+    const { search: p, index } = o;
     this.result = this.done.then((r) => {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
       return { prime: r.prime, bits: p.bits, seed: p.seed, index, stream: p.stream, elapsedMs: Math.round(performance.now() - this.started) };
