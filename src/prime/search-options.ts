@@ -65,10 +65,20 @@ function parseBackend(value: unknown): Backend {
   return resolveBackend(checkOneOf('backend', value ?? 'auto', BACKEND_CHOICES));
 }
 
+/** A stream version this build knows: a queue job of another would search the wrong candidates. */
+export function knownStream(value: unknown): value is StreamVersion {
+  return value === 1 || value === 2;
+}
+
+/** A class of primes this build knows how to keep (a queue job may come from a newer one). */
+export function knownKeep(value: unknown): value is Keep {
+  return (KEEPS as readonly unknown[]).includes(value);
+}
+
 /** A stream version as the API takes it: 1 or 2, LATEST_STREAM when absent. */
 export function parseStream(name: string, value: unknown): StreamVersion {
   if (value === undefined) return LATEST_STREAM;
-  if (value !== 1 && value !== 2) throw argumentError(RangeError, name, `must be 1 or 2 (got ${String(value)})`);
+  if (!knownStream(value)) throw argumentError(RangeError, name, `must be 1 or 2 (got ${String(value)})`);
   return value;
 }
 

@@ -7,7 +7,8 @@ import type { Job } from 'bullmq';
 import type { BackendChoice } from '../backend.ts';
 import { resolveBackend } from '../backend.ts';
 import { searchSafePrimeRange } from '../prime/range-search.ts';
-import { KEEPS, type Keep } from '../prime/sieve.ts';
+import type { Keep } from '../prime/sieve.ts';
+import { knownKeep, knownStream } from '../prime/search-options.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
 import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';
@@ -48,9 +49,9 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     const d = job.data;
     if (d.cancelled) return { offset: null, prime: null, sieved: 0, tested: 0, ms: 0, worker: me.id, cancelled: true };
     // A job of a stream version this build does not know would search the wrong candidates.
-    if (d.stream !== undefined && d.stream !== 1 && d.stream !== 2) throw new Error(`job ${job.id} is of stream version ${JSON.stringify(d.stream)}, which this powprime does not know: upgrade it`);
+    if (d.stream !== undefined && !knownStream(d.stream)) throw new Error(`job ${job.id} is of stream version ${JSON.stringify(d.stream)}, which this powprime does not know: upgrade it`);
     // So is one keeping a class of primes it does not know.
-    if (d.keep !== undefined && !(KEEPS as string[]).includes(d.keep)) throw new Error(`job ${job.id} keeps ${JSON.stringify(d.keep)} primes, which this powprime does not know: upgrade it`);
+    if (d.keep !== undefined && !knownKeep(d.keep)) throw new Error(`job ${job.id} keeps ${JSON.stringify(d.keep)} primes, which this powprime does not know: upgrade it`);
     const ac = new AbortController();
     active.add(ac);
     const t0 = performance.now();
