@@ -155,6 +155,12 @@ describe('layout', () => {
     for (const f of files) expect(readFileSync(join(root, f), 'utf8').split('\n').length, f).toBeLessThanOrEqual(200);
   });
 
+  it('no rejection is silenced on the quiet: src/ignored-rejection.ts holds the helpers that name why', () => {
+    const files = filesUnder('src').filter((f) => f !== join('src', 'ignored-rejection.ts'));
+    expect(files.length).toBeGreaterThan(50);
+    for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/\.catch\(\s*\(\s*\w*\s*\)\s*=>\s*(\{\s*\}|undefined|void 0|null)\s*\)/);
+  });
+
   it('only native/addon.cc talks to N-API', () => {
     const native = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(cc|h)$/.test(f));
     const napi = native.filter((f) => /#include\s+[<"]napi\.h[>"]/.test(readFileSync(join(root, 'native', f), 'utf8')));

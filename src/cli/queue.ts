@@ -3,6 +3,7 @@ import { plural } from './plural.ts';
 import { DEFAULT_QUEUE_NAME, openRedis, parseQueueTarget } from '../queue/connection.ts';
 import { live, type CoordinatorPresence, type WorkerPresence } from '../queue/presence.ts';
 import { formatRate } from './args.ts';
+import { bestEffort } from '../ignored-rejection.ts';
 
 interface StatusOpts {
   queue: string;
@@ -60,7 +61,7 @@ export function registerQueue(program: Command): void {
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
-        await q.close().catch(() => {});
+        await bestEffort(q.close(), 'the status is printed; the connection is dropped next anyway');
         redis.disconnect();
       }
     });

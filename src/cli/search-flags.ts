@@ -3,9 +3,8 @@
  * value, and which flags go with which (--shard, --queue, --register).
  */
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
-import { MAX_CHUNK_LENGTH, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
-import { parseStream } from '../prime/search-options.ts';
-import { parseSeed } from '../prime/seed.ts';
+import { MAX_CHUNK_LENGTH } from '../limits.ts';
+import { parseBits, parseSeed, parseStream } from '../prime/search-options.ts';
 import type { StreamVersion } from '../prime/stream.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
 import { checkCount, checkInteger, checkOneOf, checkThreads } from '../validate.ts';
@@ -65,7 +64,7 @@ export interface SearchFlags {
 export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   // The search's own checks, run before --out is opened or a service called.
   if (opts.bits === undefined && opts.out === undefined) throw new RangeError('--bits is required (or an --out file whose primes give it)');
-  const bits = opts.bits === undefined ? undefined : checkInteger('--bits', parseIntArg('--bits', opts.bits), MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+  const bits = opts.bits === undefined ? undefined : parseBits('--bits', parseIntArg('--bits', opts.bits));
   const format = checkOneOf<SearchFormat>('--format', opts.format ?? 'json', SEARCH_FORMATS);
   const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
   const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));

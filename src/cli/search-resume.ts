@@ -2,8 +2,7 @@
  * `search --out`: the file's lines fix the seed and the next index, so
  * rerunning the same command resumes where the file ends.
  */
-import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
-import { checkInteger } from '../validate.ts';
+import { parseBits } from '../prime/search-options.ts';
 import { JsonlOut, readExisting, type ExistingRun } from './jsonl-file.ts';
 import type { SearchFlags } from './search-flags.ts';
 import type { StreamVersion } from '../prime/stream.ts';
@@ -46,7 +45,7 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
       throw new RangeError(`${(err as Error).message}${refuse}`);
     }
     const fileSeed = BigInt(first.seed);
-    if (bits === undefined) bits = checkInteger(`--out file ${out}'s "bits"`, first.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
+    if (bits === undefined) bits = parseBits(`--out file ${out}'s "bits"`, first.bits);
     if (first.bits !== bits) throw new RangeError(`--out file holds ${first.bits}-bit primes, not ${bits}-bit; use another file`);
     if (seed !== undefined && seed !== fileSeed) throw new RangeError(`--out file was written with seed ${fileSeed}, not ${seed}; use another file`);
     seed = fileSeed;

@@ -29,6 +29,7 @@ import {
   replayId,
 } from './challenge-token.ts';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.ts';
+import { bestEffort } from '../ignored-rejection.ts';
 
 /** What the client sent back: the nonce it was given and its solution. Untrusted: anything here is refused with a ChallengeError. */
 export interface ChallengeProof {
@@ -191,7 +192,7 @@ export function verifySolutionSync(proof: ChallengeProof, options: VerifySolutio
   }
   if (isThenable(added)) {
     // The TypeError is the answer; the store's outcome, a rejection included, is not wanted.
-    Promise.resolve(added).catch(() => {});
+    void bestEffort(added, 'the TypeError below is the answer');
     throw argumentError(TypeError, 'replayStore', 'returned a promise: use verifySolution (asynchronous) with this store');
   }
   return recorded(added, result);

@@ -10,10 +10,10 @@
  * candidates, so this costs what one safe prime does.
  */
 import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
-import { checkInteger, checkOptions, optionNames } from '../validate.ts';
+import { checkOptions, optionNames } from '../validate.ts';
 import { dhParamsDer, dhParamsPem } from './dh-pem.ts';
 import { findSafePrime23Mod24 } from './search.ts';
-import type { SafePrimeSearchOptions } from './search-options.ts';
+import { parseBits, type SafePrimeSearchOptions } from './search-options.ts';
 
 export interface DhParams {
   p: bigint;
@@ -33,7 +33,7 @@ export const DH_PARAMS_OPTIONS = optionNames<DhParamsOptions>()(['bits', 'seed',
 export async function generateDhParams(options: DhParamsOptions): Promise<DhParams> {
   const opts = checkOptions('options', options, 'generateDhParams', DH_PARAMS_OPTIONS) as SafePrimeSearchOptions;
   // The search takes smaller sizes; DH parameters do not.
-  checkInteger('bits', opts.bits, DH_MIN_BITS, DH_MAX_BITS);
+  parseBits('bits', opts.bits, DH_MIN_BITS, DH_MAX_BITS);
   // Stream 1 always: the same bits and seed keep giving the parameters they
   // gave before stream 2 existed, and one index gains nothing from version 2's
   // progression of start points.

@@ -3,10 +3,10 @@ import type { BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { argumentError, checkOneOf, checkRequiredOptions, optionNames, parseBigInt } from '../validate.ts';
-import { KEEPS, type Keep } from './sieve.ts';
+import { checkRequiredOptions, optionNames } from '../validate.ts';
+import type { Keep } from './sieve.ts';
 import { RangeRun } from './runs.ts';
-import { parseIndex, parseOptions } from './search-options.ts';
+import { parseRangeOptions } from './search-options.ts';
 
 export interface RangeSearchOptions {
   bits: number;
@@ -51,15 +51,9 @@ export interface RangeOutcome {
  */
 export async function searchSafePrimeRange(opts: RangeSearchOptions): Promise<RangeOutcome> {
   checkRequiredOptions('options', opts, 'searchSafePrimeRange', RANGE_SEARCH_OPTIONS, 'must be an object with {bits, seed, index, from, to}');
-  const { keep, ...search } = opts;
-  const p = parseOptions(search, checkOneOf('keep', keep ?? 'all', KEEPS));
-  const index = parseIndex('index', opts.index);
-  const from = parseBigInt('from', opts.from);
-  const to = parseBigInt('to', opts.to);
-  if (from < 0n) throw argumentError(RangeError, 'from', `must not be negative (got ${from})`);
-  if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
+  const { p, index, from, to } = parseRangeOptions(opts);
   throwIfAborted(p.signal);
-  const run = new RangeRun(p, index, Math.min(p.threads, poolSize()), from, to, true);
+  const run = new RangeRun({ search: p, index, threads: Math.min(p.threads, poolSize()), from, to, linger: true });
   const life = new RunLifecycle(p.signal, () => shared.stop(run.shared));
   try {
     const r = await run.done;

@@ -12,6 +12,7 @@ import { checkSieveLimitEnv, farSlots } from './sieve-depth.ts';
 import { slicesPerClaim } from './tuning.ts';
 import type { StreamVersion } from './stream.ts';
 import type { Parsed } from './search-options.ts';
+import { markHandled } from '../ignored-rejection.ts';
 
 const WORKER = new URL('../worker.ts', import.meta.url);
 
@@ -25,6 +26,25 @@ export interface SafePrimeResult {
   /** Wall time spent on this index. */
   elapsedMs: number;
 }
+
+/** What a RangeRun searches and with how many threads. */
+export interface RangeRunOptions {
+  search: Parsed;
+  index: bigint;
+  /** Pool threads started on the run (more may join, see join()). */
+  threads: number;
+  /** Stream offsets [from, to), to clipped to the stream's end; the whole stream by default. */
+  from?: bigint;
+  to?: bigint;
+  /** More ranges of this index are likely to follow (see IndexTask.linger). */
+  linger?: boolean;
+  /** See IndexTask: they size the sieve and the far blocks' roots; unbounded by default. */
+  indexesAhead?: number;
+  indexesLeft?: number;
+}
+
+/** An IndexRun searches its whole stream, and never lingers. */
+export type IndexRunOptions = Omit<RangeRunOptions, 'from' | 'to' | 'linger'>;
 
 /**
  * Offsets [from, to) of one index's stream searched by `threads` pool threads
@@ -43,8 +63,8 @@ export class RangeRun {
   private readonly task: IndexTask;
   private readonly threads: Promise<void>[] = [];
 
-  /** linger: more ranges of this index are likely to follow (see IndexTask.linger); indexesAhead, indexesLeft: see IndexTask. */
-  constructor(p: Parsed, index: bigint, threads: number, from = 0n, to?: bigint, linger = false, indexesAhead = Number.POSITIVE_INFINITY, indexesLeft = Number.POSITIVE_INFINITY) {
+  constructor(o: RangeRunOptions) {
+    const { search: p, index, threads, from = 0n, to, linger = false, indexesAhead = Number.POSITIVE_INFINITY, indexesLeft = Number.POSITIVE_INFINITY } = o;
     checkSieveLimitEnv();
     const st = new IndexStream(p.bits, p.seed, index, p.backend, p.rounds, p.stream, p.keep);
     const end = to === undefined || to > st.length ? st.length : to;
@@ -77,8 +97,7 @@ export class RangeRun {
       if (best >= length) return { offset: null, prime: null };
       return { offset: from + best, prime: st.candidate(from + best) };
     });
-    // A stopped run's rejection is handled by whoever stopped it.
-    this.done.catch(() => {});
+    markHandled(this.done, 'whoever awaits the run, or, for a stopped run, whoever stopped it');
   }
 
   /**
@@ -113,12 +132,13 @@ export class RangeRun {
 export class IndexRun extends RangeRun {
   readonly result: Promise<SafePrimeResult>;
 
-  constructor(p: Parsed, index: bigint, threads: number, indexesAhead: number, indexesLeft: number) {
-    super(p, index, threads, 0n, undefined, false, indexesAhead, indexesLeft);
+  constructor(o: IndexRunOptions) {
+    super(o);
+    const { search: p, index } = o;
     this.result = this.done.then((r) => {
       if (r.prime === null) throw new NoSafePrimeError(p.bits, index);
       return { prime: r.prime, bits: p.bits, seed: p.seed, index, stream: p.stream, elapsedMs: Math.round(performance.now() - this.started) };
     });
-    this.result.catch(() => {});
+    markHandled(this.result, 'the scheduler, when the index comes to be yielded (a run left behind on an early exit is only waited for)');
   }
 }

@@ -5,113 +5,154 @@
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { argumentError, checkCount, parseBigInt } from '../validate.ts';
 import { IndexRun, type SafePrimeResult } from './runs.ts';
-import { INDEX_LIMIT } from '../limits.ts';
-import { parseIndex, type Parsed } from './search-options.ts';
+import { parseSpan, type Parsed, type SearchSpan } from './search-options.ts';
 
 /** Results `count`, from startIndex by stride, of the search `p`, in index order. */
 export async function* runSearch(p: Parsed, opts: { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint }): AsyncGenerator<SafePrimeResult, void, undefined> {
-  const count = checkCount('count', opts.count);
-  const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
-  const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);
-  if (stride < 1n || stride >= INDEX_LIMIT) throw argumentError(RangeError, 'stride', `must be from 1 to 2^64 - 1 (got ${stride})`);
-  if (startIndex + (count - 1n) * stride >= INDEX_LIMIT) {
-    throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${startIndex} + ${count - 1n} * ${stride})`);
-  }
+  const span = parseSpan(opts);
   throwIfAborted(p.signal);
+  const scheduler = new Scheduler(p, span);
+  try {
+    for (let index = span.startIndex; index < scheduler.end; index += span.stride) yield await scheduler.take(index);
+    // A last report with the final counts (the timer's may be up to a tick old).
+    scheduler.report();
+  } finally {
+    await scheduler.close();
+  }
+}
 
-  const end = startIndex + count * stride;
-  const started = performance.now();
-  const active = new Map<bigint, IndexRun>();
-  let found = 0;
-  let doneSieved = 0n;
-  let doneTested = 0n;
-  const stopAll = (): void => {
-    for (const run of active.values()) shared.stop(run.shared);
-  };
-  const life = new RunLifecycle(
-    p.signal,
-    stopAll,
-    p.onProgress &&
-      (() => {
-        let sieved = doneSieved;
-        let tested = doneTested;
-        for (const run of active.values()) {
-          sieved += shared.work(run.shared);
-          tested += shared.work2(run.shared);
-        }
-        p.onProgress!({ found, sieved: Number(sieved), tested: Number(tested), elapsedMs: Math.round(performance.now() - started) });
-      }),
-  );
+/**
+ * Each pool thread takes its own index when there are enough of them, else
+ * all threads share one index. A thread that finishes its index starts the
+ * next one at once, even while an earlier index is still running; results
+ * wait in their runs to be taken in index order (read-ahead is bounded).
+ */
+class Scheduler {
+  /** One past the last index, in steps of the stride. */
+  readonly end: bigint;
+  /** Threads per index: 1 (each thread its own index), or all of them on one index. */
+  private readonly perIndex: number;
+  /** Threads at work at once. */
+  private readonly running: number;
+  /** How far past the index being taken runs may start, so finished results wait in bounded number. */
+  private readonly readAhead: bigint;
+  /**
+   * Indexes a thread expects to search one after another: its sieve's depth
+   * depends on it (a deep sieve repays its first index over a run).
+   */
+  private readonly ahead: number;
+  private readonly life: RunLifecycle;
+  private readonly started = performance.now();
 
-  // Each pool thread takes its own index when there are enough of them, else
-  // all threads share one index. A thread that finishes its index starts the
-  // next one at once, even while an earlier index is still running; results
-  // wait in `done` to be yielded in index order (read-ahead is bounded).
-  let next = startIndex;
-  const perIndex = count >= BigInt(p.threads) ? 1 : p.threads;
-  const running = perIndex === 1 ? Math.min(p.threads, poolSize()) : 1;
-  const readAhead = BigInt(4 * running) * stride;
-  // Indexes a thread expects to search one after another: its sieve's depth
-  // depends on it (a deep sieve repays its first index over a run).
-  const ahead = Number(count) / p.threads;
-  let busy = 0;
-  // Set when the caller leaves (break, error, abort): a run that settles then must not start another.
-  let closed = false;
-  const launch = (yielded: bigint): void => {
-    while (!closed && busy < running && next < end && next < yielded + readAhead) {
-      // Index positions to the last one, for the far blocks' roots (IndexTask.indexesLeft).
-      const run = new IndexRun(p, next, perIndex, ahead, Number(end - stride - next + 1n));
-      active.set(next, run);
-      busy++;
-      next += stride;
-      void run.result.then(
-        () => settle(),
-        () => settle(),
-      );
+  /** Runs started and not yet taken, by index. */
+  private readonly active = new Map<bigint, IndexRun>();
+  /** The next index to start. */
+  private next: bigint;
+  /** The index being taken (or last taken, while the caller holds its result): read-ahead counts from it. */
+  private cursor: bigint;
+  /** Threads at work, on their own index or joined to another's. */
+  private busy = 0;
+  /** Set when the caller leaves (break, error, abort): a run that settles then must not start another. */
+  private closed = false;
+  /** Results taken, and the work of their runs (a report adds the active runs' work to it). */
+  private found = 0;
+  private doneSieved = 0n;
+  private doneTested = 0n;
+
+  constructor(
+    private readonly p: Parsed,
+    private readonly span: SearchSpan,
+  ) {
+    const { count, startIndex, stride } = span;
+    this.end = startIndex + count * stride;
+    this.next = startIndex;
+    this.cursor = startIndex;
+    this.perIndex = count >= BigInt(p.threads) ? 1 : p.threads;
+    this.running = this.perIndex === 1 ? Math.min(p.threads, poolSize()) : 1;
+    this.readAhead = BigInt(4 * this.running) * stride;
+    this.ahead = Number(count) / p.threads;
+    this.life = new RunLifecycle(p.signal, () => this.stopAll(), p.onProgress && (() => this.report()));
+  }
+
+  /** The result of `index`, the next in order: started now if it was not yet. */
+  async take(index: bigint): Promise<SafePrimeResult> {
+    this.cursor = index;
+    this.launch();
+    const run = this.active.get(index)!;
+    let result: SafePrimeResult;
+    try {
+      result = await run.result;
+    } catch (err) {
+      throw this.life.failure(err);
+    }
+    this.active.delete(index);
+    this.doneSieved += shared.work(run.shared);
+    this.doneTested += shared.work2(run.shared);
+    this.found++;
+    return result;
+  }
+
+  /** Progress so far: the taken runs' work and the active runs' work to date. */
+  report(): void {
+    let sieved = this.doneSieved;
+    let tested = this.doneTested;
+    for (const run of this.active.values()) {
+      sieved += shared.work(run.shared);
+      tested += shared.work2(run.shared);
+    }
+    this.p.onProgress?.({ found: this.found, sieved: Number(sieved), tested: Number(tested), elapsedMs: Math.round(performance.now() - this.started) });
+  }
+
+  /** When the caller leaves (done, break, error, abort): start nothing more, stop what is still running and let it wind down. */
+  async close(): Promise<void> {
+    this.life.close();
+    this.closed = true;
+    this.stopAll();
+    await Promise.allSettled([...this.active.values()].map((r) => r.done));
+  }
+
+  /** Puts every free thread to work: on the next indexes first, then helping a running one. */
+  private launch(): void {
+    while (!this.closed && this.busy < this.running && this.next < this.end && this.next < this.cursor + this.readAhead) {
+      this.startNext();
     }
     // A thread with no index left to start (the last indexes of a search, or
     // read-ahead full) helps the earliest index still running, so the tail of
     // a search does not leave cores idle.
-    while (!closed && perIndex === 1 && busy < running) {
-      const run = [...active.values()].find((r) => r.joinable);
+    while (!this.closed && this.perIndex === 1 && this.busy < this.running) {
+      const run = [...this.active.values()].find((r) => r.joinable);
       if (!run) break;
-      busy++;
+      this.busy++;
       run.join().then(
-        () => settle(),
-        () => settle(),
+        () => this.settle(),
+        () => this.settle(),
       );
     }
-  };
-  const settle = (): void => {
-    busy--;
-    launch(cursor);
-  };
-  let cursor = startIndex;
-  try {
-    for (; cursor < end; cursor += stride) {
-      launch(cursor);
-      const run = active.get(cursor)!;
-      let result: SafePrimeResult;
-      try {
-        result = await run.result;
-      } catch (err) {
-        throw life.failure(err);
-      }
-      active.delete(cursor);
-      doneSieved += shared.work(run.shared);
-      doneTested += shared.work2(run.shared);
-      found++;
-      yield result;
-    }
-    // A last report with the final counts (the timer's may be up to a tick old).
-    p.onProgress?.({ found, sieved: Number(doneSieved), tested: Number(doneTested), elapsedMs: Math.round(performance.now() - started) });
-  } finally {
-    life.close();
-    // Leaving early (break, error, abort): start nothing more, stop what is still running and let it wind down.
-    closed = true;
-    stopAll();
-    await Promise.allSettled([...active.values()].map((r) => r.done));
+  }
+
+  private startNext(): void {
+    const index = this.next;
+    // Index positions to the last one, for the far blocks' roots (IndexTask.indexesLeft).
+    const indexesLeft = Number(this.end - this.span.stride - index + 1n);
+    const run = new IndexRun({ search: this.p, index, threads: this.perIndex, indexesAhead: this.ahead, indexesLeft });
+    this.active.set(index, run);
+    this.busy++;
+    this.next += this.span.stride;
+    // Its failure reaches the caller through take(); here it only frees the threads.
+    void run.result.then(
+      () => this.settle(),
+      () => this.settle(),
+    );
+  }
+
+  /** A thread returned: it is free for the next index, or to help another. */
+  private settle(): void {
+    this.busy--;
+    this.launch();
+  }
+
+  private stopAll(): void {
+    for (const run of this.active.values()) shared.stop(run.shared);
   }
 }

@@ -1,11 +1,9 @@
 /** One slice of an index's candidate stream, searched on the calling thread. */
-import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
-import { argumentError, checkInteger, checkOneOf, checkRequiredOptions, checkRounds, optionNames, parseBigInt } from '../validate.ts';
+import type { BackendChoice } from '../backend.ts';
+import { checkRequiredOptions, optionNames } from '../validate.ts';
 import { IndexStream } from './index-stream.ts';
-import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
-import { parseIndex, parseStream } from './search-options.ts';
+import { parseSliceOptions } from './search-options.ts';
 import type { StreamVersion } from './stream.ts';
-import { parseSeed } from './seed.ts';
 import { sliceLength as sliceLengthFor } from './tuning.ts';
 
 export interface SliceOptions {
@@ -41,15 +39,9 @@ export interface SliceOutcome {
  */
 export function searchSafePrimeSlice(opts: SliceOptions): SliceOutcome {
   checkRequiredOptions('options', opts, 'searchSafePrimeSlice', SLICE_OPTIONS, 'must be an object with {bits, seed, index, slice}');
-  const bits = checkInteger('bits', opts.bits, MIN_SEARCH_BITS, MAX_SEARCH_BITS);
-  const seed = parseSeed('seed', opts.seed);
-  const index = parseIndex('index', opts.index);
-  const slice = parseBigInt('slice', opts.slice);
-  if (slice < 0n) throw argumentError(RangeError, 'slice', `must not be negative (got ${slice})`);
-  const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));
-  const rounds = checkRounds('rounds', opts.rounds);
+  const { bits, seed, index, slice, backend, rounds, stream } = parseSliceOptions(opts);
   // One slice, searched once: a sieve no deeper than a single index repays, and no roots kept for another.
-  const st = new IndexStream(bits, seed, index, backend, rounds, parseStream('stream', opts.stream), 'all', 1, 1, 0, 1);
+  const st = new IndexStream(bits, seed, index, backend, rounds, stream, 'all', 1, 1, 0, 1);
   const len = BigInt(sliceLengthFor(bits, backend));
   const v0 = slice * len;
   const v1 = v0 + len < st.length ? v0 + len : st.length;

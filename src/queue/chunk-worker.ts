@@ -7,10 +7,12 @@ import type { Job } from 'bullmq';
 import type { BackendChoice } from '../backend.ts';
 import { resolveBackend } from '../backend.ts';
 import { searchSafePrimeRange } from '../prime/range-search.ts';
-import { KEEPS, type Keep } from '../prime/sieve.ts';
+import type { Keep } from '../prime/sieve.ts';
+import { knownKeep, knownStream } from '../prime/search-options.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
 import { openRedis, type QueueTarget } from './connection.ts';
 import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';
+import { bestEffort } from '../ignored-rejection.ts';
 
 export interface ChunkWorkerOptions {
   target: QueueTarget;
@@ -47,9 +49,9 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     const d = job.data;
     if (d.cancelled) return { offset: null, prime: null, sieved: 0, tested: 0, ms: 0, worker: me.id, cancelled: true };
     // A job of a stream version this build does not know would search the wrong candidates.
-    if (d.stream !== undefined && d.stream !== 1 && d.stream !== 2) throw new Error(`job ${job.id} is of stream version ${JSON.stringify(d.stream)}, which this powprime does not know: upgrade it`);
+    if (d.stream !== undefined && !knownStream(d.stream)) throw new Error(`job ${job.id} is of stream version ${JSON.stringify(d.stream)}, which this powprime does not know: upgrade it`);
     // So is one keeping a class of primes it does not know.
-    if (d.keep !== undefined && !(KEEPS as string[]).includes(d.keep)) throw new Error(`job ${job.id} keeps ${JSON.stringify(d.keep)} primes, which this powprime does not know: upgrade it`);
+    if (d.keep !== undefined && !knownKeep(d.keep)) throw new Error(`job ${job.id} keeps ${JSON.stringify(d.keep)} primes, which this powprime does not know: upgrade it`);
     const ac = new AbortController();
     active.add(ac);
     const t0 = performance.now();
@@ -113,7 +115,10 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     while (recent.length && now - recent[0]!.at > 60_000) recent.shift();
     const sieved = recent.reduce((s, r) => s + r.sieved, 0);
     const rate = sieved / (Math.min(60_000, Math.max(now - started, 1)) / 1000);
-    await publish(redis, o.target.name, 'workers', { ...me, threads: o.threads, concurrency: o.concurrency, backend, chunks, rate, seen: now }).catch(() => {});
+    await bestEffort(
+      publish(redis, o.target.name, 'workers', { ...me, threads: o.threads, concurrency: o.concurrency, backend, chunks, rate, seen: now }),
+      'a missed heartbeat is sent again in REFRESH_MS; an outage is reported by the presence connection',
+    );
   };
   await beat();
   const timer = setInterval(() => void beat(), REFRESH_MS);
@@ -133,7 +138,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     stop();
     await worker.close();
     await running;
-    await withdraw(redis, o.target.name, 'workers', me.id).catch(() => {});
+    await bestEffort(withdraw(redis, o.target.name, 'workers', me.id), 'on the way out: a worker not withdrawn drops from the list once its heartbeat is stale');
     redis.disconnect();
   }
 }

@@ -13,6 +13,7 @@ import type { Keep } from '../prime/sieve.ts';
 import { LATEST_STREAM, type StreamVersion } from '../prime/stream.ts';
 import { JobWatch } from './job-watch.ts';
 import { live, processIdentity, publish, REFRESH_MS, withdraw, type WorkerPresence } from './presence.ts';
+import { bestEffort } from '../ignored-rejection.ts';
 
 export interface CoordinatorOptions {
   target: QueueTarget;
@@ -177,8 +178,8 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
       if (!plan.finished) await sleep(pollMs, o.signal);
     }
   } finally {
-    await withdraw(redis, o.target.name, 'coordinators', me.id).catch(() => {});
-    await queue.close().catch(() => {});
+    await bestEffort(withdraw(redis, o.target.name, 'coordinators', me.id), 'on the way out: a coordinator not withdrawn drops from the list once its heartbeat is stale');
+    await bestEffort(queue.close(), 'on the way out, perhaps with Redis gone: the connection is dropped next anyway');
     redis.disconnect();
   }
 }

@@ -9,6 +9,7 @@
 import type { Job, Queue, Worker } from 'bullmq';
 import { openRedis, untilAborted, type QueueTarget } from './connection.ts';
 import { JobWatch } from './job-watch.ts';
+import { bestEffort } from '../ignored-rejection.ts';
 
 export interface RegistrationJob {
   prime: string;
@@ -63,7 +64,7 @@ export class RegistrationQueue {
       if (o.rate) await untilAborted(queue.setGlobalRateLimit(o.rate.max, o.rate.ms), o.signal);
     } catch (err) {
       // Not awaited: on a Redis that stopped answering, closing waits for it too.
-      queue.close().catch(() => {});
+      void bestEffort(queue.close(), 'the error that got here is the one to throw');
       throw err;
     }
     const worker = new Worker<RegistrationJob, string>(
