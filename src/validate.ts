@@ -84,7 +84,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** An object argument: anything but a plain object (null, an array, a number) is a TypeError naming it. */
-export function checkPlainObject<T extends object>(name: string, value: T, text = 'must be an object'): T {
+function checkPlainObject<T extends object>(name: string, value: T, text = 'must be an object'): T {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw argumentError(TypeError, name, `${text} (got ${show(value)})`);
   return value;
 }
@@ -203,7 +203,7 @@ export function parseBigInt(name: string, value: unknown): bigint {
 }
 
 /** An optional non-negative integer option such as `rounds`. */
-export function checkOptionalInteger(name: string, value: unknown, min: number, max: number): number | undefined {
+function checkOptionalInteger(name: string, value: unknown, min: number, max: number): number | undefined {
   return value === undefined ? undefined : checkInteger(name, value, min, max);
 }
 

@@ -86,7 +86,7 @@ export function clientOptions(
 const MAX_TIMEOUT_MS = MAX_WAIT_SECONDS * 1000;
 
 /** --timeout's text in milliseconds: a duration (args.ts, as fake-services --answer-delay) from 1 ms to a year. */
-export function parseTimeout(text: string): number {
+function parseTimeout(text: string): number {
   const ms = parseDuration('--timeout', text);
   if (ms < 1 || ms > MAX_TIMEOUT_MS) throw new RangeError(`--timeout must be from 1ms to ${formatDuration(MAX_TIMEOUT_MS)} (got ${JSON.stringify(text)})`);
   return ms;
@@ -136,7 +136,7 @@ export function countdown(status: StatusLine, until: number, route: string): voi
 }
 
 /** --base-url, else the environment variable; the services' addresses are not built in. */
-export function baseUrlFrom(o: ServiceFlags, envVar: string): string {
+function baseUrlFrom(o: ServiceFlags, envVar: string): string {
   const url = o.baseUrl ?? process.env[envVar];
   if (!url) throw new TypeError(`--base-url is required (or set ${envVar}): the service address is not built in`);
   // Named as the user gave it, not as the client's baseUrl option.
@@ -145,7 +145,7 @@ export function baseUrlFrom(o: ServiceFlags, envVar: string): string {
 }
 
 /** The service's default address (its environment variable, used when --base-url is not given), if set and a URL: state files of earlier versions, which carry no host, belong to it. */
-export function defaultBaseUrl(envVar: string): string | undefined {
+function defaultBaseUrl(envVar: string): string | undefined {
   const url = process.env[envVar];
   return url && URL.canParse(url) ? url : undefined;
 }

@@ -55,7 +55,7 @@ export function fermatBase2(n: bigint): boolean {
 }
 
 /** Jacobi symbol (a/n) for odd n > 0. */
-export function jacobi(a: bigint, n: bigint): number {
+function jacobi(a: bigint, n: bigint): number {
   let result = 1;
   a = ((a % n) + n) % n;
   while (a !== 0n) {
@@ -119,7 +119,7 @@ export function strongLucas(n: bigint): boolean {
 }
 
 /** Miller–Rabin round i with base 2 + (SHA-256(bytes(n) ‖ be32(i)) mod (n − 3)). */
-export function millerRabinDerived(n: bigint, i: number): boolean {
+function millerRabinDerived(n: bigint, i: number): boolean {
   const nb = toBytes(n);
   const msg = new Uint8Array(nb.length + 4);
   msg.set(nb);

@@ -91,7 +91,7 @@ export function deepSieveBytes(limit: number, threads: number): number {
 }
 
 /** Stream v2's spacing between consecutive starts, in candidates (stream.ts spacing()). */
-export const spacingOf = (bits: number): number => 4 * bits * bits;
+const spacingOf = (bits: number): number => 4 * bits * bits;
 
 /** The deep window, in candidates (safe_prime_sieve.h deep_window, sieve.ts deepWindow). */
 const windowOf = (bits: number): number => Math.min(Math.max((bits * bits) / 2, 2 ** 16), 2 ** 25);

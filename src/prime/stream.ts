@@ -46,7 +46,7 @@ export function spacing(bits: number): bigint {
 }
 
 /** Version 2's base position X of the header (before the reduction mod count). */
-export function baseNumber(bits: number, seed: bigint): bigint {
+function baseNumber(bits: number, seed: bigint): bigint {
   const bytes = Math.ceil(bits / 8) + 16;
   const out = new Uint8Array(Math.ceil(bytes / 32) * 32);
   const msg = new Uint8Array(DOMAIN_V2.length + 2 + 32 + 4);

@@ -33,7 +33,7 @@ export interface ChunkWorkerOptions {
 }
 
 /** A crashed worker's chunk may stall this many times before the job fails. */
-export const MAX_STALLED = 3;
+const MAX_STALLED = 3;
 
 export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
   const { Worker, DelayedError, UnrecoverableError } = await import('bullmq');

@@ -37,7 +37,7 @@ export interface CoordinatorOptions {
   pollMs?: number;
 }
 
-export interface CoordinatorProgress {
+interface CoordinatorProgress {
   done: number;
   /** Chunks a worker holds now (queued ones that nobody has taken are not counted). */
   held: number;
@@ -47,7 +47,7 @@ export interface CoordinatorProgress {
 }
 
 /** Attempts per chunk: a chunk that throws this often is reported and ends the run. */
-export const CHUNK_ATTEMPTS = 3;
+const CHUNK_ATTEMPTS = 3;
 
 const JOB_OPTIONS: JobsOptions = {
   attempts: CHUNK_ATTEMPTS,

@@ -24,7 +24,7 @@ import { argumentError, checkOneOf, checkOptions, checkRequiredOptions, checkThr
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
 
-export interface FileDescriptor {
+interface FileDescriptor {
   filename: string;
   mimetype: string;
   size: number;

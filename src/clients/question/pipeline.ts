@@ -17,8 +17,8 @@ import { PipelineState, pipelineFile, promptKey } from './pipeline-state.ts';
 import { DEFAULT_FIRST_CHECK_MS, nextAction } from './pipeline-timing.ts';
 
 export type { Deliver, PipelineEvents } from './pipeline-actions.ts';
-export type { AnsweredItem, AwaitingItem, DeliveringItem, DroppedItem, PromptItem } from './pipeline-items.ts';
-export { pipelineFile, promptKey } from './pipeline-state.ts';
+export type { AnsweredItem, DroppedItem, PromptItem } from './pipeline-items.ts';
+export { pipelineFile } from './pipeline-state.ts';
 
 export interface PipelineOptions {
   client: QuestionClient;
@@ -45,7 +45,7 @@ export interface PipelineOptions {
 }
 
 /** Every key of PipelineOptions: any other is refused (a misspelled one would be ignored). */
-export const PIPELINE_OPTIONS = optionNames<PipelineOptions>()(['client', 'stateDir', 'maxFailures', 'backoffMs', 'firstCheckAfterMs', 'maxCheckIntervalMs', 'giveUpAfterMs', 'deliver']);
+const PIPELINE_OPTIONS = optionNames<PipelineOptions>()(['client', 'stateDir', 'maxFailures', 'backoffMs', 'firstCheckAfterMs', 'maxCheckIntervalMs', 'giveUpAfterMs', 'deliver']);
 
 type Listener<E extends keyof PipelineEvents> = (...args: PipelineEvents[E]) => void;
 
