@@ -9,6 +9,31 @@ import { FAST_FILES } from '../vitest.config.ts';
 
 const root = join(import.meta.dirname, '..');
 
+/**
+ * The files of src/ over 200 lines when the cap came (2026-11-29), each with
+ * its length then. The list may only shrink: a file may not grow past its
+ * length, and one that comes within 200 lines leaves the list.
+ */
+const OVER_200: Record<string, number> = {
+  'src/cli/interrupt.ts': 202,
+  'src/clients/ads/client.ts': 203,
+  'src/clients/errors.ts': 210,
+  'src/native.ts': 212,
+  'src/validate.ts': 219,
+  'src/cli/moduli.ts': 224,
+  'src/cli/jsonl-file.ts': 228,
+  'src/cli/moduli-file.ts': 229,
+  'src/queue/chunk-plan.ts': 256,
+  'src/clients/http/rate-limiter.ts': 257,
+  'src/clients/registry/client.ts': 257,
+  'src/cli/question.ts': 266,
+  'src/fake-services/question-service.ts': 273,
+  'src/clients/registry/registrar.ts': 275,
+  'src/fs/file-lock.ts': 361,
+  'src/clients/question/client.ts': 385,
+  'src/clients/http/service-client.ts': 386,
+};
+
 function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
@@ -149,10 +174,15 @@ describe('layout', () => {
     expect(text).not.toMatch(/from '\.\/(pow|prime|pool|cli)\//);
   });
 
-  it('the search code stays in small files of one job each (pow/, prime/, cli/search*.ts)', () => {
-    const files = [...filesUnder('src/pow'), ...filesUnder('src/prime'), ...filesUnder('src/cli').filter((f) => /[/\\]search[^/\\]*\.ts$/.test(f))];
-    expect(files.filter((f) => /[/\\]search[^/\\]*\.ts$/.test(f)).length).toBeGreaterThan(4);
-    for (const f of files) expect(readFileSync(join(root, f), 'utf8').split('\n').length, f).toBeLessThanOrEqual(200);
+  it('every file in src/ stays within 200 lines, but those listed, which may only shrink', () => {
+    const length = (f: string): number => readFileSync(join(root, f), 'utf8').split('\n').length;
+    const files = filesUnder('src');
+    expect(files.length).toBeGreaterThan(100);
+    for (const f of files) expect(length(f), `${f} is over ${OVER_200[f] ?? 200} lines: split it by job`).toBeLessThanOrEqual(OVER_200[f] ?? 200);
+    for (const f of Object.keys(OVER_200)) {
+      expect(files, `${f} is gone: take it off OVER_200`).toContain(f);
+      expect(length(f), `${f} is within 200 lines now: take it off OVER_200`).toBeGreaterThan(200);
+    }
   });
 
   it('no rejection is silenced on the quiet: src/ignored-rejection.ts holds the helpers that name why', () => {
