@@ -10,14 +10,14 @@
 export const MIN_THREADS = 1;
 export const MAX_THREADS = 256;
 
-/** Proof-of-work difficulty: leading '0' characters of a SHA-256 hex digest, which has 64. Native twin: powSearch's check in native/addon.cc. */
+/** Proof-of-work difficulty: leading '0' characters of a SHA-256 hex digest, which has 64. Native twin: powSearch's check in native/napi/sha256.cc. */
 export const MIN_DIFFICULTY = 0;
 export const MAX_DIFFICULTY = 64;
 
 /** A solution S is 1–32 ASCII digits: the question service's spec. */
 export const MAX_SOLUTION_LENGTH = 32;
 
-/** Miller–Rabin rounds after Baillie–PSW: 1000 is an error bound of 2^-2000 and beyond, so more is a mistake. Native twin: get_rounds in native/addon.cc. */
+/** Miller–Rabin rounds after Baillie–PSW: 1000 is an error bound of 2^-2000 and beyond, so more is a mistake. Native twin: get_rounds in native/napi/args.cc. */
 export const MIN_ROUNDS = 0;
 export const MAX_ROUNDS = 1000;
 

@@ -77,21 +77,32 @@ export interface NativeTables {
   powFastWordsThree: Uint32Array;
 }
 
-export interface NativeBinding {
+/**
+ * The addon's test-only functions, exported apart in one object: views
+ * into its tables and state, and the choice of bignum kernel. For tests only:
+ * nothing in src/ reaches them (test/structure.test.ts), so none is part of
+ * what the library relies on.
+ */
+export interface NativeIntrospect {
   tables(): NativeTables;
-  /** The package version the addon was built for (checked by the loader). */
-  version: string;
   /** Puts the usable bignum kernel with this id (see backendInfo().bignumKernels) in force, or the best one when omitted; returns its name. */
   setBignumKernel(kernel?: string): string;
+  /** The combined sieve's roots of `start` for each prime (< 2^32); with `delta`, derived from start − 12·delta's. */
+  sieveRoots(start: bigint, primes: Uint32Array, delta?: number): { t0: Uint32Array; t1: Uint32Array };
+  /** The deep sieve's prime table a sieve to `limit` reads. */
+  deepPrimes(limit: number, lo?: number, hi?: number): Uint32Array;
+  /** What native objects are alive now (each is also reported to its thread's JS engine as external memory). */
+  nativeMemory(): NativeMemory;
+}
+
+export interface NativeBinding {
+  /** The package version the addon was built for (checked by the loader). */
+  version: string;
   isProbablePrime(n: bigint, rounds?: number, trial?: boolean): boolean;
   isSafePrime(p: bigint, rounds?: number): boolean;
   modPow(base: bigint, exponent: bigint, modulus: bigint): bigint;
   pow2Mod(exponent: bigint, modulus: bigint): bigint;
   fermatBase2(n: bigint[]): boolean[];
-  /** The combined sieve's roots of `start` for each prime (< 2^32); with `delta`, derived from start − 12·delta's (for tests). */
-  sieveRoots(start: bigint, primes: Uint32Array, delta?: number): { t0: Uint32Array; t1: Uint32Array };
-  /** The deep sieve's prime table a sieve to `limit` reads (for tests). */
-  deepPrimes(limit: number, lo?: number, hi?: number): Uint32Array;
   /**
    * `previous` is consumed (closed); its deep roots are shifted instead of recomputed when its start is 12·δ below.
    * `plan`: starts follow each other 12·spacing apart, and about `slots` of them will be searched from this one
@@ -107,8 +118,6 @@ export interface NativeBinding {
     previous?: NativeSieve,
     plan?: DeepPlan,
   ) => NativeSieve;
-  /** What native objects are alive now (each is also reported to its thread's JS engine as external memory). */
-  nativeMemory(): NativeMemory;
   backendInfo(): NativeBackendInfo;
   /** Ends the process at once with `code`, without waiting for pool threads (see src/cli/interrupt.ts). */
   exitNow(code: number): never;
@@ -122,6 +131,8 @@ export interface NativeBinding {
   releaseStopSignals(): string | null;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(mid: Uint32Array, block: Uint8Array, digitsEnd: number, digitsCount: number, difficulty: number, kStart: bigint, kEnd: bigint, kernel?: string): bigint | null;
+  /** Tests only (see NativeIntrospect); src/ never touches it. */
+  introspect: NativeIntrospect;
 }
 
 let loaded: { binding: NativeBinding | null; error: string | null } | undefined;

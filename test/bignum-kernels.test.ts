@@ -16,10 +16,10 @@ const best = n ? n.backendInfo().bignum : '';
 const kernels = usableBignumKernels();
 // A test that caps the kernel and fails half-way must not leave the cap to the next one.
 afterEach(() => {
-  n?.setBignumKernel();
+  n?.introspect.setBignumKernel();
 });
 afterAll(async () => {
-  n?.setBignumKernel();
+  n?.introspect.setBignumKernel();
   await closePool();
 });
 
@@ -51,24 +51,24 @@ describe.runIf(n !== null)('the native bignum kernel table', () => {
 
   it('setBignumKernel takes only a usable id', () => {
     for (const bad of ['nope', 'IFMA', '']) {
-      expect(() => n!.setBignumKernel(bad)).toThrow(RangeError);
-      expect(() => n!.setBignumKernel(bad)).toThrow(/is not a bignum kernel usable on this machine$/);
+      expect(() => n!.introspect.setBignumKernel(bad)).toThrow(RangeError);
+      expect(() => n!.introspect.setBignumKernel(bad)).toThrow(/is not a bignum kernel usable on this machine$/);
     }
-    expect(() => n!.setBignumKernel(3 as unknown as string)).toThrow(TypeError);
+    expect(() => n!.introspect.setBignumKernel(3 as unknown as string)).toThrow(TypeError);
     expect(n!.backendInfo().bignum).toBe(best);
   });
 });
 
 describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => {
   it('is the kernel in force, and the best one comes back', () => {
-    const name = n!.setBignumKernel(kernel);
+    const name = n!.introspect.setBignumKernel(kernel);
     expect(n!.backendInfo().bignum).toBe(name);
-    expect(n!.setBignumKernel()).toBe(best);
+    expect(n!.introspect.setBignumKernel()).toBe(best);
     expect(n!.backendInfo().bignum).toBe(best);
   });
 
   it('BPSW alone (no trial division) gives the verdicts of trial division on every odd number below 3000', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     // Small numbers sit furthest below a kernel's padded width (the ADX and
     // IFMA kernels pad a 1-word modulus to 4 words): 5 and 11 were once called composite there.
     const trialDivision = (x: number): boolean => {
@@ -80,11 +80,11 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
       expect(n!.isProbablePrime(BigInt(x), 0, false), String(x)).toBe(trialDivision(x));
       expect(n!.isProbablePrime(BigInt(x), 2, false), String(x)).toBe(trialDivision(x));
     }
-    n!.setBignumKernel();
+    n!.introspect.setBignumKernel();
   });
 
   it('modPow refuses a base at or above the modulus, whatever width the kernel pads the modulus to', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     try {
       const cases: [bigint, bigint][] = [
         [10n, 7n],
@@ -98,12 +98,12 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
       expect(n!.modPow(6n, 1n, 7n)).toBe(6n);
       expect(n!.modPow(2n ** 64n + 2n, 1n, 2n ** 64n + 3n)).toBe(2n ** 64n + 2n);
     } finally {
-      n!.setBignumKernel();
+      n!.introspect.setBignumKernel();
     }
   });
 
   it('modPow and pow2Mod agree with textbook arithmetic from 64 to 4200 bits', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     const next = rng(31);
     for (const bits of [64, 65, 191, 512, 700, 830, 831, 1024, 1100, 1248, 1249, 1536, 2048, 2078, 2079, 3072, 3326, 4096, 4158, 4159, 4200]) {
       const m = randomBits(bits, next) | 1n;
@@ -113,11 +113,11 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
       expect(n!.modPow(b, e, m), `${bits} bits`).toBe(want);
       expect(n!.pow2Mod(e, m), `${bits} bits`).toBe(pow2Mod(e, m));
     }
-    n!.setBignumKernel();
+    n!.introspect.setBignumKernel();
   });
 
   it('primality verdicts agree with TS and node:crypto', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     const next = rng(77);
     for (const bits of [700, 1024, 1100, 1536, 2048]) {
       const p = generatePrimeSync(bits, { bigint: true });
@@ -132,14 +132,14 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
     const safe = generatePrimeSync(768, { bigint: true, safe: true });
     expect(n!.isSafePrime(safe)).toBe(true);
     expect(isSafePrimeJs(safe)).toBe(true);
-    n!.setBignumKernel();
+    n!.introspect.setBignumKernel();
   });
 
   it('a 1024-bit seeded search finds the same primes as the TS backend', async () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     const got: bigint[] = [];
     for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'native' })) got.push(r.prime);
-    n!.setBignumKernel();
+    n!.introspect.setBignumKernel();
     const ref: bigint[] = [];
     for await (const r of searchSafePrimes({ bits: 1024, count: 2, seed: 31337n, backend: 'js' })) ref.push(r.prime);
     expect(got).toEqual(ref);
@@ -148,7 +148,7 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
   // The sieve's roots (start mod every sieve prime) follow the kernel in
   // force: AVX-512F, AVX2 and portable copies of the same loop.
   it('the sieve strikes the candidates the TS twin strikes, dense and deep primes alike', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     try {
       const next = rng(5);
       for (const bits of [300, 1024, 2048]) {
@@ -161,7 +161,7 @@ describe.runIf(n !== null).each(kernels)('native bignum kernel %s', (kernel) => 
         if (a.found === null) expect(a.tested).toBe(b.tested);
       }
     } finally {
-      n!.setBignumKernel();
+      n!.introspect.setBignumKernel();
     }
   });
 });

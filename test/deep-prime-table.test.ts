@@ -26,7 +26,7 @@ function oddPrimes(limit: number): Uint32Array {
 describe.runIf(n !== null)('deep prime tables', () => {
   it('to 2^22 and 2^25: every prime from 2^16, as an independent sieve finds them', () => {
     for (const k of [22, 25] as const) {
-      const table = n!.deepPrimes(2 ** k);
+      const table = n!.introspect.deepPrimes(2 ** k);
       expect(table.length).toBe(PI[k] - PI[16]);
       // Compared as a whole only when they differ somewhere, so a failure names the first difference.
       const want = oddPrimes(2 ** k);
@@ -36,7 +36,7 @@ describe.runIf(n !== null)('deep prime tables', () => {
   });
 
   it('to 2^28: increasing, odd, and as many as the published count', () => {
-    const table = n!.deepPrimes(2 ** 28);
+    const table = n!.introspect.deepPrimes(2 ** 28);
     expect(table.length).toBe(PI[28] - PI[16]);
     let bad = 0;
     for (let i = 0; i < table.length; i++) if ((table[i]! & 1) === 0 || (i > 0 && table[i]! <= table[i - 1]!)) bad++;
@@ -48,7 +48,7 @@ describe.runIf(n !== null)('deep prime tables', () => {
     // In ranges of 2^28 numbers: the whole 2^32 table read at once would be 813 MB of primes.
     const count = (limit: number): number => {
       let c = 0;
-      for (let lo = 0; lo < limit; lo += 2 ** 28) c += n!.deepPrimes(limit, lo, lo + 2 ** 28).length;
+      for (let lo = 0; lo < limit; lo += 2 ** 28) c += n!.introspect.deepPrimes(limit, lo, lo + 2 ** 28).length;
       return c;
     };
     expect(count(2 ** 31)).toBe(PI[31] - PI[16]);
@@ -64,11 +64,11 @@ describe.runIf(n !== null)('deep prime tables', () => {
     }
     const want: number[] = [];
     for (let x = lo + 1; x < 2 ** 32; x += 2) if (!composite[x - lo]) want.push(x);
-    expect(Array.from(n!.deepPrimes(2 ** 32, lo, 2 ** 32))).toEqual(want);
+    expect(Array.from(n!.introspect.deepPrimes(2 ** 32, lo, 2 ** 32))).toEqual(want);
     expect(want.at(-1)).toBe(4_294_967_291);
     // A range across 2^31 reads the same primes from the 2^32 table as from the 2^31 one below it.
-    const below = n!.deepPrimes(2 ** 31, 2 ** 31 - 5000, 2 ** 31);
-    const across = n!.deepPrimes(2 ** 32, 2 ** 31 - 5000, 2 ** 31 + 5000);
+    const below = n!.introspect.deepPrimes(2 ** 31, 2 ** 31 - 5000, 2 ** 31);
+    const across = n!.introspect.deepPrimes(2 ** 32, 2 ** 31 - 5000, 2 ** 31 + 5000);
     expect(Array.from(across.subarray(0, below.length))).toEqual(Array.from(below));
     expect(across[below.length]).toBeGreaterThan(2 ** 31);
   });
@@ -83,19 +83,19 @@ describe.runIf(n !== null)('deep prime tables', () => {
     for (const lo of edges)
       for (const hi of edges) {
         if (hi < lo) continue;
-        const got = n!.deepPrimes(2 ** 22, lo, hi);
+        const got = n!.introspect.deepPrimes(2 ** 22, lo, hi);
         const want = all.filter((p) => p >= lo && p < hi);
         if (got.length !== want.length || got.some((p, i) => p !== want[i])) wrong.push(`[${lo}, ${hi}): ${got.length} primes, want ${want.length}`);
       }
     expect(wrong).toEqual([]);
     // Past the table's limit the range is cut to it.
-    expect(n!.deepPrimes(2 ** 22, 2 ** 22 - 100, 2 ** 31).length).toBe(all.filter((p) => p >= 2 ** 22 - 100).length);
+    expect(n!.introspect.deepPrimes(2 ** 22, 2 ** 22 - 100, 2 ** 31).length).toBe(all.filter((p) => p >= 2 ** 22 - 100).length);
   });
 
   it('a limit between tables reads the next table up, and a bad limit is refused naming it', () => {
-    expect(n!.deepPrimes(3_000_000).length).toBe(PI[22] - PI[16]);
-    for (const bad of [0, -1, 1.5, 2 ** 32 + 1, Number.NaN]) expect(() => n!.deepPrimes(bad)).toThrow(/limit/);
-    expect(() => n!.deepPrimes(2 ** 22, -1)).toThrow(/lo/);
-    expect(() => n!.deepPrimes(2 ** 22, 100, 99)).toThrow(/hi/);
+    expect(n!.introspect.deepPrimes(3_000_000).length).toBe(PI[22] - PI[16]);
+    for (const bad of [0, -1, 1.5, 2 ** 32 + 1, Number.NaN]) expect(() => n!.introspect.deepPrimes(bad)).toThrow(/limit/);
+    expect(() => n!.introspect.deepPrimes(2 ** 22, -1)).toThrow(/lo/);
+    expect(() => n!.introspect.deepPrimes(2 ** 22, 100, 99)).toThrow(/hi/);
   });
 });

@@ -13,7 +13,7 @@ import { hasCommand, rng } from './helpers/oracles.ts';
 const n = backendInfo().backend === 'native' ? native() : null;
 const kernels = usableBignumKernels();
 afterEach(() => {
-  n?.setBignumKernel();
+  n?.introspect.setBignumKernel();
 });
 
 /** 2^(x−1) mod x == 1 for each x, by Python's built-in pow. */
@@ -36,7 +36,7 @@ const mersennePseudoprimes = [257n, 263n, 269n, 1061n, 2039n].map((p) => (1n << 
 
 describe.runIf(n !== null && hasCommand('python3', ['--version'])).each(kernels)('fermatBase2 on the %s kernel', (kernel) => {
   it('agrees with Python on primes, composites and base-2 pseudoprimes, in mixed batches of every size', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     const next = rng(4242);
     // Small ones too: 341 = 11·31 and 561 = 3·11·17 are base-2 pseudoprimes.
     const pool: bigint[] = [...mersennePseudoprimes, 3n, 5n, 7n, 9n, 15n, 341n, 561n, 1105n, 2n ** 61n - 1n, 2n ** 64n + 13n];
@@ -58,7 +58,7 @@ describe.runIf(n !== null && hasCommand('python3', ['--version'])).each(kernels)
   });
 
   it('agrees with Python up to the 8192-bit end of the lane kernel, and past it', () => {
-    n!.setBignumKernel(kernel);
+    n!.introspect.setBignumKernel(kernel);
     const next = rng(77);
     // 4253: a Mersenne prime.
     const xs = [randomOdd(8191, next), randomOdd(8300, next), randomOdd(8316, next), randomOdd(8400, next), (1n << 4253n) - 1n];

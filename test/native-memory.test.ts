@@ -31,7 +31,7 @@ function start(bits: number): bigint {
   return floor + ((11n - (floor % 12n) + 12n) % 12n);
 }
 
-const live = (): number => n!.nativeMemory().objects;
+const live = (): number => n!.introspect.nativeMemory().objects;
 
 describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
   afterEach(async () => {
@@ -40,34 +40,34 @@ describe.runIf(n !== null)('native SafePrimeSieve lifecycle', () => {
 
   it("holds its residues while open and, from its first search, the deep tier's window; none once closed; close() twice is fine", () => {
     const limit = 1 << 23;
-    const before = n!.nativeMemory();
+    const before = n!.introspect.nativeMemory();
     const s = new n!.SafePrimeSieve(start(2048), limit);
-    const open = n!.nativeMemory();
+    const open = n!.introspect.nativeMemory();
     expect(open.objects).toBe(before.objects + 1);
     // Two residues of 4 bytes per dense-tier prime (every prime below 2^16 but 2 and 3).
     expect(open.bytes - before.bytes).toBeGreaterThanOrEqual(8 * (primeCount(1 << 16) - 2));
     s.search(0, 1000);
     // The first search strikes the deeper primes into a window of one bit per candidate, bits²/2 of them,
     // and keeps their roots, 4 bytes a prime from 2^16 to the limit.
-    expect(n!.nativeMemory().bytes - open.bytes).toBeGreaterThanOrEqual((2048 * 2048) / 2 / 8 + 4 * (primeCount(limit) - primeCount(1 << 16)));
+    expect(n!.introspect.nativeMemory().bytes - open.bytes).toBeGreaterThanOrEqual((2048 * 2048) / 2 / 8 + 4 * (primeCount(limit) - primeCount(1 << 16)));
     s.close();
-    expect(n!.nativeMemory()).toEqual(before);
+    expect(n!.introspect.nativeMemory()).toEqual(before);
     s.close();
-    expect(n!.nativeMemory()).toEqual(before);
+    expect(n!.introspect.nativeMemory()).toEqual(before);
   });
 
   it('a sieve derived from a previous one holds the moved roots; the previous holds nothing', () => {
     const limit = 1 << 22;
-    const before = n!.nativeMemory();
+    const before = n!.introspect.nativeMemory();
     const prev = new n!.SafePrimeSieve(start(1024), limit);
     prev.search(0, 16);
     const next = new n!.SafePrimeSieve(start(1024) + 12n * 4n * 1024n * 1024n, limit, undefined, 0, prev);
     expect(next.derived).toBe(true);
-    const held = n!.nativeMemory();
+    const held = n!.introspect.nativeMemory();
     expect(held.objects).toBe(before.objects + 1);
     expect(held.bytes - before.bytes).toBeGreaterThanOrEqual(4 * (primeCount(limit) - primeCount(1 << 16)));
     next.close();
-    expect(n!.nativeMemory()).toEqual(before);
+    expect(n!.introspect.nativeMemory()).toEqual(before);
   });
 
   it('a closed sieve throws a plain Error on search, and the process goes on', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_DIFFICULTY, MAX_ROUNDS, MIN_DIFFICULTY, MIN_ROUNDS, NATIVE_MAX_BITS, NATIVE_MAX_LIMBS } from '../src/limits.ts';
-import { native, type NativeBinding } from '../src/native.ts';
+import { native, type NativeBinding, type NativeIntrospect } from '../src/native.ts';
 import { DENSE_SIEVE_LIMIT } from '../src/prime/sieve.ts';
 import { FOUR, THREE } from '../src/pow/kernel.ts';
 import { defaultRounds } from '../src/prime/primality.ts';
@@ -14,7 +14,7 @@ import { windowBits } from '../src/prime/tuning.ts';
 const n = native();
 
 describe.runIf(n !== null)('TS tables equal their native originals', () => {
-  const t = n ? n.tables() : null;
+  const t = n ? n.introspect.tables() : null;
 
   it('Miller–Rabin default rounds, for every size the native core takes', () => {
     const native = (bits: number): number => (bits <= t!.bpswExactBits ? 0 : t!.defaultRounds.find(([min]) => bits >= min)![1]);
@@ -66,10 +66,17 @@ function constant(file: string, name: string): number {
   return Number(m[1]);
 }
 
-/** [lo, hi] of the get_u32 range check on the argument `name` in native/addon.cc (each must appear once). */
+/** The bindings (native/napi/*.cc), one text. */
+const bindings = (): string =>
+  readdirSync(new URL('../native/napi/', import.meta.url))
+    .filter((f) => f.endsWith('.cc'))
+    .map((f) => source(`napi/${f}`))
+    .join('\n');
+
+/** [lo, hi] of the get_u32 range check on the argument `name` in native/napi/ (each must appear once). */
 function addonRange(name: string): [number, number] {
-  const all = [...source('addon.cc').matchAll(new RegExp(`get_u32\\(info, [\\w ]+, "${name}", (\\d+), (\\d+)\\)`, 'g'))];
-  expect(all.length, `get_u32 checks of ${name} in addon.cc`).toBe(1);
+  const all = [...bindings().matchAll(new RegExp(`get_u32\\(info, [\\w ]+, "${name}", (\\d+), (\\d+)\\)`, 'g'))];
+  expect(all.length, `get_u32 checks of ${name} in native/napi/`).toBe(1);
   return [Number(all[0]![1]), Number(all[0]![2])];
 }
 
@@ -78,7 +85,7 @@ describe('src/limits.ts equals the bounds the C++ source states', () => {
     expect(constant('bignum/limbs.h', 'kMaxLimbs')).toBe(NATIVE_MAX_LIMBS);
   });
 
-  it('Miller–Rabin rounds and proof-of-work difficulty, as native/addon.cc checks them', () => {
+  it('Miller–Rabin rounds and proof-of-work difficulty, as native/napi/ checks them', () => {
     expect(addonRange('rounds')).toEqual([MIN_ROUNDS, MAX_ROUNDS]);
     expect(addonRange('difficulty')).toEqual([MIN_DIFFICULTY, MAX_DIFFICULTY]);
   });
@@ -93,24 +100,19 @@ describe('src/limits.ts equals the bounds the C++ source states', () => {
   });
 });
 
-// The exports: addon.cc's Init, this list, the interfaces that use them
-// (NativeBinding in src/native.ts, the lock binding in src/fs/file-lock.ts) and
-// the loaded addon, each equal to the others both ways, so a function added or
-// dropped on one side alone fails here.
+// The exports: native/napi/init.cc's Init, these lists, the interfaces that use
+// them (NativeBinding and NativeIntrospect in src/native.ts, the lock binding in
+// src/fs/file-lock.ts) and the loaded addon, each equal to the others both
+// ways, so a function added or dropped on one side alone fails here.
 const NATIVE_EXPORTS = [
   'lockOpen',
   'lockClose',
-  'tables',
-  'setBignumKernel',
   'isProbablePrime',
   'isSafePrime',
   'modPow',
   'pow2Mod',
   'fermatBase2',
-  'sieveRoots',
-  'deepPrimes',
   'SafePrimeSieve',
-  'nativeMemory',
   'backendInfo',
   'sha256',
   'powSearch',
@@ -120,28 +122,44 @@ const NATIVE_EXPORTS = [
   'heldStopSignal',
   'releaseStopSignals',
   'version',
+  'introspect',
 ] as const;
 
+/** The test-only exports, under `introspect`. */
+const INTROSPECT_EXPORTS = ['tables', 'setBignumKernel', 'sieveRoots', 'deepPrimes', 'nativeMemory'] as const;
+
 type NativeExport = (typeof NATIVE_EXPORTS)[number];
+type IntrospectExport = (typeof INTROSPECT_EXPORTS)[number];
 
 type LockExports = 'lockOpen' | 'lockClose';
 type Expected = keyof NativeBinding | LockExports;
 // Compile-time: the list names exactly the members of the interfaces (typecheck fails otherwise).
 const listCoversInterfaces: [Exclude<Expected, NativeExport>] extends [never] ? true : false = true;
 const interfacesCoverList: [Exclude<NativeExport, Expected>] extends [never] ? true : false = true;
+const introspectListCoversInterface: [Exclude<keyof NativeIntrospect, IntrospectExport>] extends [never] ? true : false = true;
+const introspectInterfaceCoversList: [Exclude<IntrospectExport, keyof NativeIntrospect>] extends [never] ? true : false = true;
 
 describe("the addon's exports", () => {
-  const declared = [...source('addon.cc').matchAll(/exports\.Set\("(\w+)"/g)].map((m) => m[1]!);
+  const declared = (on: string): string[] => [...source('napi/init.cc').matchAll(new RegExp(`\\b${on}\\.Set\\("(\\w+)"`, 'g'))].map((m) => m[1]!);
 
-  it('native/addon.cc exports exactly the names listed here', () => {
+  it('native/napi/init.cc exports exactly the names listed here', () => {
     expect(listCoversInterfaces && interfacesCoverList).toBe(true);
-    expect(declared.length).toBeGreaterThan(10);
-    expect(new Set(declared).size).toBe(declared.length);
-    expect([...declared].sort()).toEqual([...NATIVE_EXPORTS].sort());
+    const top = declared('exports');
+    expect(top.length).toBeGreaterThan(10);
+    expect(new Set(top).size).toBe(top.length);
+    expect([...top].sort()).toEqual([...NATIVE_EXPORTS].sort());
+  });
+
+  it('and the test-only ones under introspect', () => {
+    expect(introspectListCoversInterface && introspectInterfaceCoversList).toBe(true);
+    const inner = declared('introspect');
+    expect(new Set(inner).size).toBe(inner.length);
+    expect([...inner].sort()).toEqual([...INTROSPECT_EXPORTS].sort());
   });
 
   it.runIf(n !== null)('the loaded addon has exactly those keys', () => {
     expect(Object.keys(n!).sort()).toEqual([...NATIVE_EXPORTS].sort());
+    expect(Object.keys(n!.introspect).sort()).toEqual([...INTROSPECT_EXPORTS].sort());
   });
 });
 

@@ -61,11 +61,11 @@ function chain(ks: number[], slots: number): Result[] {
 }
 
 describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
-  afterAll(() => n?.setBignumKernel());
+  afterAll(() => n?.introspect.setBignumKernel());
 
   for (const kernel of usableBignumKernels()) {
     it(`finds what unplanned sieves find: slots, the next block, skipped and earlier starts (${kernel} kernel's walk)`, () => {
-      n!.setBignumKernel(kernel);
+      n!.introspect.setBignumKernel(kernel);
       // 0..2 in the first block, 3..5 the next (shifted roots), then a skip past a whole block, then a start below it.
       const ks = [0, 1, 2, 3, 5, 6, 13, 9];
       const got = chain(ks, 3);
@@ -75,7 +75,7 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
   }
 
   it('a block stopped while it fills starts over and still finds the same', () => {
-    n!.setBignumKernel();
+    n!.introspect.setBignumKernel();
     const stop = new BigUint64Array(new SharedArrayBuffer(8));
     stop[0] = 1n;
     const s = new n!.SafePrimeSieve(startAt(4), LIMIT, undefined, 0, undefined, { spacing: SPACING, slots: 4 });
@@ -97,7 +97,7 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
   });
 
   it('keeps the far roots for the blocks after it only when the run goes past two of them, and finds the same either way', () => {
-    n!.setBignumKernel();
+    n!.introspect.setBignumKernel();
     // The far primes, from the spacing (2^22) to the limit (2^25): π(2^25) − π(2^22), OEIS A007053.
     const far = 2_063_689 - 295_947;
     const first = new Map<string, number>();
@@ -105,14 +105,14 @@ describe.runIf(n !== null)('SafePrimeSieve with a far block plan', () => {
     // Blocks of 3 slots: 7 starts from the first reach past two blocks, 6 do not; no end known keeps from a chain's second block.
     for (const ahead of [undefined, 7, 6, 1]) {
       const plan = (left: number) => (ahead === undefined ? { spacing: SPACING, slots: 3 } : { spacing: SPACING, slots: 3, ahead: Math.max(1, left) });
-      const before = n!.nativeMemory().bytes;
+      const before = n!.introspect.nativeMemory().bytes;
       const s = new n!.SafePrimeSieve(startAt(0), LIMIT, undefined, 0, undefined, plan(ahead ?? 0));
       expect(slices(s)).toEqual(expected(0));
-      first.set(String(ahead), n!.nativeMemory().bytes - before);
+      first.set(String(ahead), n!.introspect.nativeMemory().bytes - before);
       // The next block's first slot: its roots shifted from this block's where kept (then let go when not kept again), else computed.
       const next = new n!.SafePrimeSieve(startAt(3), LIMIT, undefined, 0, s, plan((ahead ?? 0) - 3));
       expect(slices(next)).toEqual(expected(3));
-      second.set(String(ahead), n!.nativeMemory().bytes - before);
+      second.set(String(ahead), n!.introspect.nativeMemory().bytes - before);
       next.close();
     }
     expect(first.get('7')! - first.get('6')!).toBe(4 * far);

@@ -50,21 +50,21 @@ function expectRoots(start: bigint, primes: Uint32Array, t0: Uint32Array, t1: Ui
 }
 
 describe.skipIf(!n)('sieveRoots against BigInt residues', () => {
-  afterAll(() => n?.setBignumKernel());
+  afterAll(() => n?.introspect.setBignumKernel());
 
   for (const kernel of usableBignumKernels()) {
     it(`computed and derived roots are exact up to 2^32 (${kernel} kernel's loops)`, () => {
-      n!.setBignumKernel(kernel);
+      n!.introspect.setBignumKernel(kernel);
       for (const bits of [33, 512, 2048, 4096, 8192])
         for (const primes of GROUPS) {
           const start = startOf(bits, bits);
-          const { t0, t1 } = n!.sieveRoots(start, primes);
+          const { t0, t1 } = n!.introspect.sieveRoots(start, primes);
           expectRoots(start, primes, t0, t1);
           // δ from one step to the largest shift allowed (start − 12·δ must stay
           // positive); LARGEST − 1 leaves δ − q·r = −1 for that prime.
           for (const delta of [1, 4 * bits * bits, LARGEST - 1, 2 ** 32 + 5, 2 ** 52 - 1]) {
             if (12n * BigInt(delta) >= start) continue;
-            const d = n!.sieveRoots(start, primes, delta);
+            const d = n!.introspect.sieveRoots(start, primes, delta);
             expect(Array.from(d.t0)).toEqual(Array.from(t0));
             expect(Array.from(d.t1)).toEqual(Array.from(t1));
           }
@@ -75,10 +75,10 @@ describe.skipIf(!n)('sieveRoots against BigInt residues', () => {
   it('refuses bad arguments naming them', () => {
     const start = startOf(512, 1);
     const PRIMES = GROUPS[0]!;
-    expect(() => n!.sieveRoots(start, [5] as unknown as Uint32Array)).toThrow(new TypeError('primes must be a Uint32Array'));
-    expect(() => n!.sieveRoots(start, Uint32Array.from([9]))).toThrow(RangeError);
-    expect(() => n!.sieveRoots(start + 1n, PRIMES)).toThrow(new RangeError('start must be 11 modulo 12'));
-    expect(() => n!.sieveRoots(start, PRIMES, 2 ** 52)).toThrow(/delta must be an integer/);
-    expect(() => n!.sieveRoots(11n, PRIMES, 1)).toThrow(/delta must leave/);
+    expect(() => n!.introspect.sieveRoots(start, [5] as unknown as Uint32Array)).toThrow(new TypeError('primes must be a Uint32Array'));
+    expect(() => n!.introspect.sieveRoots(start, Uint32Array.from([9]))).toThrow(RangeError);
+    expect(() => n!.introspect.sieveRoots(start + 1n, PRIMES)).toThrow(new RangeError('start must be 11 modulo 12'));
+    expect(() => n!.introspect.sieveRoots(start, PRIMES, 2 ** 52)).toThrow(/delta must be an integer/);
+    expect(() => n!.introspect.sieveRoots(11n, PRIMES, 1)).toThrow(/delta must leave/);
   });
 });
