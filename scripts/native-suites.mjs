@@ -28,14 +28,7 @@ export const nativeSuites = [
 // the same machine code whichever Node loads them): the suites that call every
 // binding with good and bad arguments, a pool of workers and a stop, in about
 // a minute instead of three.
-export const bindingSuites = [
-  'test/native-hardening.test.ts',
-  'test/native-tables.test.ts',
-  'test/sha256.test.ts',
-  'test/pow-api.test.ts',
-  'test/search-stop.test.ts',
-  'test/sieve-roots.test.ts',
-];
+export const bindingSuites = ['test/native-hardening.test.ts', 'test/native-tables.test.ts', 'test/sha256.test.ts', 'test/pow-api.test.ts', 'test/search-stop.test.ts', 'test/sieve-roots.test.ts'];
 
 export function die(msg) {
   console.error(`powprime: ${msg}`);

@@ -22,7 +22,7 @@ export interface DeepPlan {
   ahead?: number;
 }
 
-export interface NativeBackendInfo {
+interface NativeBackendInfo {
   /** The kernel the PoW search uses, with its lane count: "avx512 x48", "sha-ni x2", "avx2 x8", "scalar". */
   sha256: string;
   /** The kernel used to hash whole messages. */
@@ -58,13 +58,13 @@ export interface NativeSieve {
 }
 
 /** Live native objects of the addon and the bytes they hold, over every thread of the process. */
-export interface NativeMemory {
+interface NativeMemory {
   objects: number;
   bytes: number;
 }
 
 /** Tables the TS backend mirrors (see test/native-tables.test.ts). */
-export interface NativeTables {
+interface NativeTables {
   bpswExactBits: number;
   /** [minBits, rounds] rows: the first with minBits <= bits applies. */
   defaultRounds: [number, number][];
