@@ -6,8 +6,8 @@
 #pragma once
 #include <vector>
 
-#include "dispatch.h"
 #include "kernel.h"
+#include "kernel_in_force.h"
 #include "limbs.h"
 
 namespace powprime::bignum {
