@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const strict = process.argv.includes('--strict');
-// --sanitize builds an ASan/UBSan addon into build-sanitize/ (never build/,
+// --sanitize builds an ASan/UBSan addon with the POWPRIME_VERIFY checks
+// (native/verify.h) into build-sanitize/ (never build/,
 // which the loader uses by default), for scripts/test-sanitize.mjs.
 const sanitize = process.argv.includes('--sanitize');
 // --clang builds with clang++ into build-clang/ (scripts/test-clang.mjs), so
@@ -78,7 +79,7 @@ if (!cli) fail(noCmakeJs);
 // `compile` keeps an existing build folder's configuration; a build that sets
 // options of its own configures afresh so that they really apply.
 const args = [cli, clang || werror ? 'rebuild' : 'compile', '--directory', root];
-if (sanitize) args.push('--out', path.join(root, 'build-sanitize'), '--CDPOWPRIME_SANITIZE=ON');
+if (sanitize) args.push('--out', path.join(root, 'build-sanitize'), '--CDPOWPRIME_SANITIZE=ON', '--CDPOWPRIME_VERIFY=ON');
 if (clang) args.push('--out', path.join(root, 'build-clang'), '--CDCMAKE_CXX_COMPILER=clang++', '--CDCMAKE_C_COMPILER=clang');
 if (werror) args.push('--CDPOWPRIME_WERROR=ON');
 const run = spawnSync(process.execPath, args, {
@@ -97,5 +98,5 @@ if (run.status !== 0) {
   if (strict) process.stderr.write(out);
   fail(firstError.trim());
 }
-const where = [sanitize && 'sanitizers, build-sanitize/', clang && 'clang, build-clang/', werror && 'warnings as errors'].filter(Boolean);
+const where = [sanitize && 'sanitizers and POWPRIME_VERIFY, build-sanitize/', clang && 'clang, build-clang/', werror && 'warnings as errors'].filter(Boolean);
 console.log(`powprime: native addon built${where.length ? ` (${where.join('; ')})` : ''}`);

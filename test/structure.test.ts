@@ -202,6 +202,42 @@ describe('layout', () => {
     const mentions = filesUnder('src').flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(/^.*\bintrospect\b.*$/gm)].map((m) => `${f}: ${m[0].trim()}`));
     expect(mentions).toEqual([`${join('src', 'native.ts')}: introspect: NativeIntrospect;`]);
   });
+
+  it('native/ has no include cycle, a file and its header counted as one unit (x.cc with x.h)', () => {
+    const files = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(cc|h|c|inc)$/.test(f))
+      .map((f) => f.split('\\').join('/'));
+    const unit = (f: string): string => f.replace(/\.[^./]+$/, '');
+    // A quoted include names a file beside the includer, else one under native/ (the include path).
+    const resolve = (from: string, inc: string): string | undefined => {
+      const beside = join(from, '..', inc).split('\\').join('/');
+      return [beside, inc].find((f) => files.includes(f));
+    };
+    const deps = new Map<string, Set<string>>();
+    for (const f of files) {
+      const edges = deps.get(unit(f)) ?? new Set<string>();
+      deps.set(unit(f), edges);
+      for (const m of readFileSync(join(root, 'native', f), 'utf8').matchAll(/^\s*#\s*include\s+"([^"]+)"/gm)) {
+        const to = resolve(f, m[1]!);
+        if (to && unit(to) !== unit(f)) edges.add(unit(to));
+      }
+    }
+    expect([...deps.values()].reduce((n, e) => n + e.size, 0)).toBeGreaterThan(50);
+    // Depth-first: a unit reached again while still on the path closes a cycle.
+    const done = new Set<string>();
+    const path: string[] = [];
+    const cycles: string[] = [];
+    const visit = (u: string): void => {
+      if (path.includes(u)) cycles.push([...path.slice(path.indexOf(u)), u].join(' -> '));
+      if (path.includes(u) || done.has(u)) return;
+      path.push(u);
+      for (const v of deps.get(u) ?? []) visit(v);
+      path.pop();
+      done.add(u);
+    };
+    for (const u of deps.keys()) visit(u);
+    expect(cycles).toEqual([]);
+  });
 });
 
 describe('the test projects', () => {

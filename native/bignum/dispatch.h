@@ -1,5 +1,6 @@
-// Chooses the bignum kernel once per process: every kernel in the table that
-// this CPU runs and that passes a known-answer self-test is usable, best
+// Chooses the bignum kernel once per process from the table in dispatch.cc
+// (the shape of native/kernel_table.h): every kernel that this CPU runs and
+// that passes its known-answer self-test (self_test.cc) is usable, best
 // first (a fixed order: the table's); the portable one always is. The
 // kernel in force is the best usable one unless setBignumKernel() picks
 // another (tests and benchmarks do, to cover every kernel on one machine).
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "kernel.h"
+#include "kernel_in_force.h"
 
 namespace powprime::bignum {
 
@@ -16,8 +18,7 @@ const std::vector<const BignumKernel*>& usable_kernels();
 // Kernels compiled in but refused here, as "id: reason" (CPU lacks the
 // instructions, or the self-test failed).
 const std::vector<std::string>& refused_kernels();
-// The kernel new work runs on.
-const BignumKernel& kernel_in_force();
+// kernel_in_force() (kernel_in_force.h): the kernel new work runs on.
 // Puts the usable kernel with this id in force (all threads, from the next
 // number on); returns it, or null (nothing changes) when no usable kernel has that id.
 const BignumKernel* use_kernel(const std::string& id);

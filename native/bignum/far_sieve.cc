@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "../cpu_features.h"
-#include "dispatch.h"
+#include "kernel_in_force.h"
 #include "prime_table.h"
 #include "sieve_roots.h"
 #include "small_primes.h"

@@ -1,11 +1,10 @@
-// One bignum kernel: the slot each kernel file fills and the table in
-// dispatch.cc lists. Kernels take and return plain numbers; the Montgomery
+// One bignum kernel: the slot each kernel file fills and a row of the table
+// in dispatch.cc points to. Kernels take and return plain numbers; the Montgomery
 // form, the radix and the padding they work in stay inside them (and inside
 // Mont, which runs their products).
 //
 // Variable time, for public numbers only (see limbs.h).
 #pragma once
-#include "../cpu_features.h"
 #include "limbs.h"
 
 namespace powprime::bignum {
@@ -36,9 +35,6 @@ struct BignumKernel {
   const char* id;
   // What backendInfo().bignum says while it is in force.
   const char* name;
-  // Whether this CPU (and OS) runs it, and the refusal's reason when not.
-  bool (*runs)(const CpuFeatures& cpu);
-  const char* missing;
 
   // Montgomery products. They take widths that are multiples of `pad` words:
   // a modulus of `size` words is worked on at width pad_width(size). That

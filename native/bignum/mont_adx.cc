@@ -208,14 +208,11 @@ void mont_sqr_adx(u64* r, const u64* a, const u64* n, u64 n0, int len) {
 namespace {
 
 Products adx_products(int) { return {mont_mul_adx, mont_sqr_adx}; }
-bool adx_runs(const CpuFeatures& cpu) { return cpu.bmi2 && cpu.adx; }
 
 // Rows of four words per turn: every width a multiple of 4.
 constexpr BignumKernel kAdx = {
     "adx",
     "mulx/adx",
-    adx_runs,
-    "CPU lacks BMI2 and ADX",
     /*pad=*/4,
     adx_products,
     /*exp_min_bits=*/0,

@@ -210,11 +210,9 @@ void ifma_pow2(u64* r, const u64* e, int e_limbs, const u64* n, int limbs, const
 }
 
 Products ifma_products(int) { return {mont_mul_adx, mont_sqr_adx}; }
-bool ifma_runs(const CpuFeatures& cpu) { return cpu.avx512f && cpu.avx512ifma && cpu.bmi2 && cpu.adx; }
 
 constexpr BignumKernel kIfma = {
     "ifma",           "avx512-ifma x8 + mulx/adx",
-    ifma_runs,        "CPU lacks AVX-512 IFMA (with BMI2 and ADX)",
     /*pad=*/4,        ifma_products,
     kIfmaMinBits,     kIfmaMaxBits,
     ifma_r2_exponent, ifma_modexp,

@@ -93,13 +93,9 @@ Products products_for(int width) {
   return p;
 }
 
-bool always(const CpuFeatures&) { return true; }
-
 constexpr BignumKernel kPortable = {
     "portable",
     "portable",
-    always,
-    "",
     /*pad=*/1,
     products_for,
     /*exp_min_bits=*/0,

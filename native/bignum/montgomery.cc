@@ -8,6 +8,7 @@ Mont::Mont(const u64* n, int size, const BignumKernel& kernel)
     : kernel_(kernel), size_(trimmed(n, size)), width_(kernel.pad_width(size_)) {
   // Montgomery arithmetic only needs R = 2^(64·width) > n, so the zero words
   // a padded width puts on top are harmless.
+  POWPRIME_CHECK(width_ <= kMaxLimbs);  // the widest every kernel's products take
   mod_.assign(size_t(width_), 0);
   std::memcpy(mod_.data(), n, sizeof(u64) * size_t(size_));
   n0_ = neg_inverse_mod_2_64(mod_[0]);
@@ -30,15 +31,18 @@ Mont::Mont(const u64* n, int size, const BignumKernel& kernel)
 // In place, so r may alias a or b, and no scratch is needed: the sum's carry
 // word and the comparison decide the subtraction.
 void Mont::add(u64* r, const u64* a, const u64* b) const {
+  POWPRIME_CHECK(below_n(a) && below_n(b));
   const u64 c = bignum::add(r, a, b, width_);
   if (c || cmp(r, mod_.data(), width_) >= 0) bignum::sub(r, r, mod_.data(), width_);
 }
 
 void Mont::sub(u64* r, const u64* a, const u64* b) const {
+  POWPRIME_CHECK(below_n(a) && below_n(b));
   if (bignum::sub(r, a, b, width_)) bignum::add(r, r, mod_.data(), width_);
 }
 
 void Mont::half(u64* r, const u64* a) const {
+  POWPRIME_CHECK(below_n(a));
   if (a[0] & 1) {
     const u64 c = bignum::add(r, a, mod_.data(), width_);
     shr1(r, r, width_, c);
@@ -90,10 +94,12 @@ std::vector<u64> Mont::kernel_r2() const {
 }
 
 void Mont::modexp(u64* r, const u64* base, const u64* e, int e_limbs) const {
+  POWPRIME_CHECK(plain(base));
   if (kernel_.takes_exp(bit_length(mod_.data(), width_))) {
     const std::vector<u64> r2 = kernel_r2();
     kernel_.modexp(r, base, e, e_limbs, mod_.data(), size_, r2.data());
     std::fill(r + size_, r + width_, 0);
+    POWPRIME_CHECK(plain(r));
     return;
   }
   std::vector<u64> t(static_cast<size_t>(width_));
@@ -107,6 +113,7 @@ void Mont::pow2(u64* r, const u64* e, int e_limbs) const {
     const std::vector<u64> r2 = kernel_r2();
     kernel_.pow2(r, e, e_limbs, mod_.data(), size_, r2.data());
     std::fill(r + size_, r + width_, 0);
+    POWPRIME_CHECK(plain(r));
     return;
   }
   std::vector<u64> t(static_cast<size_t>(width_));

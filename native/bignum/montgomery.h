@@ -6,8 +6,9 @@
 #pragma once
 #include <vector>
 
-#include "dispatch.h"
+#include "../verify.h"
 #include "kernel.h"
+#include "kernel_in_force.h"
 #include "limbs.h"
 
 namespace powprime::bignum {
@@ -27,15 +28,25 @@ class Mont {
   // R mod n: the Montgomery form of 1.
   const u64* one() const { return one_.data(); }
 
-  void mul(u64* r, const u64* a, const u64* b) const { mul_(r, a, b, mod_.data(), n0_, width_); }
+  void mul(u64* r, const u64* a, const u64* b) const {
+    POWPRIME_CHECK(below_n(a) && below_n(b));
+    mul_(r, a, b, mod_.data(), n0_, width_);
+  }
   void sqr(u64* r, const u64* a) const {
+    POWPRIME_CHECK(below_n(a));
     if (sqr_)
       sqr_(r, a, mod_.data(), n0_, width_);
     else
       mul_(r, a, a, mod_.data(), n0_, width_);
   }
-  void to_mont(u64* r, const u64* a) const { mul(r, a, r2_.data()); }  // a < n
-  void from_mont(u64* r, const u64* a) const { mul(r, a, unit_.data()); }
+  void to_mont(u64* r, const u64* a) const {  // a < n
+    POWPRIME_CHECK(plain(a));
+    mul(r, a, r2_.data());
+  }
+  void from_mont(u64* r, const u64* a) const {
+    mul(r, a, unit_.data());
+    POWPRIME_CHECK(plain(r));
+  }
 
   void add(u64* r, const u64* a, const u64* b) const;
   void sub(u64* r, const u64* a, const u64* b) const;
@@ -50,6 +61,14 @@ class Mont {
   // The same in the Montgomery domain, on the kernel's products.
   void pow_mont(u64* r, const u64* base, const u64* e, int e_limbs) const;
   void pow2_mont(u64* r, const u64* e, int e_limbs) const;
+  // What the POWPRIME_VERIFY build checks at each entry point (verify.h):
+  // a value of width() words is below the modulus (so zero in the padding
+  // too), and a plain one is zero above the number's size: the padded width
+  // is the kernel's business, and a caller that lets it leak into a value
+  // (a plain number read at width(), a buffer sized by size()) gets wrong
+  // answers from it, not a crash.
+  bool below_n(const u64* a) const { return cmp(a, mod_.data(), width_) < 0; }
+  bool plain(const u64* a) const { return below_n(a) && is_zero(a + size_, width_ - size_); }
   // 2^(kernel's r2_exponent) mod n, the plain constant its whole exponentiation needs.
   std::vector<u64> kernel_r2() const;
 

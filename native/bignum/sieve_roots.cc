@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "../cpu_features.h"
-#include "dispatch.h"
+#include "kernel_in_force.h"
 
 namespace powprime::bignum {
 namespace {

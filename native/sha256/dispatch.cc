@@ -9,7 +9,7 @@
 #include <iterator>
 #include <utility>
 
-#include "../cpu_features.h"
+#include "../kernel_table.h"
 #include "pow_search.h"
 
 namespace powprime::sha256 {
@@ -94,17 +94,75 @@ bool searcher_self_test(const PowGroupSearcher& k) {
   return true;
 }
 
-template <class Slot>
-void admit(const Slot* kernel, bool runs, const char* missing, bool (*self_test)(const Slot&),
-           std::vector<const Slot*>& usable, std::vector<std::string>& refused) {
-  if (!kernel) return;
-  if (!runs)
-    refused.push_back(std::string(kernel->id) + ": " + missing);
-  else if (!self_test(*kernel))
-    refused.push_back(std::string(kernel->id) + ": self-test failed");
-  else
-    usable.push_back(kernel);
-}
+bool has_sha_ni(const CpuFeatures& cpu) { return cpu.sha_ni; }
+bool has_arm_sha2(const CpuFeatures& cpu) { return cpu.arm_sha2; }
+bool has_avx2(const CpuFeatures& cpu) { return cpu.avx2; }
+bool has_avx512f(const CpuFeatures& cpu) { return cpu.avx512f; }
+const BlockHasher* scalar_hasher() { return &kScalarHasher; }
+const PowGroupSearcher* scalar_searcher() { return &kScalarSearcher; }
+
+// The message hashers, best first (a fixed order); the scalar one is the
+// floor, and the reference the others' "abc" digest is checked against.
+const KernelRow<BlockHasher> kHashers[] = {
+    {.name = "sha-ni",
+     .supported = has_sha_ni,
+     .missing = "CPU lacks SHA-NI",
+     .self_test = hasher_self_test,
+     .kernel = shani_hasher},
+    {.name = "armv8-sha2",
+     .supported = has_arm_sha2,
+     .missing = "CPU lacks the ARMv8 SHA-2 instructions",
+     .self_test = hasher_self_test,
+     .kernel = armv8_hasher},
+    {.name = "scalar", .supported = any_cpu, .missing = "", .self_test = nullptr, .kernel = scalar_hasher},
+};
+
+// The group searchers: the timing at load ranks all but the last, the
+// scalar floor (the reference the others are checked against), which stays last.
+const KernelRow<PowGroupSearcher> kSearchers[] = {
+    {.name = "sha-ni",
+     .supported = has_sha_ni,
+     .missing = "CPU lacks SHA-NI",
+     .self_test = searcher_self_test,
+     .kernel = shani_searcher},
+    {.name = "sha-ni-x5",
+     .supported = has_sha_ni,
+     .missing = "CPU lacks SHA-NI",
+     .self_test = searcher_self_test,
+     .kernel = shani5_searcher},
+    {.name = "avx512",
+     .supported = has_avx512f,
+     .missing = "CPU lacks AVX-512F",
+     .self_test = searcher_self_test,
+     .kernel = avx512_searcher},
+    {.name = "avx512-lean",
+     .supported = has_avx512f,
+     .missing = "CPU lacks AVX-512F",
+     .self_test = searcher_self_test,
+     .kernel = avx512_lean_searcher},
+    {.name = "avx2",
+     .supported = has_avx2,
+     .missing = "CPU lacks AVX2",
+     .self_test = searcher_self_test,
+     .kernel = avx2_searcher},
+    {.name = "armv8-sha2",
+     .supported = has_arm_sha2,
+     .missing = "CPU lacks the ARMv8 SHA-2 instructions",
+     .self_test = searcher_self_test,
+     .kernel = armv8_searcher},
+    {.name = "scalar", .supported = any_cpu, .missing = "", .self_test = nullptr, .kernel = scalar_searcher},
+};
+
+// The spare copy of the avx512 code (avx512.cc), admitted on its own: it is
+// ranked as part of the avx512 searcher, not beside it (the two would swap
+// places on noise), and listed right after it.
+const KernelRow<PowGroupSearcher> kSpare = {
+    .name = "avx512-spare",
+    .supported = has_avx512f,
+    .missing = "CPU lacks AVX-512F",
+    .self_test = searcher_self_test,
+    .kernel = avx512_spare_searcher,
+};
 
 constexpr uint32_t kTimedCandidates = 1 << 12;
 
@@ -176,23 +234,18 @@ struct Registry {
   std::vector<std::string> refused;
   Registry() {
     const CpuFeatures& cpu = cpu_features();
-    admit(shani_hasher(), cpu.sha_ni, "CPU lacks SHA-NI", hasher_self_test, hashers, refused);
-    admit(armv8_hasher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", hasher_self_test, hashers, refused);
-    hashers.push_back(&kScalarHasher);
+    Admitted<BlockHasher> h = admit(kHashers, cpu);
+    hashers = std::move(h.usable);
+    refused = std::move(h.refused);
+    Admitted<PowGroupSearcher> s = admit(kSearchers, cpu);
+    searchers = std::move(s.usable);
+    searchers.pop_back();  // the scalar floor: not timed, appended last below
     // A searcher refused for the same reason as its hasher is reported once.
-    std::vector<std::string> searcher_refused;
-    admit(shani_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
-    admit(shani5_searcher(), cpu.sha_ni, "CPU lacks SHA-NI", searcher_self_test, searchers, searcher_refused);
-    admit(avx512_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
-    admit(avx512_lean_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, searchers, searcher_refused);
-    admit(avx2_searcher(), cpu.avx2, "CPU lacks AVX2", searcher_self_test, searchers, searcher_refused);
-    admit(armv8_searcher(), cpu.arm_sha2, "CPU lacks the ARMv8 SHA-2 instructions", searcher_self_test, searchers,
-          searcher_refused);
-    // The spare copy of the avx512 code is ranked as part of it, not beside
-    // it (the two would swap places on noise), and listed right after it.
-    std::vector<const PowGroupSearcher*> spares;
-    admit(avx512_spare_searcher(), cpu.avx512f, "CPU lacks AVX-512F", searcher_self_test, spares, searcher_refused);
-    const PowGroupSearcher* spare = spares.empty() ? nullptr : spares.front();
+    std::vector<std::string> searcher_refused = std::move(s.refused);
+    Admitted<PowGroupSearcher> spares;
+    admit_row(kSpare, cpu, spares);
+    const PowGroupSearcher* spare = spares.usable.empty() ? nullptr : spares.usable.front();
+    searcher_refused.insert(searcher_refused.end(), spares.refused.begin(), spares.refused.end());
     const PowGroupSearcher* spare_of = avx512_searcher();
     if (spare && std::find(searchers.begin(), searchers.end(), spare_of) == searchers.end()) {
       searchers.push_back(spare);  // its original failed its self-test: ranked on its own

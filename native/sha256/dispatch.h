@@ -1,4 +1,5 @@
-// Chooses the SHA-256 kernels once per process, one per slot: the fastest
+// Chooses the SHA-256 kernels once per process from the tables in dispatch.cc
+// (the shape of native/kernel_table.h), one per slot: the fastest
 // message hasher and the fastest group searcher this CPU runs that also pass
 // a self-test against the scalar reference. Searchers are ranked by a short
 // timing at load (a few ms), unless POWPRIME_POW_KERNEL names one to put
