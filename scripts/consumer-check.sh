@@ -8,8 +8,8 @@
 # (from npm; POWPRIME_CONSUMER_RUNTIMES=0 leaves them out). The native
 # backend must come from the prebuilt addon. POWPRIME_CONSUMER_TYPES=0 and
 # POWPRIME_CONSUMER_ARM64=0 leave out the TypeScript consumers and the arm64
-# Node (test:node-versions does, on each Node after the first: neither changes
-# with the Node that installs).
+# Node (test:node-versions does, on every Node it runs: neither changes with
+# the Node that installs, and test:package checks both on CI's own Node).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/powprime-consumer-XXXXXX")"

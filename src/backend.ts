@@ -139,7 +139,7 @@ export function resolvePowBackend(requested: PowBackendChoice): PowBackend {
   // The addon and the WebAssembly module load on first use: ask only for what the rule reads.
   if (choice === 'js') return 'js';
   const loaded = choice !== 'wasm' && native() !== null;
-  const wasm = (choice === 'wasm' || !loaded) && wasmKernel() !== null;
+  const wasm = (choice === 'wasm' || (choice === 'auto' && !loaded)) && wasmKernel() !== null;
   const backend = powBackendFor(choice, loaded, wasm);
   if (backend === null) {
     throw choice === 'wasm' ? new BackendUnavailableError('wasm', wasmLoadError() ?? 'unknown') : new BackendUnavailableError('native', nativeLoadError() ?? 'unknown');

@@ -35,8 +35,10 @@ const workloads = {
   // and go to the pool: a fresh pool thread (which loads the addon) each
   // time, ended by closePool(). One thread per solve keeps the run short.
   async 'solve-pow-close-pool'() {
-    // 800 pools: a leak of the size once seen (0.2 MB a pool) grows 80 MB
-    // after the warm-up, well past the 32 MB bound; 2,000 took 3.5 minutes.
+    // 800 pools: a leak of the size once seen (0.16 MB a pool) moves the
+    // judged medians (first and last quarter after the warm-up) about 48 MB
+    // apart, past the 32 MB bound; the smallest leak caught is about 0.11 MB a
+    // pool (0.04 MB with 2,000, which took 3.5 minutes).
     const cycles = 800;
     let attempts = 0;
     for (let i = 0; i < cycles; i++) {

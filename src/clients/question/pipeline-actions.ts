@@ -1,8 +1,8 @@
 /**
  * The question pipeline's three actions: post a prompt (config, proof of work
  * and query, in the client), check questions for answers, deliver the answers
- * received. Each saves the lists it changed before it reports anything, and a
- * prompt is marked `posting` (saved) before the POST: a crash loses nothing.
+ * received. Each saves what it changed before reporting it (a drop: with its
+ * step), a prompt `posting` (saved) before the POST: a crash loses nothing.
  * Items that keep failing are retried with backoff and dropped after
  * `maxFailures`, the reason recorded. An unreachable service (refused, no such
  * host, TLS) stops the run with its NetworkError instead of counting against
