@@ -8,6 +8,7 @@
  * then wasmLoadError says so), instantiated once per thread on first use, and
  * refused unless it finds two answers computed independently of this code.
  */
+import { decodeBase64 } from '../base64.ts';
 import { BackendUnavailableError } from '../errors.ts';
 import { PowTarget } from './target.ts';
 import { POW_WASM_BASE64 } from './wasm-bytes.ts';
@@ -45,27 +46,6 @@ const SELF_TESTS: readonly { nonce: string; difficulty: number; from: bigint; co
   { nonce: 'powprime wasm self-test', difficulty: 3, from: 0n, counter: 1940n },
   { nonce: 'powprime wasm self-test: four-digit groups..', difficulty: 4, from: 49_000n, counter: 58216n },
 ];
-
-function decodeBase64(text: string): Uint8Array {
-  // atob is in Node 16+, Bun, Deno and browsers; declared here so no DOM or Node types are needed.
-  const atob = (globalThis as { atob?: (s: string) => string }).atob;
-  if (typeof atob === 'function') return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const clean = text.replace(/=+$/, '');
-  const out = new Uint8Array((clean.length * 3) >> 2);
-  let bits = 0;
-  let value = 0;
-  let n = 0;
-  for (const c of clean) {
-    value = (value << 6) | alphabet.indexOf(c);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[n++] = (value >> bits) & 0xff;
-    }
-  }
-  return out;
-}
 
 /** Compiles and instantiates `bytes`, then runs the self-tests; throws an Error saying what failed. */
 export function loadWasmKernel(bytes: Uint8Array): WasmKernel {
