@@ -46,6 +46,7 @@ export const FAST_FILES = [
   'test/challenge-difficulty.test.ts',
   'test/challenge-fuzz.test.ts',
   'test/wasm-kernel.test.ts',
+  'test/wasm-bignum.test.ts',
 ];
 
 export default defineConfig({

@@ -211,9 +211,9 @@ describe('scripts/build-wasm.mjs', () => {
     if (process.env.POWPRIME_REQUIRE_WASM_TOOLS === '1') throw new Error(`clang and wasm-ld are required here (POWPRIME_REQUIRE_WASM_TOOLS=1): ${check.stderr.trim()}`);
     process.stderr.write(`\n*** build-wasm --check SKIPPED: ${check.stderr.trim()} (apt-get install -y clang lld) ***\n\n`);
   }
-  it.runIf(tools)('--check: the committed src/pow/wasm-bytes.ts is a fresh build of native/wasm/pow_simd128.c', () => {
+  it.runIf(tools)('--check: the committed src/pow/wasm-bytes.ts and src/prime/wasm-bignum-bytes.ts are fresh builds of native/wasm/', () => {
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
-    expect(check.stdout).toMatch(/^build-wasm: src\/pow\/wasm-bytes\.ts is up to date \(\d+ bytes\)\n$/);
+    expect(check.stdout).toMatch(/^build-wasm: src\/pow\/wasm-bytes\.ts is up to date \(\d+ bytes\)\nbuild-wasm: src\/prime\/wasm-bignum-bytes\.ts is up to date \(\d+ bytes\)\n$/);
   });
 });

@@ -2,10 +2,13 @@
  * The TS backend's probable-prime tests, verdict for verdict the same as
  * native/bignum/primality.cc: trial division below 1000, Baillie–PSW (strong
  * base 2 + strong Lucas with Selfridge's method A), then extra Miller–Rabin
- * rounds on bases derived from n by SHA-256 — never Math.random.
+ * rounds on bases derived from n by SHA-256 — never Math.random. The
+ * exponentiations go to WebAssembly at the sizes where it was measured
+ * faster (./modexp.ts); the Lucas sequence stays BigInt.
  */
 import { sha256 } from '../hash/sha256.ts';
-import { bitLength, fromBytes, isqrt, modPow, pow2Mod, toBytes } from './bigint.ts';
+import { bitLength, fromBytes, isqrt, toBytes } from './bigint.ts';
+import { modPowFast, pow2ModFast } from './modexp.ts';
 import { TRIAL_PRIMES } from './small-primes.ts';
 
 /**
@@ -47,11 +50,11 @@ function splitMinusOne(n: bigint): { d: bigint; s: number } {
 
 export function strongBase2(n: bigint): boolean {
   const { d, s } = splitMinusOne(n);
-  return strongTail(pow2Mod(d, n), n, s);
+  return strongTail(pow2ModFast(d, n), n, s);
 }
 
 export function fermatBase2(n: bigint): boolean {
-  return pow2Mod(n - 1n, n) === 1n;
+  return pow2ModFast(n - 1n, n) === 1n;
 }
 
 /** Jacobi symbol (a/n) for odd n > 0. */
@@ -126,7 +129,7 @@ function millerRabinDerived(n: bigint, i: number): boolean {
   new DataView(msg.buffer).setUint32(nb.length, i);
   const base = 2n + (fromBytes(sha256(msg)) % (n - 3n));
   const { d, s } = splitMinusOne(n);
-  return strongTail(modPow(base, d, n), n, s);
+  return strongTail(modPowFast(base, d, n), n, s);
 }
 
 export function isProbablePrimeJs(n: bigint, rounds = -1, trial = true): boolean {
