@@ -47,6 +47,7 @@ export const FAST_FILES = [
   'test/challenge-fuzz.test.ts',
   'test/wasm-kernel.test.ts',
   'test/wasm-bignum.test.ts',
+  'test/bench-wasm-modexp.test.ts',
 ];
 
 export default defineConfig({

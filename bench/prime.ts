@@ -1,6 +1,7 @@
 /**
  * Safe primes, side by side in one run: one modular exponentiation (native,
- * native base-2, TS, bigint-crypto-utils, OpenSSL through node:crypto), and
+ * native base-2, TS, bigint-crypto-utils, OpenSSL through node:crypto, and
+ * the TS backend's WebAssembly kernel against BigInt: ./wasm-modexp.ts), and
  * the mean time per safe prime of a seeded search on all cores against
  * node:crypto generatePrime(bits, {safe: true}).
  */
@@ -19,6 +20,7 @@ import { sliceLength, slicesPerClaim } from '../src/prime/tuning.ts';
 import { runChild } from './openssl.ts';
 import { mean, ratio, spread, target, type BenchRow, type BenchTarget } from './schema.ts';
 import { generateDhParams } from '../src/prime/dhparam.ts';
+import { runWasmModexpBench } from './wasm-modexp.ts';
 
 export interface PrimeBenchResult {
   threads: number;
@@ -159,6 +161,11 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
       `checkPrimeSync on a prime / its ${rounds} Miller–Rabin rounds`,
     );
   }
+
+  // The TS backend's exponentiations: the WebAssembly kernel against BigInt, paired.
+  const wasm = runWasmModexpBench(opts);
+  rows.push(...wasm.rows);
+  skipped.push(...wasm.skipped);
 
   const threads = poolSize();
   // node:crypto takes minutes for one safe prime above 2048 bits: those sizes
@@ -316,6 +323,7 @@ export async function runPrimeBench(opts: { quick: boolean; onStep?: (name: stri
   }
 
   const targets = [
+    ...wasm.targets,
     target('2048-bit modexp, native / OpenSSL per round', ratio(value('modexp 2048 bits, native'), value('modexp 2048 bits, OpenSSL per MR round')), '×', 1.0, 'max'),
     // "Base-2 Fermat at least 15% faster still": than OpenSSL's round, as the modexp line compares.
     target('2048-bit base-2 Fermat, native / OpenSSL per round', ratio(value('modexp 2048 bits, native base-2'), value('modexp 2048 bits, OpenSSL per MR round')), '×', 0.85, 'max'),
