@@ -3,6 +3,7 @@ import { isMainThread } from 'node:worker_threads';
 import { BackendUnavailableError } from './errors.ts';
 import { native as loadNative, nativeLoadError, type NativeBinding } from './native.ts';
 import { wasmKernel, wasmLoadError } from './pow/wasm-kernel.ts';
+import { wasmModexp } from './prime/wasm-bignum.ts';
 
 /** Backends of the safe-prime and bignum work (and of everything but the PoW search). */
 export type BackendChoice = 'auto' | 'native' | 'js';
@@ -25,7 +26,10 @@ export interface BackendInfo {
   wasmError: string | null;
   /** Active SHA-256 kernel for the PoW search: "avx512 x48", "sha-ni x5", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
-  /** Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable" or "js". */
+  /**
+   * Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable"; without the addon "wasm + js"
+   * (exponentiations in WebAssembly at the sizes a timing at first use finds it faster, BigInt elsewhere) or "js".
+   */
   bignum: string;
   /** Ids of the native bignum kernels usable on this CPU, best first (empty without the addon). */
   bignumKernels: string[];
@@ -51,7 +55,9 @@ export function backendInfo(): BackendInfo {
   // POWPRIME_BACKEND names one that did not load (solvePow would refuse), what 'auto' gets.
   const powBackend = powBackendFor(env, n !== null, wasm !== null) ?? powBackendFor('auto', n !== null, wasm !== null) ?? 'js';
   if (!n) {
-    return { backend: 'js', powBackend, wasm, wasmError, sha256: 'js', bignum: 'js', bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
+    // POWPRIME_BACKEND=js keeps the TS backend's exponentiations in BigInt too (src/prime/modexp.ts).
+    const bignum = env !== 'js' && wasmModexp() ? 'wasm + js' : 'js';
+    return { backend: 'js', powBackend, wasm, wasmError, sha256: 'js', bignum, bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
   }
   const info = n.backendInfo();
   return {
