@@ -79,7 +79,7 @@ const limbsOf = (x: bigint): number => Math.max(1, Math.ceil(x.toString(16).leng
 export function loadWasmModexp(bytes: Uint8Array): WasmModexp {
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   if (typeof wasm !== 'object') throw new Error('WebAssembly is not available in this runtime');
-  if (!wasm.validate(bytes)) throw new Error('this runtime refuses the module (no WebAssembly bulk memory?)');
+  if (!wasm.validate(bytes)) throw new Error('this runtime refuses the module (no WebAssembly SIMD128 or bulk memory?)');
   const ex = new wasm.Instance(new wasm.Module(bytes), {}).exports as unknown as Exports;
   const io = ex.bn_io() >> 2;
   // The memory never grows, so one view serves every call. Fields of the C struct BnIo, in limbs.
