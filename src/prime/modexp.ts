@@ -50,7 +50,7 @@ function elapsed(f: () => unknown, reps: number): number {
  * millisecond or so (timers are coarse).
  */
 function timeClass(k: WasmModexp, m: bigint, bits: number): boolean {
-  const keep = Math.min(bits, Math.max(32, Math.floor(4e9 / (bits * bits))));
+  const keep = Math.min(bits, Math.max(128, Math.floor(4e9 / (bits * bits))));
   const e = (m - 1n) >> BigInt(bits - keep);
   const reps = Math.max(1, Math.ceil(2 ** 18 / (bits * keep)));
   let wasm = Number.POSITIVE_INFINITY;
