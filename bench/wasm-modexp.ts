@@ -27,10 +27,10 @@ export interface WasmModexpBench {
   skipped: string[];
 }
 
-/** Pairs a size gets: about two seconds of BigInt at each, at least three. */
+/** Pairs a size gets: about two seconds of BigInt at each, at least five (three in a quick run). */
 export function pairsFor(bits: number, quick: boolean): number {
   const bigintMs = 2.6 * (bits / 1024) ** 2.6; // BigInt base^e at 1024 bits: about 2.6 ms, ×6 a doubling
-  return Math.max(3, Math.min(quick ? 9 : 31, Math.round((quick ? 500 : 2000) / bigintMs)));
+  return Math.max(quick ? 3 : 5, Math.min(quick ? 9 : 31, Math.round((quick ? 500 : 2000) / bigintMs)));
 }
 
 function ms(f: () => unknown): number {

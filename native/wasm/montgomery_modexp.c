@@ -48,7 +48,7 @@ static uint32_t m30[MAX_DIGITS + PAD];
 static uint32_t mrev[MAX_DIGITS + PAD];                          // m's digits in reverse
 static uint32_t brev[MAX_DIGITS + PAD];                          // mont_mul's b in reverse
 static uint32_t q[MAX_DIGITS + PAD];                             // the Montgomery quotient digits of one product
-static uint32_t x32[MAX_LIMBS];                                  // 2^k mod m, fully reduced, in 32-bit limbs
+static uint32_t x32[MAX_LIMBS];                                  // 2R mod m, fully reduced, in 32-bit limbs
 static uint32_t table[1 << (MAX_WINDOW - 1)][MAX_DIGITS + PAD];  // base^1, base^3, ... in Montgomery form
 static uint32_t acc[MAX_DIGITS + PAD];
 static uint32_t one[MAX_DIGITS + PAD];
