@@ -36,16 +36,18 @@ describe('powprime question', () => {
     expect(human.stdout).toContain('https://questions.example/');
     expect(answer.status).toBe(0);
     // Found nothing: exit 1, like `registry get` of a prime the registry does not hold.
-    const none = await cli('question', 'answer', 'nope', '--json', ...common);
+    // The answer route allows one call a minute and the first `answer` took it (the
+    // second was answered from the cache): --no-limits from here on, or this test
+    // would wait a minute for nothing (rate-limiter-shared.test.ts tests the waiting).
+    const none = await cli('question', 'answer', 'nope', '--json', '--no-limits', ...common);
     expect(none.status).toBe(1);
     expect(none.stdout.trim()).toBe('null');
-    const manyRun = await cli('question', 'answers', id, 'nope', '--json', ...common);
+    const manyRun = await cli('question', 'answers', id, 'nope', '--json', '--no-limits', ...common);
     const many = JSON.parse(manyRun.stdout);
     expect(many[1]).toEqual({ error: 'question not answered or not existing', id: 'nope' });
     // One of the ids has no answer: exit 1, as `answer` gives for it alone, and stderr says how many.
     expect(manyRun.status).toBe(1);
     expect(manyRun.stderr).toContain('powprime: 1 of 2 questions not answered yet');
-    // --no-limits: the route allows one call a minute, and the call above took it.
     const allAnswered = await cli('question', 'answers', id, '--json', '--no-limits', ...common);
     expect(allAnswered.status, allAnswered.stderr).toBe(0);
     // The line explains the exit code, so --quiet keeps it.
