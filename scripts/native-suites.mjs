@@ -11,6 +11,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 // cores at -O1 with sanitizers (see docs/sanitizers.md).
 export const nativeSuites = [
   'test/native-hardening.test.ts',
+  'test/widest-prime.test.ts',
   'test/native-tables.test.ts',
   'test/sha256.test.ts',
   'test/bignum-kernels.test.ts',
@@ -27,7 +28,8 @@ export const nativeSuites = [
 // On other Node versions only the binding layer can differ (the kernels are
 // the same machine code whichever Node loads them): the suites that call every
 // binding with good and bad arguments, a pool of workers and a stop, in about
-// a minute instead of three.
+// twenty seconds instead of three minutes (widest-prime's one long proof is a
+// kernel check, left to the runs above).
 export const bindingSuites = ['test/native-hardening.test.ts', 'test/native-tables.test.ts', 'test/sha256.test.ts', 'test/pow-api.test.ts', 'test/search-stop.test.ts', 'test/sieve-roots.test.ts'];
 
 export function die(msg) {
