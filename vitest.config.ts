@@ -1,11 +1,14 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The fast project (`npm run test:fast`, for each edit): suites of seconds that
- * start no long-lived processes, no Redis, no emulator and no browser. The
- * slow project is everything else; `npm test` runs both. CONTRIBUTING.md
- * gives each project's duration. A file named here that does not exist fails
- * test/structure.test.ts (vitest itself would say nothing).
+ * Three projects. `fast` (`npm run test:fast`, for each edit): suites of
+ * seconds that start no long-lived processes, no Redis, no emulator and no
+ * browser. The rest is slow, in two: `slow-alone`, the suites that keep both
+ * cores busy or measure the machine, one file at a time; `slow`, suites that
+ * keep about one core busy (measured: CPU time within 10% of wall time, or
+ * less), two files at a time, after the others. `npm test` runs all three.
+ * CONTRIBUTING.md gives the durations. A file named here that does not exist
+ * fails test/structure.test.ts (vitest itself would say nothing).
  */
 export const FAST_FILES = [
   'test/boundaries.test.ts',
@@ -50,11 +53,27 @@ export const FAST_FILES = [
   'test/bench-wasm-modexp.test.ts',
 ];
 
+/**
+ * Slow suites that must run alone: their pools or parallel searches use both
+ * cores (CPU time 1.2–1.5× wall time), or they measure the machine (the
+ * bench's rates, other processes' CPU time, the addon's memory).
+ */
+export const ALONE_FILES = [
+  'test/bench-report.test.ts',
+  'test/cli-moduli.test.ts',
+  'test/cli-moduli-merge.test.ts',
+  'test/close-pool.test.ts',
+  'test/dhparam.test.ts',
+  'test/host-state.test.ts',
+  'test/native-memory.test.ts',
+  'test/out-files.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    // Suites share one machine of 2 cores; the pool-based suites already use both.
+    // One file at a time unless a project says otherwise: a machine of 2 cores.
     fileParallelism: false,
     // A test that asserts nothing cannot fail: every test must make at least one assertion.
     expect: { requireAssertions: true },
@@ -63,11 +82,23 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'slow-alone',
+          include: ALONE_FILES,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'slow',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...FAST_FILES],
+          exclude: [...configDefaults.exclude, ...FAST_FILES, ...ALONE_FILES],
           // One real redis-server for the queue tests (see the file).
           globalSetup: ['test/helpers/redis-setup.ts'],
+          // Two files at a time, each keeping about one core busy; after the
+          // one-at-a-time projects (a group's projects share one worker count).
+          fileParallelism: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.ts';
 import { PowprimeError } from '../src/index.ts';
 import { COMMANDS } from '../src/cli/program.ts';
-import { FAST_FILES } from '../vitest.config.ts';
+import { ALONE_FILES, FAST_FILES } from '../vitest.config.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -241,12 +241,13 @@ describe('layout', () => {
 });
 
 describe('the test projects', () => {
-  it('the fast project names only test files that exist, and leaves the slow one most of the suite', () => {
+  it('the fast and slow-alone projects name only test files that exist, each in one project; processes stay out of the fast one', () => {
     const all = readdirSync(join(root, 'test'))
       .filter((f) => f.endsWith('.test.ts'))
       .map((f) => `test/${f}`);
-    expect(FAST_FILES.filter((f) => !all.includes(f))).toEqual([]);
-    expect(new Set(FAST_FILES).size).toBe(FAST_FILES.length);
+    const named = [...FAST_FILES, ...ALONE_FILES];
+    expect(named.filter((f) => !all.includes(f))).toEqual([]);
+    expect(new Set(named).size).toBe(named.length);
     // Processes, Redis, emulation and browsers stay out of the edit loop.
     for (const slow of ['test/queue.test.ts', 'test/arm64.test.ts', 'test/win32.test.ts', 'test/musl.test.ts', 'test/browser.test.ts', 'test/cli-signals.test.ts'])
       expect(FAST_FILES).not.toContain(slow);
