@@ -11,7 +11,7 @@
  * depends on the CPU and the engine (V8's BigInt multiplication switches to
  * Karatsuba at a size; another engine may be faster or slower than both).
  */
-import { modPow, pow2Mod } from './bigint.ts';
+import { bitLength, modPow, pow2Mod } from './bigint.ts';
 import { MODEXP_WASM_MAX_BITS, wasmModexp, type WasmModexp } from './wasm-bignum.ts';
 
 /** 'timed' (the default) as above; 'wasm' wherever the kernel takes the size; 'bigint' never the kernel. */
@@ -72,8 +72,8 @@ function timeClass(k: WasmModexp, m: bigint, bits: number): boolean {
 function kernelFor(e: bigint, m: bigint): WasmModexp | null {
   mode ??= defaultMode();
   if (mode === 'bigint' || (m & 1n) === 0n || m < 3n || e < 0n) return null;
-  const bits = m.toString(2).length;
-  if (bits > MODEXP_WASM_MAX_BITS || e.toString(2).length > MODEXP_WASM_MAX_BITS) return null;
+  const bits = bitLength(m);
+  if (bits > MODEXP_WASM_MAX_BITS || bitLength(e) > MODEXP_WASM_MAX_BITS) return null;
   const k = wasmModexp();
   if (!k || mode === 'wasm') return k;
   const c = sizeClass(bits);
