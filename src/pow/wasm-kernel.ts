@@ -8,7 +8,7 @@
  * then wasmLoadError says so), instantiated once per thread on first use, and
  * refused unless it finds two answers computed independently of this code.
  */
-import { decodeBase64 } from '../base64.ts';
+import { decodeBase64, instantiateWasm, loadOnce } from '../wasm-module.ts';
 import { BackendUnavailableError } from '../errors.ts';
 import { PowTarget } from './target.ts';
 import { POW_WASM_BASE64 } from './wasm-bytes.ts';
@@ -16,13 +16,6 @@ import { POW_WASM_BASE64 } from './wasm-bytes.ts';
 export interface WasmKernel {
   /** Lowest k in [kStart, kEnd) meeting the target's difficulty, or null; the range lies inside one window. */
   search(target: PowTarget, kStart: bigint, kEnd: bigint): bigint | null;
-}
-
-/** The little of the WebAssembly API used here, declared so that no DOM or Node types are needed to compile this file. */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
 }
 
 interface Exports {
@@ -49,11 +42,7 @@ const SELF_TESTS: readonly { nonce: string; difficulty: number; from: bigint; co
 
 /** Compiles and instantiates `bytes`, then runs the self-tests; throws an Error saying what failed. */
 export function loadWasmKernel(bytes: Uint8Array): WasmKernel {
-  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (typeof wasm !== 'object') throw new Error('WebAssembly is not available in this runtime');
-  if (!wasm.validate(bytes)) throw new Error('this runtime refuses the module (no WebAssembly SIMD128?)');
-  const instance = new wasm.Instance(new wasm.Module(bytes), {});
-  const ex = instance.exports as unknown as Exports;
+  const ex = instantiateWasm(bytes, 'WebAssembly SIMD128') as Exports;
   const io = ex.pow_io();
   const kernel: WasmKernel = {
     search(target, kStart, kEnd) {
@@ -79,30 +68,21 @@ export function powWasmBytes(): Uint8Array {
   return decodeBase64(POW_WASM_BASE64);
 }
 
-let loaded: WasmKernel | null | undefined;
-let loadError: string | null = null;
+const thisThread = loadOnce(() => loadWasmKernel(powWasmBytes()));
 
 /** This thread's WASM kernel, loaded on first use; null when WebAssembly or SIMD128 is unavailable (see wasmLoadError). */
 export function wasmKernel(): WasmKernel | null {
-  if (loaded !== undefined) return loaded;
-  try {
-    loaded = loadWasmKernel(powWasmBytes());
-  } catch (e) {
-    loaded = null;
-    loadError = e instanceof Error ? e.message : String(e);
-  }
-  return loaded;
+  return thisThread.get();
 }
 
 /** Why the WASM kernel is not in use in this thread, or null (loads it if nothing tried yet). */
 export function wasmLoadError(): string | null {
-  wasmKernel();
-  return loadError;
+  return thisThread.error();
 }
 
 /** searchRangeJs's twin on the WASM kernel; throws BackendUnavailableError where it cannot load. */
 export function searchRangeWasm(target: PowTarget, kStart: bigint, kEnd: bigint): bigint | null {
   const kernel = wasmKernel();
-  if (!kernel) throw new BackendUnavailableError('wasm', loadError ?? 'unknown');
+  if (!kernel) throw new BackendUnavailableError('wasm', wasmLoadError() ?? 'unknown');
   return kernel.search(target, kStart, kEnd);
 }

@@ -7,7 +7,7 @@
  * Compiled synchronously, instantiated once per thread on first use, and
  * refused unless it gives four answers computed independently of this code.
  */
-import { decodeBase64 } from '../base64.ts';
+import { decodeBase64, instantiateWasm, loadOnce } from '../wasm-module.ts';
 import { MODEXP_WASM_BASE64 } from './wasm-bignum-bytes.ts';
 
 /** Widest modulus and exponent the kernel takes (MAX_LIMBS 32-bit limbs in the C source). */
@@ -19,13 +19,6 @@ export interface WasmModexp {
   modPow(base: bigint, e: bigint, m: bigint): bigint;
   /** 2^e mod m, on the same terms. */
   pow2Mod(e: bigint, m: bigint): bigint;
-}
-
-/** The little of the WebAssembly API used here, declared so that no DOM or Node types are needed to compile this file. */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
 }
 
 interface Exports {
@@ -77,10 +70,7 @@ const limbsOf = (x: bigint): number => Math.max(1, Math.ceil(x.toString(16).leng
 
 /** Compiles and instantiates `bytes`, then runs the self-tests; throws an Error saying what failed. */
 export function loadWasmModexp(bytes: Uint8Array): WasmModexp {
-  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (typeof wasm !== 'object') throw new Error('WebAssembly is not available in this runtime');
-  if (!wasm.validate(bytes)) throw new Error('this runtime refuses the module (no WebAssembly SIMD128 or bulk memory?)');
-  const ex = new wasm.Instance(new wasm.Module(bytes), {}).exports as unknown as Exports;
+  const ex = instantiateWasm(bytes, 'WebAssembly SIMD128 or bulk memory') as Exports;
   const io = ex.bn_io() >> 2;
   // The memory never grows, so one view serves every call. Fields of the C struct BnIo, in limbs.
   const view = new Uint32Array(ex.memory.buffer);
@@ -120,23 +110,14 @@ export function loadWasmModexp(bytes: Uint8Array): WasmModexp {
   return kernel;
 }
 
-let loaded: WasmModexp | null | undefined;
-let loadError: string | null = null;
+const thisThread = loadOnce(() => loadWasmModexp(decodeBase64(MODEXP_WASM_BASE64)));
 
 /** This thread's kernel, loaded on first use; null where WebAssembly is unavailable or the self-test failed (see wasmModexpError). */
 export function wasmModexp(): WasmModexp | null {
-  if (loaded !== undefined) return loaded;
-  try {
-    loaded = loadWasmModexp(decodeBase64(MODEXP_WASM_BASE64));
-  } catch (e) {
-    loaded = null;
-    loadError = e instanceof Error ? e.message : String(e);
-  }
-  return loaded;
+  return thisThread.get();
 }
 
 /** Why the kernel is not in use in this thread, or null (loads it if nothing tried yet). */
 export function wasmModexpError(): string | null {
-  wasmModexp();
-  return loadError;
+  return thisThread.error();
 }
