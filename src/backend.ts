@@ -27,7 +27,7 @@ export interface BackendInfo {
   /** Active SHA-256 kernel for the PoW search: "avx512 x48", "sha-ni x5", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
   /**
-   * Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx", "portable"; without the addon "wasm + js"
+   * Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "avx2 x4 + mulx/adx", "mulx/adx", "portable"; without the addon "wasm + js"
    * (exponentiations in WebAssembly at the sizes a timing at first use finds it faster, BigInt elsewhere) or "js".
    */
   bignum: string;

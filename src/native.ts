@@ -36,7 +36,7 @@ interface NativeBackendInfo {
   /** Kernels compiled in but not usable here, with the reason. */
   refused: string[];
   cpu: { shaNi: boolean; avx2: boolean; bmi2: boolean; adx: boolean; avx512f: boolean; avx512ifma: boolean; armSha2: boolean };
-  /** Name of the bignum kernel in force: "avx512-ifma x8 + mulx/adx", "mulx/adx" or "portable". */
+  /** Name of the bignum kernel in force: "avx512-ifma x8 + mulx/adx", "avx2 x4 + mulx/adx", "mulx/adx" or "portable". */
   bignum: string;
   /** Ids of the bignum kernels usable on this CPU (admitted by its features, then a self-test at load), best first; "portable" always last. */
   bignumKernels: string[];

@@ -9,8 +9,8 @@ import { textbookPowMod } from './helpers/number-theory.ts';
 import { usableBignumKernels } from './helpers/backends.ts';
 import { rng } from './helpers/oracles.ts';
 
-// Every native multiplication kernel this CPU has (portable, MULX/ADX, AVX-512
-// IFMA), each checked against the TS backend and independent arithmetic.
+// Every native multiplication kernel this CPU has (portable, MULX/ADX, AVX2
+// lanes, AVX-512 IFMA), each checked against the TS backend and independent arithmetic.
 const n = backendInfo().backend === 'native' ? native() : null;
 const best = n ? n.backendInfo().bignum : '';
 const kernels = usableBignumKernels();
@@ -45,6 +45,7 @@ describe.runIf(n !== null)('the native bignum kernel table', () => {
     const { cpu } = info;
     expect(info.bignumKernels.includes('adx')).toBe(cpu.bmi2 && cpu.adx && process.arch === 'x64');
     expect(info.bignumKernels.includes('ifma')).toBe(cpu.avx512ifma && cpu.bmi2 && cpu.adx && process.arch === 'x64');
+    expect(info.bignumKernels.includes('avx2')).toBe(cpu.avx2 && cpu.bmi2 && cpu.adx && process.arch === 'x64');
     expect(backendInfo().bignumKernels).toEqual(info.bignumKernels);
     expect(backendInfo().bignumRefused).toEqual(info.bignumRefused);
   });

@@ -13,6 +13,7 @@ namespace powprime::bignum {
 // accessor here and give it a row below; admission, the self-test,
 // backendInfo() and setBignumKernel() follow.
 const BignumKernel* ifma_kernel();      // mont_ifma.cc
+const BignumKernel* avx2_kernel();      // mont_adx.cc
 const BignumKernel* adx_kernel();       // mont_adx.cc
 const BignumKernel* portable_kernel();  // mont_portable.cc: never null, always usable
 
@@ -26,6 +27,13 @@ const KernelRow<BignumKernel> kTable[] = {
         .missing = "CPU lacks AVX-512 IFMA (with BMI2 and ADX)",
         .self_test = self_test,
         .kernel = ifma_kernel,
+    },
+    {
+        .name = "avx2",
+        .supported = [](const CpuFeatures& cpu) { return cpu.avx2 && cpu.bmi2 && cpu.adx; },
+        .missing = "CPU lacks AVX2 (with BMI2 and ADX)",
+        .self_test = self_test,
+        .kernel = avx2_kernel,
     },
     {
         .name = "adx",

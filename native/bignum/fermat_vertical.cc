@@ -1,5 +1,6 @@
 #include "fermat_vertical.h"
 
+#include "pow2_mod.h"
 #include "radix52.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -89,21 +90,13 @@ int digits_for(int bits) { return (bits + 4 + 51) / 52; }
 static_assert((kVerticalMaxBits + 4 + 51) / 52 == kMaxDigits && (kVerticalMaxBits + 5 + 51) / 52 > kMaxDigits,
               "kVerticalMaxBits is the widest number digits_for fits in kMaxDigits");
 
-// R mod n (the Montgomery form of 1) for one lane, as `digits` digits: from
-// 2^(b−1) < n, doubled with a conditional subtraction up to 2^(52·digits).
+// R mod n (the Montgomery form of 1) for one lane, as `digits` digits.
 // limbs ≤ kMaxWords (run trims the batch's width to its widest number).
 constexpr int kMaxWords = (kVerticalMaxBits + 63) / 64;
+static_assert(kMaxWords < kMaxPow2ModWords, "pow2_mod_by_doubling takes the widest lane");
 void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
-  u64 x[kMaxWords + 1];
-  std::fill(x, x + limbs + 1, 0);  // not the whole array: this runs for every lane of every batch
-  const int b = bit_length(n, limbs);
-  x[(b - 1) / 64] = u64(1) << ((b - 1) % 64);
-  for (int i = b - 1; i < 52 * digits; i++) {
-    const u64 top = x[limbs - 1] >> 63;
-    for (int w = limbs - 1; w > 0; w--) x[w] = (x[w] << 1) | (x[w - 1] >> 63);
-    x[0] <<= 1;
-    if (top || cmp(x, n, limbs) >= 0) sub(x, x, n, limbs);
-  }
+  u64 x[kMaxPow2ModWords];
+  pow2_mod_by_doubling(x, n, limbs, 52 * digits);
   to_digits(out, digits, x, limbs);
 }
 

@@ -1,5 +1,6 @@
 #include "mont_adx.h"
 
+#include "fermat_vertical_avx2.h"
 #include "kernel.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -225,14 +226,35 @@ constexpr BignumKernel kAdx = {
     nullptr,
 };
 
+// The same products, with the sieve's base-2 Fermat tests sixteen at a time
+// in AVX2 lanes (fermat_vertical_avx2.h), for CPUs that have AVX2 but not
+// AVX-512 IFMA; backendInfo() names it, as the IFMA kernel, by the lanes a
+// register holds.
+constexpr BignumKernel kAvx2 = {
+    "avx2",
+    "avx2 x4 + mulx/adx",
+    /*pad=*/4,
+    adx_products,
+    /*exp_min_bits=*/0,
+    /*exp_max_bits=*/0,
+    nullptr,
+    nullptr,
+    nullptr,
+    kAvx2Lanes,
+    kAvx2MaxBits,
+    fermat2_vertical_avx2,
+};
+
 }  // namespace
 
 const BignumKernel* adx_kernel() { return &kAdx; }
+const BignumKernel* avx2_kernel() { return &kAvx2; }
 
 }  // namespace powprime::bignum
 
 #else
 namespace powprime::bignum {
 const BignumKernel* adx_kernel() { return nullptr; }
+const BignumKernel* avx2_kernel() { return nullptr; }
 }  // namespace powprime::bignum
 #endif

@@ -33,3 +33,10 @@ export function skipNativeNotice(what: string): void {
 export function usableBignumKernels(): string[] {
   return hasNative ? info.bignumKernels : [];
 }
+
+/**
+ * True in `npm run test:sanitize`, whose addon is instrumented: there the SIMD
+ * lane kernels run 30 times as slow (every load and store checked), so a
+ * suite may check each shape of batch once instead of many random ones.
+ */
+export const underSanitizers = /libasan/.test(process.env.LD_PRELOAD ?? '');
