@@ -86,7 +86,8 @@ constexpr int kMaxDigits = (kAvx2MaxBits + 4 + 26) / 27;
 constexpr int kMaxDigits28 = 127;
 constexpr int radix_for(int bits) { return (bits + 4 + 27) / 28 <= kMaxDigits28 ? 28 : 27; }
 constexpr int digits_for(int bits, int r) { return (bits + 4 + r - 1) / r; }
-static_assert(digits_for(kAvx2MaxBits, 27) <= kMaxDigits && 2 * kMaxDigits < 1024 && 2 * kMaxDigits28 < 256, "a product's sums fit 64 bits at both radixes");
+static_assert(digits_for(kAvx2MaxBits, 27) <= kMaxDigits && 2 * kMaxDigits < 1024 && 2 * kMaxDigits28 < 256,
+              "a product's sums fit 64 bits at both radixes");
 
 void to_digits_r(u64* d, int digits, const u64* w, int limbs, int r) {
   const u64 mask = (u64(1) << r) - 1;
@@ -288,7 +289,8 @@ POWPRIME_AVX2 void run(const u64* const* n, int count, int limbs, int top, bool*
     V diff = _mm256_xor_si256(acc[0].r[i], one[0].r[i]);
     for (int j = 1; j < L; j++) diff = _mm256_or_si256(diff, acc[j].r[i]);
     const int is_one = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(diff, _mm256_setzero_si256())));
-    for (int k = kRegLanes * i; k < std::min(count, kRegLanes * (i + 1)); k++) out[k] = (is_one >> (k - kRegLanes * i)) & 1;
+    for (int k = kRegLanes * i; k < std::min(count, kRegLanes * (i + 1)); k++)
+      out[k] = (is_one >> (k - kRegLanes * i)) & 1;
   }
 }
 
