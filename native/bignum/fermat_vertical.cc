@@ -1,7 +1,8 @@
 #include "fermat_vertical.h"
 
+#include "digits.h"
+#include "lane_group.h"
 #include "pow2_mod.h"
-#include "radix52.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -9,11 +10,19 @@
 #include <algorithm>
 
 #define POWPRIME_IFMA __attribute__((target("avx512f,avx512ifma")))
+// As in the AVX2 lanes (fermat_vertical_avx2.cc, which says what GCC's
+// sanitizer build did to a group passed by value to a function left out of
+// line): the functions that take or return a group by value are always
+// inlined, and the others take references.
+#define POWPRIME_IFMA_OP __attribute__((target("avx512f,avx512ifma"), always_inline))
 
 namespace powprime::bignum {
 namespace {
 
 using V = __m512i;
+struct Zmm {
+  using V = __m512i;
+};
 
 // A group of lanes the kernels below run as one: G1 is one register (eight
 // lanes), G2 two independent ones (sixteen). Every product column is a chain
@@ -22,21 +31,15 @@ using V = __m512i;
 // second chain beside each one fills some of the rest: a 2048-bit squaring
 // took 0.80–0.90 of the time a lane in a loop of its own, and a 2048-bit
 // search 2–5 % less core time a prime (Zen 5, bench/safe-prime-profile.ts).
-template <int kCount>
-struct Group {
-  static constexpr int kRegs = kCount;
-  V r[kCount];
-};
-using G1 = Group<1>;
-using G2 = Group<2>;
-// 64-bit lanes in one register.
-constexpr int kRegLanes = 8;
+using G1 = LaneGroup<Zmm, 1>;
+using G2 = LaneGroup<Zmm, 2>;
+constexpr int kRegLanes = G1::kRegLanes;
 static_assert(G2::kRegs * kRegLanes == kVerticalLanes, "the widest group holds every lane of a batch");
 
 // The operations the kernels use, register by register.
 #define POWPRIME_GROUP_OP(name, expr)                   \
   template <class G>                                    \
-  POWPRIME_IFMA inline G name(G a, G b, G c) {          \
+  POWPRIME_IFMA_OP inline G name(G a, G b, G c) {       \
     G o;                                                \
     for (int i = 0; i < G::kRegs; i++) o.r[i] = (expr); \
     return o;                                           \
@@ -46,28 +49,28 @@ POWPRIME_GROUP_OP(hi, _mm512_madd52hi_epu64(a.r[i], b.r[i], c.r[i]))  // a + hig
 #undef POWPRIME_GROUP_OP
 
 template <class G>
-POWPRIME_IFMA inline G zero() {
+POWPRIME_IFMA_OP inline G zero() {
   G o;
   for (int i = 0; i < G::kRegs; i++) o.r[i] = _mm512_setzero_si512();
   return o;
 }
 template <class G>
-POWPRIME_IFMA inline G add(G a, G b) {
+POWPRIME_IFMA_OP inline G add(G a, G b) {
   for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_add_epi64(a.r[i], b.r[i]);
   return a;
 }
 template <class G>
-POWPRIME_IFMA inline G carry(G a) {  // what a digit carries: its bits from 52 up
+POWPRIME_IFMA_OP inline G carry(G a) {  // what a digit carries: its bits from 52 up
   for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_srli_epi64(a.r[i], 52);
   return a;
 }
 template <class G>
-POWPRIME_IFMA inline G twice(G a) {
+POWPRIME_IFMA_OP inline G twice(G a) {
   for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_slli_epi64(a.r[i], 1);
   return a;
 }
 template <class G>
-POWPRIME_IFMA inline G low_digit(G a) {
+POWPRIME_IFMA_OP inline G low_digit(G a) {
   const V mask = _mm512_set1_epi64((long long)kDigitMask);
   for (int i = 0; i < G::kRegs; i++) a.r[i] = _mm512_and_si512(a.r[i], mask);
   return a;
@@ -97,7 +100,7 @@ static_assert(kMaxWords < kMaxPow2ModWords, "pow2_mod_by_doubling takes the wide
 void montgomery_one(u64* out, const u64* n, int limbs, int digits) {
   u64 x[kMaxPow2ModWords];
   pow2_mod_by_doubling(x, n, limbs, 52 * digits);
-  to_digits(out, digits, x, limbs);
+  to_digits<kIfmaDigitBits>(out, digits, x, limbs);
 }
 
 // out = t, doubled in the lanes set in `twice_lanes` (register i's eight
@@ -133,7 +136,7 @@ POWPRIME_IFMA void normalize(G* out, const G* t, int L, unsigned twice_lanes) {
 // (under 2^11), and there are at most kMaxDigits = 160 steps, so a sum stays
 // under 160·(4·2^52 + 2^11) < 640·2^52 < 2^62.
 template <class G>
-POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, G k0, int L, unsigned twice_lanes) {
+POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, const G& k0, int L, unsigned twice_lanes) {
   alignas(64) G t[kMaxDigits + 1];
   const G z = zero<G>();
   for (int j = 0; j <= L; j++) t[j] = z;
@@ -161,7 +164,7 @@ POWPRIME_IFMA void amm(G* out, const G* a, const G* b, const G* n, G k0, int L, 
 // Column k of the cross products of rows i and i+1 (x0 = a_i, x1 = a_{i+1}):
 // lo(a_i·a_j) lands in column i+j and hi in i+j+1, for i < j < L.
 template <class G>
-POWPRIME_IFMA inline G cross_column(G c, const G* a, G x0, G x1, int i, int k, int L) {
+POWPRIME_IFMA_OP inline G cross_column(G c, const G* a, G x0, G x1, int i, int k, int L) {
   if (k - i <= L - 1) c = lo(c, x0, a[k - i]);
   if (k - i - 1 >= i + 1 && k - i - 1 <= L - 1) c = hi(c, x0, a[k - i - 1]);
   if (k - i - 1 >= i + 2 && k - i - 1 <= L - 1) c = lo(c, x1, a[k - i - 1]);
@@ -172,7 +175,7 @@ POWPRIME_IFMA inline G cross_column(G c, const G* a, G x0, G x1, int i, int k, i
 // Column k of rows r and r+1 of the reduction (factors m0, m1): lo(m·n_j)
 // lands in column r+j, hi in r+j+1, for 0 ≤ j < L.
 template <class G>
-POWPRIME_IFMA inline G reduce_column(G c, const G* n, G m0, G m1, int r, int k, int L) {
+POWPRIME_IFMA_OP inline G reduce_column(G c, const G* n, G m0, G m1, int r, int k, int L) {
   if (k - r <= L - 1) c = lo(c, m0, n[k - r]);
   if (k - r - 1 >= 0 && k - r - 1 <= L - 1) c = hi(c, m0, n[k - r - 1]);
   if (k - r - 1 >= 0 && k - r - 1 <= L - 1) c = lo(c, m1, n[k - r - 1]);
@@ -222,7 +225,7 @@ POWPRIME_IFMA inline void cross_rows(G* t, const G* a, int i, int L) {
 // products (one row at a time, two, and the memory traffic ate the gain).
 // The columns where all four products exist run without conditions.
 template <class G>
-POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, G k0, int L, unsigned twice_lanes) {
+POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, const G& k0, int L, unsigned twice_lanes) {
   alignas(64) G t[2 * kMaxDigits + 2];
   const G z = zero<G>();
   // The row pairs write columns 1 to 2L − 1 (2L − 2 when L is odd) before the
@@ -269,17 +272,6 @@ POWPRIME_IFMA void sqr(G* out, const G* a, const G* n, G k0, int L, unsigned twi
   normalize(out, t + L, L, twice_lanes);
 }
 
-// Digit j of every lane into group j (lane k in register k / 8).
-template <class G>
-POWPRIME_IFMA void gather(G* dst, const u64 (*col)[kMaxDigits], int L) {
-  for (int j = 0; j < L; j++)
-    for (int i = 0; i < G::kRegs; i++) {
-      alignas(64) u64 row[kRegLanes];
-      for (int k = 0; k < kRegLanes; k++) row[k] = col[kRegLanes * i + k][j];
-      dst[j].r[i] = _mm512_load_si512(row);
-    }
-}
-
 template <class G>
 POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   constexpr int kLanes = kRegLanes * G::kRegs;
@@ -297,7 +289,7 @@ POWPRIME_IFMA void run(const u64* const* n, int count, int limbs, bool* out) {
   alignas(64) u64 col[kLanes][kMaxDigits];
   alignas(64) u64 k0s[kLanes];
   for (int k = 0; k < kLanes; k++) {
-    to_digits(col[k], L, lane[k], limbs);
+    to_digits<kIfmaDigitBits>(col[k], L, lane[k], limbs);
     k0s[k] = neg_inverse_mod_2_64(lane[k][0]) & kDigitMask;
   }
   gather(N, col, L);

@@ -1,5 +1,7 @@
 #include "fermat_vertical_avx2.h"
 
+#include "digits.h"
+#include "lane_group.h"
 #include "pow2_mod.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -21,18 +23,16 @@ namespace powprime::bignum {
 namespace {
 
 using V = __m256i;
+struct Ymm {
+  using V = __m256i;
+};
 
 // A group of lanes run as one: G1 is one register (four lanes), G2 two
 // independent ones (eight), as in the IFMA kernel.
-template <int kCount>
-struct Group {
-  static constexpr int kRegs = kCount;
-  V r[kCount];
-};
-using G1 = Group<1>;
-using G2 = Group<2>;
-using G4 = Group<4>;
-constexpr int kRegLanes = 4;
+using G1 = LaneGroup<Ymm, 1>;
+using G2 = LaneGroup<Ymm, 2>;
+using G4 = LaneGroup<Ymm, 4>;
+constexpr int kRegLanes = G1::kRegLanes;
 static_assert(G4::kRegs * kRegLanes == kAvx2Lanes, "the widest group holds every lane of a batch");
 
 template <class G>
@@ -89,14 +89,13 @@ constexpr int digits_for(int bits, int r) { return (bits + 4 + r - 1) / r; }
 static_assert(digits_for(kAvx2MaxBits, 27) <= kMaxDigits && 2 * kMaxDigits < 1024 && 2 * kMaxDigits28 < 256,
               "a product's sums fit 64 bits at both radixes");
 
-void to_digits_r(u64* d, int digits, const u64* w, int limbs, int r) {
-  const u64 mask = (u64(1) << r) - 1;
-  for (int k = 0; k < digits; k++) {
-    const int bit = r * k, word = bit / 64, shift = bit % 64;
-    u64 v = word < limbs ? w[word] >> shift : 0;
-    if (shift > 64 - r && word + 1 < limbs) v |= w[word + 1] << (64 - shift);
-    d[k] = v & mask;
-  }
+// The most digits a group meets: four registers run only up to kG4MaxBits,
+// in 28-bit digits, so their stack arrays (128 bytes a digit) are sized for
+// that rather than for the widest number (about 200 KB less stack).
+static_assert(radix_for(kG4MaxBits) == 28, "four registers run 28-bit digits only");
+template <class G>
+constexpr int max_digits() {
+  return G::kRegs == 4 ? digits_for(kG4MaxBits, 28) : kMaxDigits;
 }
 
 // out = t normalised to digits under 2^r, then doubled in the lanes whose
@@ -127,7 +126,7 @@ POWPRIME_AVX2 void normalize(G* out, const G* t, int L, const G& twice) {
 // from the column before).
 template <int kR, class G>
 POWPRIME_AVX2 void amm(G* out, const G* a, const G* b, const G* n, const G& k0, int L, const G& twice) {
-  alignas(32) G t[kMaxDigits + 1];
+  alignas(32) G t[max_digits<G>() + 1];
   const G z = zero<G>();
   const G mask = splat<G>((u64(1) << kR) - 1);
   for (int j = 0; j < L; j++) t[j] = z;
@@ -175,7 +174,7 @@ POWPRIME_AVX2 void amm(G* out, const G* a, const G* b, const G* n, const G& k0, 
 // plus a carry under 2^(64−r): under 2^64 by the same bound as amm's.
 template <int kR, class G>
 POWPRIME_AVX2 void sqr(G* out, const G* a, const G* n, const G& k0, int L, const G& twice) {
-  alignas(32) G t[2 * kMaxDigits + 1];
+  alignas(32) G t[2 * max_digits<G>() + 1];
   const G z = zero<G>();
   const G mask = splat<G>((u64(1) << kR) - 1);
   for (int k = 0; k <= 2 * L; k++) t[k] = z;
@@ -223,17 +222,6 @@ POWPRIME_AVX2 void sqr(G* out, const G* a, const G* n, const G& k0, int L, const
   normalize<kR>(out, t + L, L, twice);
 }
 
-// Digit j of every lane into group j.
-template <class G>
-POWPRIME_AVX2 void gather(G* dst, const u64 (*col)[kMaxDigits], int L) {
-  for (int j = 0; j < L; j++)
-    for (int i = 0; i < G::kRegs; i++) {
-      alignas(32) u64 row[kRegLanes];
-      for (int k = 0; k < kRegLanes; k++) row[k] = col[kRegLanes * i + k][j];
-      dst[j].r[i] = _mm256_load_si256(reinterpret_cast<const V*>(row));
-    }
-}
-
 // The all-ones lanes of a group for the bits of `lanes`: each lane compares
 // its own bit of the broadcast mask.
 template <class G>
@@ -254,12 +242,12 @@ POWPRIME_AVX2 void run(const u64* const* n, int count, int limbs, int top, bool*
   const u64* lane[kLanes];
   for (int k = 0; k < kLanes; k++) lane[k] = n[k < count ? k : 0];  // the rest repeat lane 0
 
-  alignas(32) G N[kMaxDigits], acc[kMaxDigits];
-  alignas(32) u64 col[kLanes][kMaxDigits];
+  alignas(32) G N[max_digits<G>()], acc[max_digits<G>()];
+  alignas(32) u64 col[kLanes][max_digits<G>()];
   alignas(32) u64 k0s[kLanes];
   alignas(32) u64 r_mod_n[kMaxPow2ModWords];
   for (int k = 0; k < kLanes; k++) {
-    to_digits_r(col[k], L, lane[k], limbs, kR);
+    to_digits<kR>(col[k], L, lane[k], limbs);
     k0s[k] = neg_inverse_mod_2_64(lane[k][0]) & ((u64(1) << kR) - 1);
   }
   gather(N, col, L);
@@ -267,7 +255,7 @@ POWPRIME_AVX2 void run(const u64* const* n, int count, int limbs, int top, bool*
   for (int i = 0; i < G::kRegs; i++) k0.r[i] = _mm256_load_si256(reinterpret_cast<const V*>(k0s + kRegLanes * i));
   for (int k = 0; k < kLanes; k++) {
     pow2_mod_by_doubling(r_mod_n, lane[k], limbs, kR * L);
-    to_digits_r(col[k], L, r_mod_n, limbs, kR);
+    to_digits<kR>(col[k], L, r_mod_n, limbs);
   }
   gather(acc, col, L);
 
@@ -281,7 +269,7 @@ POWPRIME_AVX2 void run(const u64* const* n, int count, int limbs, int top, bool*
   }
   // Out of the Montgomery domain: a·1·R^−1 is below n + 1 and never n, so
   // it is the exact residue; compare it with 1.
-  alignas(32) G one[kMaxDigits];
+  alignas(32) G one[max_digits<G>()];
   for (int j = 0; j < L; j++) one[j] = zero<G>();
   one[0] = splat<G>(1);
   amm<kR>(acc, acc, one, N, k0, L, zero<G>());
@@ -314,7 +302,7 @@ void fermat2_vertical_avx2(const u64* const* n, int count, int limbs, bool* out)
   } else if (count <= 2 * kRegLanes) {
     run_radix<G2>(n, count, limbs, top, out);
   } else if (top <= kG4MaxBits) {
-    run_radix<G4>(n, count, limbs, top, out);
+    run<28, G4>(n, count, limbs, top, out);
   } else {
     run_radix<G2>(n, 2 * kRegLanes, limbs, top, out);
     run_radix<G2>(n + 2 * kRegLanes, count - 2 * kRegLanes, limbs, top, out + 2 * kRegLanes);

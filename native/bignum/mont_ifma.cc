@@ -4,10 +4,10 @@
 // kIfmaMinBits..kIfmaMaxBits bits, the MULX/ADX products elsewhere (Lucas
 // steps, narrower and wider moduli), and base-2 Fermat tests of up to sixteen
 // numbers at a time in SIMD lanes (fermat_vertical.h).
+#include "digits.h"
 #include "fermat_vertical.h"
 #include "kernel.h"
 #include "mont_adx.h"
-#include "radix52.h"
 #include "sliding_window.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -128,7 +128,7 @@ void setup(Ctx& c, const u64* n, int limbs) {
   const int bits = bit_length(n, limbs);
   c.z = zmm_count(bits);
   c.digits = 8 * c.z;
-  to_digits(c.n, c.digits, n, limbs);
+  to_digits<kIfmaDigitBits>(c.n, c.digits, n, limbs);
   c.k0 = neg_inverse_mod_2_64(n[0]) & kMask;
   u64 carry = 0;
   for (int k = 0; k < c.digits; k++) {
@@ -144,7 +144,7 @@ void finish(u64* r, const u64* x, const Ctx& c, AmmFn mul, int limbs) {
   alignas(64) u64 y[kMaxDigits];
   mul(y, x, one, c);
   if (cmp_digits(y, c.n, c.digits) >= 0) sub_digits(y, c.n, c.digits);
-  from_digits(r, limbs, y, c.digits);
+  from_digits<kIfmaDigitBits>(r, limbs, y, c.digits);
 }
 
 int ifma_r2_exponent(int bits) { return 2 * 52 * 8 * zmm_count(bits); }
@@ -155,8 +155,8 @@ void ifma_modexp(u64* r, const u64* base, const u64* e, int e_limbs, const u64* 
   const AmmFn mul = amm_for(c.z);
   const int d = c.digits;
   alignas(64) u64 x[kMaxDigits] = {}, r2d[kMaxDigits] = {}, acc[kMaxDigits] = {};
-  to_digits(x, d, base, limbs);
-  to_digits(r2d, d, r2, limbs);
+  to_digits<kIfmaDigitBits>(x, d, base, limbs);
+  to_digits<kIfmaDigitBits>(r2d, d, r2, limbs);
   const int bits = bit_length(e, e_limbs);
   if (bits == 0) {
     std::memset(r, 0, sizeof(u64) * size_t(limbs));
@@ -191,7 +191,7 @@ void ifma_pow2(u64* r, const u64* e, int e_limbs, const u64* n, int limbs, const
     return;
   }
   alignas(64) u64 acc[kMaxDigits] = {2}, r2d[kMaxDigits] = {};
-  to_digits(r2d, d, r2, limbs);
+  to_digits<kIfmaDigitBits>(r2d, d, r2, limbs);
   mul(acc, acc, r2d, c);  // 2·R mod n (< 2n)
   for (int i = bits - 2; i >= 0; i--) {
     mul(acc, acc, acc, c);
