@@ -11,7 +11,9 @@
  * `-O lines`) in t_screen core seconds and keep k. Its core time a usable
  * group is then (t_gen·S/N + t_screen)/k: the share of the sieve that
  * produced the screened candidates, and their screening. Each ssh-keygen
- * process is single-threaded, so its wall time is its core time.
+ * process is single-threaded, so its wall time is its core time. The same
+ * S candidates are then screened by powprime in this process (the path of
+ * `moduli --screen`, all cores, its CPU time): the screening ratio.
  */
 import { checkPrimeSync } from 'node:crypto';
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { backendInfo } from '../src/backend.ts';
 import { generateModuli } from '../src/moduli/generate.ts';
+import { screenModuliText } from '../src/moduli/screen.ts';
 import { runChild } from './openssl.ts';
 import { ratio, target, type BenchRow, type BenchTarget } from './schema.ts';
 
@@ -68,8 +71,27 @@ async function powprimeBatch(bits: number, count: number): Promise<{ coreMs: num
   return { coreMs: (u.user + u.system) / 1000 / count, first: first! };
 }
 
+interface SshKeygenSide {
+  /** Core seconds a usable group: generate's share and screening. */
+  coreS: number;
+  note: string;
+  /** Core seconds `-M screen` took over the screened candidates, and the groups it kept. */
+  screenS: number;
+  kept: number;
+  /** The candidates it screened, as its file had them. */
+  screenedLines: string;
+}
+
+/** powprime's core seconds screening the candidates ssh-keygen screened (moduli --screen's path, all cores), and the groups it kept. */
+async function powprimeScreen(text: string): Promise<{ coreS: number; kept: number }> {
+  const t = process.cpuUsage();
+  const r = await screenModuliText(text, { rounds: -1, backend: 'native' });
+  const u = process.cpuUsage(t);
+  return { coreS: (u.user + u.system) / 1e6, kept: r.good.length };
+}
+
 /** ssh-keygen's core seconds a usable group at `bits`, screening until about `keep` are kept; or the reason it could not run. */
-async function sshKeygenPerGroup(bits: number, keep: number, onStep?: (s: string) => void): Promise<{ coreS: number; note: string } | string> {
+async function sshKeygenPerGroup(bits: number, keep: number, onStep?: (s: string) => void): Promise<SshKeygenSide | string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'powprime-bench-moduli-'));
   try {
     const candidates = path.join(dir, 'candidates');
@@ -79,9 +101,10 @@ async function sshKeygenPerGroup(bits: number, keep: number, onStep?: (s: string
     if (gen.error) return `ssh-keygen not runnable: ${gen.error.message}`;
     if (gen.status !== 0) return `ssh-keygen -M generate failed: ${gen.stderr.trim().slice(0, 200)}`;
     const genS = (performance.now() - t) / 1000;
-    const total = readFileSync(candidates, 'utf8')
+    const lines = readFileSync(candidates, 'utf8')
       .split('\n')
-      .filter((l) => /^\d/.test(l)).length;
+      .filter((l) => /^\d/.test(l));
+    const total = lines.length;
     // About 1 in 1,600 candidates at 2048 bits is kept (fewer as bits grow: (ln p)² of them): screen enough for `keep`, in two halves at once.
     const screened = Math.min(total, Math.ceil(keep * 1600 * (bits / 2048) ** 2));
     const half = Math.ceil(screened / 2);
@@ -107,6 +130,9 @@ async function sshKeygenPerGroup(bits: number, keep: number, onStep?: (s: string
     const screenS = a!.s + b!.s;
     return {
       coreS: ((genS * screened) / total + screenS) / kept,
+      screenS,
+      kept,
+      screenedLines: `${lines.slice(0, screened).join('\n')}\n`,
       note: `generate ${genS.toFixed(0)} s for ${total} candidates; screen ${screenS.toFixed(0)} core s for ${screened}, ${kept} kept: (generate × ${screened}/${total} + screen) / ${kept}`,
     };
   } finally {
@@ -171,10 +197,16 @@ export async function runModuliBench(opts: { quick: boolean; onStep?: (name: str
     if (typeof theirs === 'string') {
       skipped.push(`ssh-keygen at ${bits} bits: ${theirs}`);
       targets.push(target(`${bits}-bit moduli: ssh-keygen core time a usable group / powprime's`, null, '×', 25, 'min'));
+      targets.push(target(`${bits}-bit candidates: ssh-keygen -M screen core time / powprime --screen's, the same lines`, null, '×', 25, 'min'));
       continue;
     }
     add({ series: 'ssh-keygen core s', bits, what: `moduli ${bits} bits, ssh-keygen core s a usable group`, unit: 's', value: theirs.coreS, note: theirs.note });
     targets.push(target(`${bits}-bit moduli: ssh-keygen core time a usable group / powprime's`, ratio(theirs.coreS, batch.coreMs / 1000), '×', 25, 'min'));
+    opts.onStep?.(`powprime moduli --screen ${bits} bits, the candidates ssh-keygen screened`);
+    const ours = await powprimeScreen(theirs.screenedLines);
+    const agree = ours.kept === theirs.kept ? `both kept ${ours.kept}` : `KEPT DIFFER: powprime ${ours.kept}, ssh-keygen ${theirs.kept}`;
+    add({ series: 'screen core s', bits, what: `moduli ${bits} bits, powprime --screen core s over ssh-keygen's screened candidates`, unit: 's', value: ours.coreS, note: agree });
+    targets.push(target(`${bits}-bit candidates: ssh-keygen -M screen core time / powprime --screen's, the same lines`, ratio(theirs.screenS, ours.coreS), '×', 25, 'min'));
   }
   if (coreS.has(8192)) {
     const hours = SHIPPED.reduce((sum, [bits, n]) => sum + n * interpolate(coreS, bits), 0) / 2 / 3600;

@@ -4,9 +4,10 @@
  */
 import { runPowTask, type PowTask } from './pow/task.ts';
 import { runCheck, type CheckTask } from './prime/check.ts';
+import { runFermatBatch, type FermatBatchTask } from './prime/fermat-batch.ts';
 import { searchIndex, type IndexTask } from './prime/index-search.ts';
 
-export type Task = PowTask | IndexTask | CheckTask;
+export type Task = PowTask | IndexTask | CheckTask | FermatBatchTask;
 
 export default function run(task: Task): unknown {
   switch (task.kind) {
@@ -16,5 +17,7 @@ export default function run(task: Task): unknown {
       return searchIndex(task);
     case 'check':
       return runCheck(task);
+    case 'fermat2':
+      return runFermatBatch(task);
   }
 }
