@@ -1,5 +1,6 @@
 /** Which backend runs the work, and what it reports about itself. */
 import { isMainThread } from 'node:worker_threads';
+import { backendEnv, jsAlone } from './backend-env.ts';
 import { BackendUnavailableError } from './errors.ts';
 import { native as loadNative, nativeLoadError, type NativeBinding } from './native.ts';
 import { wasmKernel, wasmLoadError } from './pow/wasm-kernel.ts';
@@ -101,14 +102,17 @@ function native(): NativeBinding | null {
 let warned = false;
 let envChecked: PowBackendChoice | undefined;
 
-/** POWPRIME_BACKEND (auto, native, wasm or js); an unknown value is warned about once and ignored. */
+/**
+ * POWPRIME_BACKEND (auto, native, wasm or js, read by backend-env.ts), kept for
+ * the process; an unknown value is warned about once, here and not where the
+ * addon loads (a file lock alone says nothing), and ignored.
+ */
 function envValue(): PowBackendChoice {
   if (envChecked) return envChecked;
-  const value = process.env.POWPRIME_BACKEND;
-  envChecked = 'auto';
-  if (value === 'js' || value === 'native' || value === 'wasm') envChecked = value;
-  else if (value !== undefined && value !== '' && value !== 'auto') {
-    process.emitWarning(`POWPRIME_BACKEND=${JSON.stringify(value)} is not one of auto, native, wasm, js; ignored`, { code: 'POWPRIME_BAD_ENV' });
+  const { choice, unknown } = backendEnv();
+  envChecked = choice;
+  if (unknown !== null) {
+    process.emitWarning(`POWPRIME_BACKEND=${JSON.stringify(unknown)} is not one of auto, native, wasm, js; ignored`, { code: 'POWPRIME_BAD_ENV' });
   }
   return envChecked;
 }
@@ -126,7 +130,7 @@ export function resolveBackend(requested: BackendChoice): Backend {
   if (native()) return 'native';
   const reason = nativeLoadError() ?? 'unknown';
   if (choice === 'native') throw new BackendUnavailableError('native', reason);
-  if (!warned && process.env.POWPRIME_BACKEND !== 'js') {
+  if (!warned && !jsAlone()) {
     warned = true;
     process.emitWarning(`native addon unavailable (${reason}); using the TypeScript backend`, {
       code: 'POWPRIME_NO_NATIVE',

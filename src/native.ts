@@ -1,7 +1,6 @@
 /**
- * The one loader of the native addon. It returns the typed binding, or null
- * with the reason kept, and never throws: without the addon the library runs
- * on the TS backend.
+ * The one loader of the native addon. It returns the typed binding, or null with the reason
+ * kept, and never throws: without the addon the library runs on the TS backend.
  *
  * Nothing loads at import: the first call of native() or nativeLoadError()
  * does, once per thread, so commands and pool tasks that do no native work
@@ -11,6 +10,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { jsAlone } from './backend-env.ts';
 import { elfInterpreter } from './elf-interpreter.ts';
 import { packageRoot, packageVersion } from './package-root.ts';
 
@@ -171,7 +171,7 @@ export function prebuildFile(): string {
  * platform. Each place tried is kept with why it failed, for one warning.
  */
 function load(): { binding: NativeBinding | null; error: string | null } {
-  if (process.env.POWPRIME_BACKEND === 'js') return { binding: null, error: 'POWPRIME_BACKEND=js' };
+  if (jsAlone()) return { binding: null, error: 'POWPRIME_BACKEND=js' };
   const explicit = process.env.POWPRIME_ADDON_PATH;
   // The prebuild's place depends on the C library, and telling that may take
   // a process report (tens of ms): asked only once the local build failed.

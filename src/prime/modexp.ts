@@ -11,16 +11,16 @@
  * depends on the CPU and the engine (V8's BigInt multiplication switches to
  * Karatsuba at a size; another engine may be faster or slower than both).
  */
+import { jsAlone } from '../backend-env.ts';
 import { bitLength, modPow, pow2Mod } from './bigint.ts';
 import { MODEXP_WASM_MAX_BITS, wasmModexp, type WasmModexp } from './wasm-bignum.ts';
 
 /** 'timed' (the default) as above; 'wasm' wherever the kernel takes the size; 'bigint' never the kernel. */
 export type ModexpMode = 'timed' | 'wasm' | 'bigint';
 
-/** POWPRIME_BACKEND=js asks for TypeScript alone, as it does for proof of work. */
+/** POWPRIME_BACKEND=js asks for TypeScript alone, as it does for proof of work: no WebAssembly kernel. */
 function defaultMode(): ModexpMode {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.POWPRIME_BACKEND === 'js' ? 'bigint' : 'timed';
+  return jsAlone() ? 'bigint' : 'timed';
 }
 
 let mode: ModexpMode | undefined;
