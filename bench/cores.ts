@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ignoreErrorEvents } from '../src/ignored-rejection.ts';
 import { native } from '../src/native.ts';
 import { measureLayouts } from './pow-layouts.ts';
 import type { CoreProbe } from './schema.ts';
@@ -58,7 +59,7 @@ interface ProbeChild {
 /** A probe child pinned to `cpu`. It says `ready` once loaded and times the kernel each time it is told to go on its stdin. */
 function probeChild(cpu: number): ProbeChild {
   const child = spawn('taskset', ['-c', String(cpu), process.execPath, ...probeArgs], { stdio: ['pipe', 'pipe', 'ignore'], timeout: 30_000 });
-  child.stdin.on('error', () => {}); // a child that died: its rates are null
+  ignoreErrorEvents(child.stdin, 'a write to a child that died: its close gives its rates as null');
   const lines: string[] = [];
   const waiting: ((line: string | null) => void)[] = [];
   let closed = false;

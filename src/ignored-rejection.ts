@@ -1,8 +1,9 @@
 /**
- * The two ways a rejection may go unhandled here, each named for its reason
- * and taking that reason as text (for the reader: nothing reads it at run
- * time), so a silenced failure always says why it may be silenced. No other
- * file writes `.catch(() => {})` (test/structure.test.ts).
+ * The ways a failure may go unheard here, each named for its reason and
+ * taking that reason as text (for the reader: nothing reads it at run time),
+ * so a silenced failure always says why it may be silenced: two for a
+ * rejection, one for an emitter's 'error' events. No other file writes
+ * `.catch(() => {})` or `.on('error', () => {})` (test/structure.test.ts).
  */
 
 /**
@@ -24,4 +25,15 @@ export function bestEffort(promise: PromiseLike<unknown>, _why: string): Promise
     () => undefined,
     () => undefined,
   );
+}
+
+/**
+ * For an emitter whose 'error' events say nothing that is not said another
+ * way (each awaited call on it rejects with the same error, another listener
+ * reports it, or there is nowhere left to say it): keeps them from ending the
+ * process, as an 'error' event with no listener would. Returns the emitter.
+ */
+export function ignoreErrorEvents<E extends { on(event: 'error', listener: (err: Error) => void): unknown }>(emitter: E, _why: string): E {
+  emitter.on('error', () => {});
+  return emitter;
 }

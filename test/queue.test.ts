@@ -3,7 +3,8 @@
 // and every run must give the lines a local run gives.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,6 +12,7 @@ import { generateModuli, searchSafePrimes } from '../src/index.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
+import { ignoreQueueErrors, noticeWorkerErrors } from '../src/queue/connection.ts';
 import { runCli } from './helpers/cli.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
@@ -343,6 +345,27 @@ describe.skipIf(!redisUrl)('search --queue --register (real redis-server, fake r
     const states = new Map(ledger.map((e) => [e.prime, e.state]));
     for (const p of primes) expect(['registered', 'key-lost']).toContain(states.get(p.toString()));
     if ([...states.values()].includes('key-lost')) expect(rerun.stderr).toMatch(/KEY LOST/);
+  });
+});
+
+describe("queue objects' error events", () => {
+  it("a worker's connection errors are left to the presence connection; a failure of its own loop is one notice", async () => {
+    // A real refused connection, as ioredis passes it on.
+    const port = await freePort();
+    const refused = await new Promise<Error>((res) => connect(port, '127.0.0.1').once('error', res));
+    expect((refused as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+    const worker = new EventEmitter();
+    const notices: string[] = [];
+    noticeWorkerErrors(worker, 'queue worker', (m) => notices.push(m));
+    worker.emit('error', refused);
+    worker.emit('error', new Error('Connection is closed.'));
+    // bullmq's own words when a job's lock was lost: the job may run again elsewhere.
+    worker.emit('error', new Error('could not renew lock for job 7'));
+    expect(notices).toEqual(['queue worker: could not renew lock for job 7']);
+    // A queue's errors reach its callers: none is said, and none ends the process.
+    const queue = new EventEmitter();
+    ignoreQueueErrors(queue);
+    expect(queue.emit('error', new Error('could not renew lock for job 7'))).toBe(true);
   });
 });
 

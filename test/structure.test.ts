@@ -190,6 +190,12 @@ describe('layout', () => {
     for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/\.catch\(\s*\(\s*\w*\s*\)\s*=>\s*(\{\s*\}|undefined|void 0|null)\s*\)/);
   });
 
+  it("no 'error' event is silenced on the quiet either: ignoreErrorEvents names why", () => {
+    const files = [...filesUnder('src'), ...filesUnder('bench')].filter((f) => f !== join('src', 'ignored-rejection.ts'));
+    expect(files.length).toBeGreaterThan(50);
+    for (const f of files) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/\.(on|once)\(\s*['"]error['"]\s*,\s*\(\s*\w*\s*\)\s*=>\s*(\{\s*\}|undefined|void 0|null)\s*\)/);
+  });
+
   it('only files under native/napi/ include napi.h', () => {
     const native = readdirSync(join(root, 'native'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(cc|h)$/.test(f));
     const napi = native.filter((f) => /#include\s+[<"]napi\.h[>"]/.test(readFileSync(join(root, 'native', f), 'utf8')));

@@ -16,6 +16,7 @@
 import { constants } from 'node:os';
 import { InterruptedError } from '../errors.ts';
 import { guardSyncWaits, lockHolderText, type SyncWaitGuard } from '../fs/file-lock.ts';
+import { ignoreErrorEvents } from '../ignored-rejection.ts';
 import { native, nativeIfLoaded } from '../native.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
@@ -127,8 +128,7 @@ function onSignal(name: StopSignal): void {
     return;
   }
   received = name;
-  // After SIGHUP the terminal may be gone: a failed write to it must not turn into a crash.
-  process.stderr.on('error', () => {});
+  ignoreErrorEvents(process.stderr, 'after SIGHUP the terminal may be gone: a failed write to it must not become a crash, and the exit code still tells');
   controller.abort(new InterruptedError(name));
   if (scopes === 0) exitNow();
 }

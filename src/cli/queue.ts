@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { plural } from './plural.ts';
-import { DEFAULT_QUEUE_NAME, openRedis, parseQueueTarget } from '../queue/connection.ts';
+import { DEFAULT_QUEUE_NAME, ignoreQueueErrors, openRedis, parseQueueTarget } from '../queue/connection.ts';
 import { live, type CoordinatorPresence, type WorkerPresence } from '../queue/presence.ts';
 import { formatRate } from './args.ts';
 import { bestEffort } from '../ignored-rejection.ts';
@@ -24,7 +24,7 @@ export function registerQueue(program: Command): void {
       const { Queue } = await import('bullmq');
       const redis = await openRedis(target, () => {});
       const q = new Queue(target.name, { connection: target.connection });
-      q.on('error', () => {});
+      ignoreQueueErrors(q);
       try {
         const jobs = await q.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized');
         const workers = await live<WorkerPresence>(redis, target.name, 'workers');

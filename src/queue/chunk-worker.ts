@@ -10,7 +10,7 @@ import { searchSafePrimeRange } from '../prime/range-search.ts';
 import type { Keep } from '../prime/sieve.ts';
 import { knownKeep, knownStream } from '../prime/search-options.ts';
 import type { ChunkData, ChunkOutcome } from './chunk-plan.ts';
-import { openRedis, type QueueTarget } from './connection.ts';
+import { noticeWorkerErrors, openRedis, type QueueTarget } from './connection.ts';
 import { processIdentity, publish, REFRESH_MS, withdraw } from './presence.ts';
 import { bestEffort } from '../ignored-rejection.ts';
 
@@ -106,8 +106,7 @@ export async function runChunkWorker(o: ChunkWorkerOptions): Promise<void> {
     if (err instanceof DelayedError || err.name === 'DelayedError') return;
     o.onNotice(`chunk ${job?.id ?? '?'} failed: ${err.message}`);
   });
-  // Outages are reported by the presence connection; the worker reconnects by itself.
-  worker.on('error', () => {});
+  noticeWorkerErrors(worker, 'queue worker', o.onNotice);
 
   const started = Date.now();
   const beat = async (): Promise<void> => {

@@ -7,6 +7,7 @@
 import type { ConnectionOptions } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { QueueUnreachableError } from '../errors.ts';
+import { ignoreErrorEvents } from '../ignored-rejection.ts';
 import { abortReason } from '../validate.ts';
 
 export const DEFAULT_QUEUE_NAME = 'powprime';
@@ -120,4 +121,41 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+type ErrorEmitter = { on(event: 'error', listener: (err: Error) => void): unknown };
+
+/**
+ * A bullmq Queue's 'error' events are its connections' (Redis lost, or
+ * refused at connect): each call made on the queue waits for the reconnect
+ * (maxRetriesPerRequest: null) or rejects to its awaiter with the same error,
+ * and an outage is reported by the openRedis connection beside it. So they
+ * are ignored, only so as not to end the process.
+ */
+export function ignoreQueueErrors(queue: ErrorEmitter): void {
+  ignoreErrorEvents(queue, "a queue's errors reach the awaiters of its calls, and an outage is reported by openRedis's connection");
+}
+
+/**
+ * A bullmq Worker's 'error' events: its connections' errors, ignored as a
+ * Queue's are (openRedis's connection to the same Redis reports an outage,
+ * once), and failures of the worker's own loop that reach no awaiter — a
+ * job lock it could not renew (another worker may run the job again), the
+ * stalled-job check or a job's move to done failing in Redis — which go to
+ * `onNotice`, one line each, after `what`.
+ */
+export function noticeWorkerErrors(worker: ErrorEmitter, what: string, onNotice: (message: string) => void): void {
+  worker.on('error', (err) => {
+    if (!isConnectionError(err)) onNotice(`${what}: ${err.message}`);
+  });
+}
+
+/**
+ * bullmq's own test (isNotConnectionError: "Connection is closed." or
+ * ECONNREFUSED), widened to every socket and DNS error Node raises (they
+ * name the call that failed: connect, read, write, getaddrinfo).
+ */
+function isConnectionError(err: Error): boolean {
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  return typeof syscall === 'string' || code === 'ECONNREFUSED' || err.message === 'Connection is closed.' || err.message.includes('ECONNREFUSED');
 }

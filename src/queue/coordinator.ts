@@ -8,7 +8,7 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { abortReason } from '../validate.ts';
 import { ChunkPlan, type Chunk, type ChunkData, type ChunkOutcome, type SettledIndex } from './chunk-plan.ts';
-import { openRedis, type QueueTarget } from './connection.ts';
+import { ignoreQueueErrors, openRedis, type QueueTarget } from './connection.ts';
 import type { Keep } from '../prime/sieve.ts';
 import { LATEST_STREAM, type StreamVersion } from '../prime/stream.ts';
 import { JobWatch } from './job-watch.ts';
@@ -74,8 +74,7 @@ export async function coordinate(o: CoordinatorOptions): Promise<void> {
   const { Queue } = await import('bullmq');
   const redis = await openRedis(o.target, o.onNotice, o.signal);
   const queue: Queue<ChunkData, ChunkOutcome> = new Queue(o.target.name, { connection: o.target.connection });
-  // Outages are reported by the presence connection; the queue reconnects by itself.
-  queue.on('error', () => {});
+  ignoreQueueErrors(queue);
   const me = processIdentity();
   const plan = new ChunkPlan({
     bits: o.bits,

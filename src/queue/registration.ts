@@ -7,7 +7,7 @@
  * a crash is known there and never sent again.
  */
 import type { Job, Queue, Worker } from 'bullmq';
-import { openRedis, untilAborted, type QueueTarget } from './connection.ts';
+import { ignoreQueueErrors, noticeWorkerErrors, openRedis, untilAborted, type QueueTarget } from './connection.ts';
 import { JobWatch } from './job-watch.ts';
 import { bestEffort } from '../ignored-rejection.ts';
 
@@ -58,7 +58,7 @@ export class RegistrationQueue {
     (await openRedis(o.target, o.onNotice, o.signal)).disconnect();
     const name = `${o.target.name}-register`;
     const queue = new Queue<RegistrationJob, string>(name, { connection: o.target.connection });
-    queue.on('error', () => {});
+    ignoreQueueErrors(queue);
     try {
       await untilAborted(queue.setGlobalConcurrency(1), o.signal);
       if (o.rate) await untilAborted(queue.setGlobalRateLimit(o.rate.max, o.rate.ms), o.signal);
@@ -86,7 +86,7 @@ export class RegistrationQueue {
       // global concurrency of 1, nothing else moves until then).
       { connection: o.target.connection, concurrency: 1, lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 },
     );
-    worker.on('error', () => {});
+    noticeWorkerErrors(worker, 'registration queue worker', o.onNotice);
     return new RegistrationQueue(queue, worker);
   }
 
