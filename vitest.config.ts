@@ -35,6 +35,7 @@ export const FAST_FILES = [
   'test/registry-client.test.ts',
   'test/registry-crypto.test.ts',
   'test/search-stop.test.ts',
+  'test/scheduler.test.ts',
   'test/sha256.test.ts',
   'test/sieve-depth.test.ts',
   'test/sieve-derived.test.ts',

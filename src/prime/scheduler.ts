@@ -5,6 +5,7 @@
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
+import { markHandled } from '../ignored-rejection.ts';
 import { IndexRun, type SafePrimeResult } from './runs.ts';
 import { parseSpan, type Parsed, type SearchSpan } from './search-options.ts';
 
@@ -59,6 +60,13 @@ class Scheduler {
   private found = 0;
   private doneSieved = 0n;
   private doneTested = 0n;
+  /**
+   * Rejects when starting work failed in settle(), a promise callback with
+   * no caller above it to throw to: take() races each run against it, so the
+   * failure reaches the consumer of the search instead of going unhandled.
+   */
+  private readonly broken: Promise<never>;
+  private fail: (err: unknown) => void = () => {};
 
   constructor(
     private readonly p: Parsed,
@@ -73,6 +81,12 @@ class Scheduler {
     this.readAhead = BigInt(4 * this.running) * stride;
     this.ahead = Number(count) / p.threads;
     this.life = new RunLifecycle(p.signal, () => this.stopAll(), p.onProgress && (() => this.report()));
+    this.broken = markHandled(
+      new Promise<never>((_, reject) => {
+        this.fail = reject;
+      }),
+      'take() awaits it beside each run; a search that ends first has nothing left to start',
+    );
   }
 
   /** The result of `index`, the next in order: started now if it was not yet. */
@@ -82,7 +96,8 @@ class Scheduler {
     const run = this.active.get(index)!;
     let result: SafePrimeResult;
     try {
-      result = await run.result;
+      // broken first: once it has rejected, a run that has settled too does not hide it.
+      result = await Promise.race([this.broken, run.result]);
     } catch (err) {
       throw this.life.failure(err);
     }
@@ -123,8 +138,10 @@ class Scheduler {
     while (!this.closed && this.perIndex === 1 && this.busy < this.running) {
       const run = [...this.active.values()].find((r) => r.joinable);
       if (!run) break;
+      // Counted once joined: a join that throws holds no thread.
+      const joined = run.join();
       this.busy++;
-      run.join().then(
+      joined.then(
         () => this.settle(),
         () => this.settle(),
       );
@@ -146,10 +163,19 @@ class Scheduler {
     );
   }
 
-  /** A thread returned: it is free for the next index, or to help another. */
+  /**
+   * A thread returned: it is free for the next index, or to help another.
+   * Called from a run's promise, so a failure to start one (launch() threw)
+   * is handed to take() through `broken` rather than thrown here, where it
+   * would be an unhandled rejection and the search would go on without it.
+   */
   private settle(): void {
     this.busy--;
-    this.launch();
+    try {
+      this.launch();
+    } catch (err) {
+      this.fail(err);
+    }
   }
 
   private stopAll(): void {
