@@ -112,6 +112,25 @@ describe('keystore journal', () => {
     expect(() => new Keystore(file)).toThrow(new RegExp(`${journal} line 2 \\(prime 23\\) has a "key" that is not a string`));
   });
 
+  it('a bad record read again by the same keystore is named by its own line number again', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keys.json');
+    const k = new Keystore(file);
+    k.put(entry('23'));
+    // Another process appends after what k has read: a good record (line 3), then a bad one (line 4).
+    new Keystore(file).put(entry('47'));
+    const journal = `${file}.journal`;
+    appendFileSync(journal, '{"prime":"59","bits":6,"state":"registered","at":1,"key":7}\n');
+    expect(readFileSync(journal, 'utf8').split('\n')[3]).toContain('"prime":"59"');
+    const bad = new RegExp(`${journal} line 4 \\(prime 59\\) has a "key" that is not a string`);
+    expect(() => k.get(23n)).toThrow(bad);
+    // Read again (a retry, or the next operation of a long run): still line 4, not a line further on for each record before it.
+    expect(() => k.get(23n)).toThrow(bad);
+    expect(() => k.all()).toThrow(bad);
+    // A fresh reader counts from line 1 and agrees.
+    expect(() => new Keystore(file)).toThrow(bad);
+  });
+
   it('a room kept for an answer is never cut once another process has folded the journal and written in its place', () => {
     const dir = tempDir();
     const file = path.join(dir, 'keys.json');

@@ -94,22 +94,21 @@ export class KeyJournal {
     }
     const texts = tail.subarray(0, end).toString('utf8').split('\n');
     texts.pop(); // after the last newline: nothing
-    let used = 0;
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i]!;
-      if (text.trim() === '') {
+      if (text.trim() !== '') {
+        apply(parseRecord(text, this.file, this.lineNo));
+        this.count++;
+      } else if (i === texts.length - 1) {
         // Room a registration keeps for its answer (see append): left unread while it is the last line, so the answer that replaces it is read next time.
-        if (i === texts.length - 1) break;
-        used += Buffer.byteLength(text) + 1;
-        this.lineNo++;
-        continue;
+        break;
       }
-      used += Buffer.byteLength(text) + 1;
-      apply(parseRecord(text, this.file, this.lineNo));
-      this.count++;
+      // The place read, the line number and the count move together, line by
+      // line: a bad line stops the read before it moves them, so the next
+      // read starts at that line and names it by its own number again.
+      this.offset += Buffer.byteLength(text) + 1;
       this.lineNo++;
     }
-    this.offset += used;
   }
 
   /**
