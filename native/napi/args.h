@@ -54,4 +54,14 @@ std::vector<bignum::u64> get_odd_modulus(const Napi::CallbackInfo& info, size_t 
 // The bigint of the n little-endian limbs at w (leading zero limbs dropped).
 Napi::BigInt make_big(Napi::Env env, const bignum::u64* w, int n);
 
+// A JS array of row(x) for each x of items (a container or a C array), in
+// order: the one loop behind every list a binding returns.
+template <typename Items, typename Row>
+Napi::Array make_array(Napi::Env env, const Items& items, Row row) {
+  Napi::Array a = Napi::Array::New(env);
+  uint32_t i = 0;
+  for (const auto& x : items) a.Set(i++, row(x));
+  return a;
+}
+
 }  // namespace powprime::napi

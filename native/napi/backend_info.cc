@@ -8,6 +8,7 @@
 
 #include "bignum/dispatch.h"
 #include "cpu_features.h"
+#include "napi/args.h"
 #include "sha256/dispatch.h"
 
 namespace powprime::napi {
@@ -17,24 +18,15 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(env);
   out.Set("sha256", sha256::best_searcher().name);
   out.Set("hasher", sha256::best_hasher().id);
-  Napi::Array usable = Napi::Array::New(env);
-  uint32_t n = 0;
+  const auto id = [](const auto* k) { return k->id; };
+  const auto as_is = [](const std::string& r) { return r; };
+  out.Set("kernels", make_array(env, sha256::usable_searchers(), id));
   // Hashes per second each usable searcher reached in the timing at load, which ranked them.
   Napi::Object rates = Napi::Object::New(env);
-  for (const sha256::PowGroupSearcher* k : sha256::usable_searchers()) {
-    usable.Set(n++, k->id);
-    rates.Set(k->id, sha256::searcher_rate(*k));
-  }
-  out.Set("kernels", usable);
+  for (const sha256::PowGroupSearcher* k : sha256::usable_searchers()) rates.Set(k->id, sha256::searcher_rate(*k));
   out.Set("searcherRates", rates);
-  Napi::Array hashers = Napi::Array::New(env);
-  n = 0;
-  for (const sha256::BlockHasher* k : sha256::usable_hashers()) hashers.Set(n++, k->id);
-  out.Set("hashers", hashers);
-  Napi::Array refused = Napi::Array::New(env);
-  n = 0;
-  for (const std::string& r : sha256::refused_kernels()) refused.Set(n++, r);
-  out.Set("refused", refused);
+  out.Set("hashers", make_array(env, sha256::usable_hashers(), id));
+  out.Set("refused", make_array(env, sha256::refused_kernels(), as_is));
   const CpuFeatures& cpu = cpu_features();
   Napi::Object feats = Napi::Object::New(env);
   feats.Set("shaNi", cpu.sha_ni);
@@ -46,14 +38,8 @@ Napi::Value BackendInfo(const Napi::CallbackInfo& info) {
   feats.Set("armSha2", cpu.arm_sha2);
   out.Set("cpu", feats);
   out.Set("bignum", bignum::kernel_in_force().name);
-  Napi::Array bignum_usable = Napi::Array::New(env);
-  n = 0;
-  for (const bignum::BignumKernel* k : bignum::usable_kernels()) bignum_usable.Set(n++, k->id);
-  out.Set("bignumKernels", bignum_usable);
-  Napi::Array bignum_refused = Napi::Array::New(env);
-  n = 0;
-  for (const std::string& r : bignum::refused_kernels()) bignum_refused.Set(n++, r);
-  out.Set("bignumRefused", bignum_refused);
+  out.Set("bignumKernels", make_array(env, bignum::usable_kernels(), id));
+  out.Set("bignumRefused", make_array(env, bignum::refused_kernels(), as_is));
   return out;
 }
 

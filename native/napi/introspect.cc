@@ -27,12 +27,6 @@ using bignum::u64;
 Napi::Value Tables(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object out = Napi::Object::New(env);
-  auto rows = [&](auto begin, auto end, auto row) {
-    Napi::Array a = Napi::Array::New(env);
-    uint32_t i = 0;
-    for (auto it = begin; it != end; ++it) a.Set(i++, row(*it));
-    return a;
-  };
   auto pair = [&](int x, int y) {
     Napi::Array a = Napi::Array::New(env, 2);
     a.Set(0u, x);
@@ -40,10 +34,10 @@ Napi::Value Tables(const Napi::CallbackInfo& info) {
     return a;
   };
   out.Set("bpswExactBits", bignum::kBpswExactBits);
-  out.Set("defaultRounds", rows(std::begin(bignum::kDefaultRounds), std::end(bignum::kDefaultRounds),
-                                [&](const bignum::RoundsRow& r) { return pair(r.min_bits, r.rounds); }));
-  out.Set("windowBits", rows(std::begin(bignum::kWindowRows), std::end(bignum::kWindowRows),
-                             [&](const bignum::WindowRow& r) { return pair(r.above, r.width); }));
+  out.Set("defaultRounds", make_array(env, bignum::kDefaultRounds,
+                                      [&](const bignum::RoundsRow& r) { return pair(r.min_bits, r.rounds); }));
+  out.Set("windowBits",
+          make_array(env, bignum::kWindowRows, [&](const bignum::WindowRow& r) { return pair(r.above, r.width); }));
   const std::vector<uint32_t>& trial = bignum::trial_primes();
   Napi::Uint32Array trial_out = Napi::Uint32Array::New(env, trial.size());
   std::memcpy(trial_out.Data(), trial.data(), trial.size() * sizeof(uint32_t));
