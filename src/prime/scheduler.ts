@@ -5,7 +5,6 @@
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { markHandled } from '../ignored-rejection.ts';
 import { IndexRun, type SafePrimeResult } from './runs.ts';
 import { parseSpan, type Parsed, type SearchSpan } from './search-options.ts';
 
@@ -61,12 +60,14 @@ class Scheduler {
   private doneSieved = 0n;
   private doneTested = 0n;
   /**
-   * Rejects when starting work failed in settle(), a promise callback with
-   * no caller above it to throw to: take() races each run against it, so the
-   * failure reaches the consumer of the search instead of going unhandled.
+   * A failure to start work in settle(), a promise callback with no caller
+   * above it to throw to: the take() waiting then (through `wake`), or the
+   * next one, throws it, so it reaches the consumer of the search instead of
+   * going unhandled. Not a promise raced in every take(): one pending for the
+   * whole search would keep every race, and the result it carried, alive.
    */
-  private readonly broken: Promise<never>;
-  private fail: (err: unknown) => void = () => {};
+  private failure: { err: unknown } | null = null;
+  private wake: ((err: unknown) => void) | null = null;
 
   constructor(
     private readonly p: Parsed,
@@ -81,25 +82,24 @@ class Scheduler {
     this.readAhead = BigInt(4 * this.running) * stride;
     this.ahead = Number(count) / p.threads;
     this.life = new RunLifecycle(p.signal, () => this.stopAll(), p.onProgress && (() => this.report()));
-    this.broken = markHandled(
-      new Promise<never>((_, reject) => {
-        this.fail = reject;
-      }),
-      'take() awaits it beside each run; a search that ends first has nothing left to start',
-    );
   }
 
   /** The result of `index`, the next in order: started now if it was not yet. */
   async take(index: bigint): Promise<SafePrimeResult> {
     this.cursor = index;
+    if (this.failure) throw this.life.failure(this.failure.err);
     this.launch();
     const run = this.active.get(index)!;
     let result: SafePrimeResult;
     try {
-      // broken first: once it has rejected, a run that has settled too does not hide it.
-      result = await Promise.race([this.broken, run.result]);
+      result = await new Promise<SafePrimeResult>((resolve, reject) => {
+        this.wake = reject;
+        run.result.then(resolve, reject);
+      });
     } catch (err) {
       throw this.life.failure(err);
+    } finally {
+      this.wake = null;
     }
     this.active.delete(index);
     this.doneSieved += shared.work(run.shared);
@@ -166,7 +166,7 @@ class Scheduler {
   /**
    * A thread returned: it is free for the next index, or to help another.
    * Called from a run's promise, so a failure to start one (launch() threw)
-   * is handed to take() through `broken` rather than thrown here, where it
+   * is handed to take() through `failure` rather than thrown here, where it
    * would be an unhandled rejection and the search would go on without it.
    */
   private settle(): void {
@@ -174,7 +174,9 @@ class Scheduler {
     try {
       this.launch();
     } catch (err) {
-      this.fail(err);
+      this.failure ??= { err };
+      // After the reactions already queued: a take() whose own run has just settled gets its result, and the next take() throws.
+      queueMicrotask(() => this.wake?.(err));
     }
   }
 
