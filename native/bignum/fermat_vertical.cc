@@ -191,7 +191,7 @@ template <bool kFirst, class G>
 POWPRIME_IFMA inline void cross_rows(G* t, const G* a, int i, int L) {
   const G z = zero<G>();
   const G x0 = a[i], x1 = a[i + 1];
-  const auto from = [&](int k) POWPRIME_IFMA { return kFirst ? z : t[k]; };
+  const auto from = [&](int k) POWPRIME_IFMA_OP { return kFirst ? z : t[k]; };
   if (i + 4 > L) {  // the last pair, a short one: every column by its conditions
     const int fresh = kFirst ? 0 : i + L;
     for (int k = 2 * i + 1; k <= i + L + 1; k++) t[k] = cross_column(k >= fresh ? z : t[k], a, x0, x1, i, k, L);

@@ -237,6 +237,7 @@ POWPRIME_AVX2_OP inline G lane_mask(unsigned lanes) {
 
 template <int kR, class G>
 POWPRIME_AVX2 void run(const u64* const* n, int count, int limbs, int top, bool* out) {
+  static_assert(G::kRegs != 4 || kR == 28, "four registers' arrays hold 28-bit digits up to kG4MaxBits only");
   constexpr int kLanes = kRegLanes * G::kRegs;
   const int L = std::max(3, digits_for(top, kR));  // the two-row passes read b_2
   const u64* lane[kLanes];
@@ -285,7 +286,6 @@ POWPRIME_AVX2 void run(const u64* const* n, int count, int limbs, int top, bool*
 // top: the widest number's bits; the words above it are padding.
 template <class G>
 void run_radix(const u64* const* n, int count, int limbs, int top, bool* out) {
-  limbs = std::min(limbs, (top + 63) / 64);
   if (radix_for(top) == 28)
     run<28, G>(n, count, limbs, top, out);
   else
@@ -297,6 +297,8 @@ void run_radix(const u64* const* n, int count, int limbs, int top, bool* out) {
 void fermat2_vertical_avx2(const u64* const* n, int count, int limbs, bool* out) {
   int top = 0;
   for (int k = 0; k < count; k++) top = std::max(top, bit_length(n[k], limbs));
+  // The limbs past the widest number are zero padding (and pow2_mod_by_doubling writes limbs + 1 words).
+  limbs = std::min(limbs, (top + 63) / 64);
   if (count <= kRegLanes) {
     run_radix<G1>(n, count, limbs, top, out);
   } else if (count <= 2 * kRegLanes) {
