@@ -40,7 +40,14 @@ describeBackends('screening a moduli file', (backend) => {
     const r = await screenModuliText(candidates, {
       rounds: -1,
       backend,
-      onProgress: (phase, done, total) => phases.set(phase, [...(phases.get(phase) ?? []), done, total]),
+      onProgress: (phase, done, total) => {
+        const seen = phases.get(phase) ?? [];
+        // Rising, never past its total, and the sieving pass over before the checking one begins.
+        expect(done).toBeGreaterThan(seen.at(-2) ?? 0);
+        expect(done).toBeLessThanOrEqual(total);
+        if (phase === 'sieving') expect(phases.has('checking')).toBe(false);
+        phases.set(phase, [...seen, done, total]);
+      },
     });
     expect(r.good.map((e) => e.modulus.toString(16).toUpperCase())).toEqual(expected);
     expect(r.bad).toEqual([]);
@@ -70,9 +77,36 @@ describeBackends('screening a moduli file', (backend) => {
     expect(r.dropped).toBe(41 - (r.good.length - 2));
   });
 
-  it("stops when its signal is aborted, with the signal's reason", async () => {
-    const stop = new AbortController();
-    stop.abort(new Error('stop here'));
-    await expect(screenModuliText(candidates, { rounds: -1, backend, signal: stop.signal })).rejects.toThrow('stop here');
+  it("stops when its signal is aborted, in either pass or before, with the signal's reason", async () => {
+    const before = new AbortController();
+    before.abort(new Error('stop here'));
+    await expect(screenModuliText(candidates, { rounds: -1, backend, signal: before.signal })).rejects.toThrow('stop here');
+    for (const when of ['sieving', 'checking'] as const) {
+      const stop = new AbortController();
+      const seen: string[] = [];
+      const run = screenModuliText(candidates, {
+        rounds: -1,
+        backend,
+        signal: stop.signal,
+        // Sieving: at its first task, the others still to start. Checking: as its last task ends, nothing left to start.
+        onProgress: (phase, done, total) => {
+          seen.push(phase);
+          if (phase === when && (when === 'sieving' || done === total)) stop.abort(new Error(`stopped while ${when}`));
+        },
+      });
+      // Even a stop that comes with the last task of a pass does not let the screening resolve as if finished.
+      await expect(run).rejects.toThrow(`stopped while ${when}`);
+      if (when === 'sieving') expect(seen).not.toContain('checking');
+    }
+  });
+
+  it('names a line too wide to check, and screens the others', async () => {
+    // p ≡ 11 (mod 24), so the generator rule holds and only the size is wrong.
+    let p = (1n << 65537n) - 1n;
+    while (p % 24n !== 11n) p -= 2n;
+    const huge = ['20261129000000', '2', '6', '100', '65536', '2', p.toString(16).toUpperCase()].join(' ');
+    const r = await screenModuliText([system.split('\n')[1], huge].join('\n'), { rounds: -1, backend });
+    expect(r.bad).toEqual([{ lineNo: 2, reason: 'p has 65537 bits; at most 65536 are checked' }]);
+    expect(r.good).toHaveLength(1);
   });
 });

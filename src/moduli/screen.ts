@@ -14,6 +14,7 @@
  * Fermat's test is composite, so the full check would refuse it too.
  */
 import type { Backend } from '../backend.ts';
+import { MAX_CHECK_BITS } from '../limits.ts';
 import { poolSize } from '../pool/pool.ts';
 import { bitLength } from '../prime/bigint.ts';
 import { isSafePrime } from '../prime/check.ts';
@@ -65,6 +66,9 @@ interface Candidate {
 /** The p a parsed line stands for, why it is bad, or null for a candidate screening drops (it has no generator, as ssh-keygen drops it). */
 function candidateOf(e: ModuliEntry): bigint | string | null {
   if (e.tests & MODULI_TESTS_COMPOSITE) return 'marked composite (tests has 0x01)';
+  // The checks' own bound (isSafePrime refuses more): said of the line, before any test.
+  const pBits = bitLength(e.modulus) + (e.type === MODULI_TYPE_SOPHIE_GERMAIN ? 1 : 0);
+  if (pBits > MAX_CHECK_BITS) return `p has ${pBits} bits; at most ${MAX_CHECK_BITS} are checked`;
   if (e.type === MODULI_TYPE_SOPHIE_GERMAIN) {
     const p = 2n * e.modulus + 1n;
     // ssh-keygen's rule for candidates: the size field is q's bit length minus one.
@@ -82,13 +86,22 @@ function candidateOf(e: ModuliEntry): bigint | string | null {
 /** Runs `task` on each of `items`, `atOnce` at a time; the signal stops it between two tasks. */
 async function forEachAtOnce<T>(items: T[], atOnce: number, task: (x: T) => Promise<void>, signal?: AbortSignal): Promise<void> {
   let next = 0;
+  let failed = false;
   const lane = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       signal?.throwIfAborted();
-      await task(items[next++]!);
+      try {
+        await task(items[next++]!);
+      } catch (err) {
+        // The other lanes start nothing more: the caller is told at once and need not wait for the rest.
+        failed = true;
+        throw err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+  // A stop that came during the last tasks: nothing that follows may look finished.
+  signal?.throwIfAborted();
 }
 
 /**
@@ -108,8 +121,10 @@ async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, opts: S
     if (group) group.push(c);
     else bySize.set(bitLength(n), [c]);
   }
+  // The native kernel tests a batch in its vector lanes; the TS backend one number at a time, so more would only make the tasks coarser.
+  const size = opts.backend === 'native' ? FERMAT_BATCH : 1;
   const batches: Candidate[][] = [];
-  for (const group of bySize.values()) for (let i = 0; i < group.length; i += FERMAT_BATCH) batches.push(group.slice(i, i + FERMAT_BATCH));
+  for (const group of bySize.values()) for (let i = 0; i < group.length; i += size) batches.push(group.slice(i, i + size));
   const passed = new Set<Candidate>();
   await forEachAtOnce(
     batches,
@@ -145,7 +160,9 @@ export async function screenModuliText(text: string, opts: ScreenOptions): Promi
   // Type-4 lines are mostly composite: Fermat's test on q, then on p, drops those. Type-2 lines claim to be safe primes, so they go straight to the full check.
   const untested = candidates.filter((c) => c.entry.type === MODULI_TYPE_SOPHIE_GERMAIN);
   let sieved = 0;
-  const sieving = (n: number): void => opts.onProgress?.('sieving', (sieved += n), 2 * untested.length);
+  const sieving = (n: number): void => {
+    if (n) opts.onProgress?.('sieving', (sieved += n), 2 * untested.length);
+  };
   const qPassed = await passFermat(untested, (c) => c.p >> 1n, opts, sieving);
   sieving(untested.length - qPassed.length);
   const bothPassed = new Set(await passFermat(qPassed, (c) => c.p, opts, sieving));
