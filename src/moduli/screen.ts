@@ -14,6 +14,7 @@
  * Fermat's test is composite, so the full check would refuse it too.
  */
 import type { Backend } from '../backend.ts';
+import { forEachAtOnce } from '../at-once.ts';
 import { MAX_CHECK_BITS } from '../limits.ts';
 import { poolSize } from '../pool/pool.ts';
 import { bitLength } from '../prime/bigint.ts';
@@ -81,27 +82,6 @@ function candidateOf(e: ModuliEntry): bigint | string | null {
   const problem = moduliEntryProblem({ ...e, tests: e.tests || MODULI_TESTS_MILLER_RABIN, tries: e.tries || 1, generator: e.generator || (sshGenerator(e.modulus) ?? 0) });
   if (problem) return problem;
   return e.size < MIN_SIZE ? `size ${e.size} is below ssh-keygen's least (${MIN_SIZE})` : e.modulus;
-}
-
-/** Runs `task` on each of `items`, `atOnce` at a time; the signal stops it between two tasks. */
-async function forEachAtOnce<T>(items: T[], atOnce: number, task: (x: T) => Promise<void>, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lane = async (): Promise<void> => {
-    while (next < items.length && !failed) {
-      signal?.throwIfAborted();
-      try {
-        await task(items[next++]!);
-      } catch (err) {
-        // The other lanes start nothing more: the caller is told at once and need not wait for the rest.
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
-  // A stop that came during the last tasks: nothing that follows may look finished.
-  signal?.throwIfAborted();
 }
 
 /**
