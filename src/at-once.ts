@@ -1,7 +1,8 @@
 /**
- * Bounded concurrency for pool work driven from the main thread: a task on
- * each item, a few at a time, so the pool's threads stay fed without
- * queueing thousands of tasks at once, and a stop or a failure ends it soon.
+ * Bounded concurrency for pool work driven from the main thread (moduli
+ * screening, the CLI's line checks): a task on each item, a few at a time,
+ * so the pool's threads stay fed without queueing thousands of tasks at
+ * once, and a stop or a failure ends it soon.
  */
 /** Runs `task` on each of `items`, `atOnce` at a time; the signal stops it between two tasks. */
 export async function forEachAtOnce<T>(items: T[], atOnce: number, task: (x: T) => Promise<void>, signal?: AbortSignal): Promise<void> {

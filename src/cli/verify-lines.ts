@@ -4,6 +4,7 @@
  * out): fields of the right form, primes of the line's bit length, and safe.
  * A safe-prime check is cheap next to the search that found the prime.
  */
+import { forEachAtOnce } from '../at-once.ts';
 import { isSafePrime } from '../prime/check.ts';
 import type { StreamVersion } from '../prime/stream.ts';
 import type { SearchLine } from './jsonl-file.ts';
@@ -50,19 +51,19 @@ export async function checkEach<T>(items: T[], check: (x: T) => Promise<boolean>
   const results = new Array<boolean | undefined>(items.length);
   const status = new StatusLine();
   let checked = 0;
-  let next = 0;
   let firstFalse = Infinity;
-  const one = async (): Promise<void> => {
-    while (next < items.length && (!untilFalse || next < firstFalse)) {
-      interruptSignal.throwIfAborted();
-      const i = next++;
-      results[i] = await check(items[i]!);
-      if (!results[i]) firstFalse = Math.min(firstFalse, i);
-      status.update(`${label} ${++checked}/${items.length}`, { done: checked, total: items.length });
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, items.length) }, one));
+    await forEachAtOnce(
+      items.map((_, i) => i),
+      CHECKS_AT_ONCE,
+      async (i) => {
+        if (untilFalse && i > firstFalse) return;
+        results[i] = await check(items[i]!);
+        if (!results[i]) firstFalse = Math.min(firstFalse, i);
+        status.update(`${label} ${++checked}/${items.length}`, { done: checked, total: items.length });
+      },
+      interruptSignal,
+    );
   } finally {
     status.clear();
   }
