@@ -367,6 +367,19 @@ describe("queue objects' error events", () => {
     ignoreQueueErrors(queue);
     expect(queue.emit('error', new Error('could not renew lock for job 7'))).toBe(true);
   });
+
+  it('a failure the worker repeats is said once a quiet period, with how often it came meanwhile', async () => {
+    const worker = new EventEmitter();
+    const notices: string[] = [];
+    noticeWorkerErrors(worker, 'queue worker', (m) => notices.push(m), 200);
+    for (let i = 0; i < 5; i++) worker.emit('error', new Error('could not renew lock for job 7'));
+    worker.emit('error', new Error('could not renew lock for job 8'));
+    expect(notices).toEqual(['queue worker: could not renew lock for job 7', 'queue worker: could not renew lock for job 8']);
+    await new Promise((r) => setTimeout(r, 250));
+    worker.emit('error', new Error('could not renew lock for job 7'));
+    worker.emit('error', new Error('could not renew lock for job 8'));
+    expect(notices.slice(2)).toEqual(['queue worker: could not renew lock for job 7 (4 more times since the last notice)', 'queue worker: could not renew lock for job 8']);
+  });
 });
 
 describe('queue mode: bad usage', () => {

@@ -136,17 +136,34 @@ export function ignoreQueueErrors(queue: ErrorEmitter): void {
   ignoreErrorEvents(queue, "a queue's errors reach the awaiters of its calls, and an outage is reported by openRedis's connection");
 }
 
+/** A failure the worker repeats (a lock it keeps failing to renew, every half lock period) is said once in this long. */
+const REPEATED_NOTICE_MS = 60_000;
+
 /**
  * A bullmq Worker's 'error' events: its connections' errors, ignored as a
  * Queue's are (openRedis's connection to the same Redis reports an outage,
  * once), and failures of the worker's own loop that reach no awaiter — a
  * job lock it could not renew (another worker may run the job again), the
  * stalled-job check or a job's move to done failing in Redis — which go to
- * `onNotice`, one line each, after `what`.
+ * `onNotice`, one line each, after `what`. The same words again within
+ * `quietMs` are only counted, and the count is said with them next time, so
+ * an hours-long run's log is not one line every few seconds.
  */
-export function noticeWorkerErrors(worker: ErrorEmitter, what: string, onNotice: (message: string) => void): void {
+export function noticeWorkerErrors(worker: ErrorEmitter, what: string, onNotice: (message: string) => void, quietMs = REPEATED_NOTICE_MS): void {
+  const said = new Map<string, { at: number; unsaid: number }>();
   worker.on('error', (err) => {
-    if (!isConnectionError(err)) onNotice(`${what}: ${err.message}`);
+    if (isConnectionError(err)) return;
+    const now = Date.now();
+    const last = said.get(err.message);
+    if (last && now - last.at < quietMs) {
+      last.unsaid++;
+      return;
+    }
+    const again = last?.unsaid ? ` (${last.unsaid} more times since the last notice)` : '';
+    // Only the words said within the quiet period are kept: the map stays small however long the run.
+    for (const [m, e] of said) if (now - e.at >= quietMs) said.delete(m);
+    said.set(err.message, { at: now, unsaid: 0 });
+    onNotice(`${what}: ${err.message}${again}`);
   });
 }
 
