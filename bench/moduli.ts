@@ -22,7 +22,7 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { backendInfo } from '../src/backend.ts';
 import { generateModuli } from '../src/moduli/generate.ts';
-import { screenModuliText } from '../src/moduli/screen.ts';
+import { screenModuli } from '../src/moduli/screen.ts';
 import { runChild } from './openssl.ts';
 import { ratio, target, type BenchRow, type BenchTarget } from './schema.ts';
 
@@ -85,7 +85,7 @@ interface SshKeygenSide {
 /** powprime's core seconds screening the candidates ssh-keygen screened (moduli --screen's path, all cores), and the groups it kept. */
 async function powprimeScreen(text: string): Promise<{ coreS: number; kept: number }> {
   const t = process.cpuUsage();
-  const r = await screenModuliText(text, { rounds: -1, backend: 'native' });
+  const r = await screenModuli(text, { backend: 'native' });
   const u = process.cpuUsage(t);
   return { coreS: (u.user + u.system) / 1e6, kept: r.good.length };
 }

@@ -43,6 +43,8 @@ export type { FindSafePrimeOptions, SearchSafePrimesOptions } from './prime/sear
 export { randomSeed } from './prime/seed.ts';
 export { generateModuli } from './moduli/generate.ts';
 export type { GeneratedModulus, GenerateModuliOptions } from './moduli/generate.ts';
+export { screenModuli } from './moduli/screen.ts';
+export type { ScreenModuliOptions, ScreenModuliProgress, ScreenModuliResult } from './moduli/screen.ts';
 export { formatModuliLine, moduliEntryProblem, moduliTimestamp, parseModuliLine, sshGenerator } from './moduli/format.ts';
 export type { ModuliEntry, ModuliLineError } from './moduli/format.ts';
 export { searchSafePrimeRange } from './prime/range-search.ts';

@@ -5,9 +5,9 @@
 // size; an even q; progress; and an interrupt.
 import { checkPrimeSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
-import { closePool } from '../src/index.ts';
-import { screenModuliText } from '../src/moduli/screen.ts';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { closePool, screenModuli } from '../src/index.ts';
+import * as pool from '../src/pool/pool.ts';
 import { describeBackends } from './helpers/backends.ts';
 
 const candidates = readFileSync(new URL('./vectors/ssh-keygen-candidates-768.txt', import.meta.url), 'utf8');
@@ -30,6 +30,24 @@ const keptByOracle = (text: string): string[] =>
     .map((hex) => (2n * BigInt(`0x${hex}`) + 1n).toString(16).toUpperCase());
 
 afterAll(() => closePool());
+afterEach(() => vi.restoreAllMocks());
+
+/** The most pool tasks in flight at once while `run` screens: the real runTask, only counted. */
+const runTask = pool.runTask;
+async function mostInFlight(run: () => Promise<unknown>): Promise<number> {
+  let now = 0;
+  let most = 0;
+  vi.spyOn(pool, 'runTask').mockImplementation(async (worker, task) => {
+    most = Math.max(most, ++now);
+    try {
+      return await runTask(worker, task);
+    } finally {
+      now--;
+    }
+  });
+  await run();
+  return most;
+}
 
 describeBackends('screening a moduli file', (backend) => {
   it("keeps exactly ssh-keygen's candidates whose q and p node:crypto finds prime, with a generator", async () => {
@@ -37,10 +55,9 @@ describeBackends('screening a moduli file', (backend) => {
     // A test that cannot fail is no test: the vector holds groups to keep and many candidates to drop.
     expect(expected.length).toBeGreaterThan(1);
     const phases = new Map<string, number[]>();
-    const r = await screenModuliText(candidates, {
-      rounds: -1,
+    const r = await screenModuli(candidates, {
       backend,
-      onProgress: (phase, done, total) => {
+      onProgress: ({ phase, done, total }) => {
         const seen = phases.get(phase) ?? [];
         // Rising, never past its total, and the sieving pass over before the checking one begins.
         expect(done).toBeGreaterThan(seen.at(-2) ?? 0);
@@ -70,7 +87,7 @@ describeBackends('screening a moduli file', (backend) => {
     let q = BigInt(`0x${first[6]}`) + 1n;
     while ((2n * q + 1n) % 10n !== 3n || q & 1n) q++;
     const even = [...first.slice(0, 6), q.toString(16).toUpperCase()].join(' ');
-    const r = await screenModuliText([...groups, even, ...candidates.split('\n').slice(0, 40)].join('\n'), { rounds: -1, backend });
+    const r = await screenModuli([...groups, even, ...candidates.split('\n').slice(0, 40)].join('\n'), { backend });
     expect(r.good.slice(0, 2).map((e) => e.modulus)).toEqual(groups.map((l) => BigInt(`0x${l.split(' ')[6]}`)));
     expect(r.good.slice(2).map((e) => e.modulus.toString(16).toUpperCase())).toEqual(keptByOracle(candidates.split('\n').slice(0, 40).join('\n')));
     expect(r.bad).toEqual([]);
@@ -80,16 +97,15 @@ describeBackends('screening a moduli file', (backend) => {
   it("stops when its signal is aborted, in either pass or before, with the signal's reason", async () => {
     const before = new AbortController();
     before.abort(new Error('stop here'));
-    await expect(screenModuliText(candidates, { rounds: -1, backend, signal: before.signal })).rejects.toThrow('stop here');
+    await expect(screenModuli(candidates, { backend, signal: before.signal })).rejects.toThrow('stop here');
     for (const when of ['sieving', 'checking'] as const) {
       const stop = new AbortController();
       const seen: string[] = [];
-      const run = screenModuliText(candidates, {
-        rounds: -1,
+      const run = screenModuli(candidates, {
         backend,
         signal: stop.signal,
         // Sieving: at its first task, the others still to start. Checking: as its last task ends, nothing left to start.
-        onProgress: (phase, done, total) => {
+        onProgress: ({ phase, done, total }) => {
           seen.push(phase);
           if (phase === when && (when === 'sieving' || done === total)) stop.abort(new Error(`stopped while ${when}`));
         },
@@ -105,8 +121,33 @@ describeBackends('screening a moduli file', (backend) => {
     let p = (1n << 65537n) - 1n;
     while (p % 24n !== 11n) p -= 2n;
     const huge = ['20261129000000', '2', '6', '100', '65536', '2', p.toString(16).toUpperCase()].join(' ');
-    const r = await screenModuliText([system.split('\n')[1], huge].join('\n'), { rounds: -1, backend });
+    const r = await screenModuli([system.split('\n')[1], huge].join('\n'), { backend });
     expect(r.bad).toEqual([{ lineNo: 2, reason: 'p has 65537 bits; at most 65536 are checked' }]);
     expect(r.good).toHaveLength(1);
+  });
+
+  it('uses at most the threads it is given, and every core without them', async () => {
+    const some = candidates.split('\n').slice(0, 80).join('\n');
+    expect(await mostInFlight(() => screenModuli(some, { backend, threads: 1 }))).toBe(1);
+    vi.restoreAllMocks();
+    // Without a cap, two tasks a thread keep the pool fed: the count above is the cap's doing.
+    expect(await mostInFlight(() => screenModuli(some, { backend }))).toBe(2 * pool.poolSize());
+  });
+});
+
+describe('screenModuli refuses bad arguments, naming them', () => {
+  it.each([
+    [[42], TypeError, /text must be a string/],
+    [['', { threads: 0 }], RangeError, /threads must be an integer/],
+    [['', { backend: 'gpu' }], RangeError, /backend must be one of/],
+    [['', { rounds: -2 }], RangeError, /rounds must be an integer/],
+    [['', { onProgress: 'yes' }], TypeError, /onProgress must be a function/],
+    [['', { signal: {} }], TypeError, /signal must be an AbortSignal/],
+    [['', { bits: 2048 }], TypeError, /bits/],
+    [['', []], TypeError, /options/],
+  ] as [unknown[], ErrorConstructor, RegExp][])('%j', async (args, kind, text) => {
+    const call = screenModuli as (...a: unknown[]) => Promise<unknown>;
+    await expect(call(...args)).rejects.toThrow(kind);
+    await expect(call(...args)).rejects.toThrow(text);
   });
 });

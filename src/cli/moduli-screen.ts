@@ -5,11 +5,11 @@
  * --out; every bad line is named with its number.
  */
 import { readFileSync } from 'node:fs';
-import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
+import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { formatModuliLine } from '../moduli/format.ts';
-import { screenModuliText } from '../moduli/screen.ts';
-import { checkOneOf, checkRounds } from '../validate.ts';
+import { screenModuli } from '../moduli/screen.ts';
+import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import type { ModuliOpts } from './moduli.ts';
@@ -17,21 +17,24 @@ import { checkRegularFile, replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
 import { StatusLine } from './status.ts';
 
-export async function screenModuli(file: string, opts: ModuliOpts): Promise<void> {
+export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<void> {
   if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it the good lines are the output');
-  const rounds = opts.rounds === undefined ? -1 : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));
-  const backend = resolveBackend(checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES));
+  // Checked here to name the flags; screenModuli would name its options.
+  const rounds = opts.rounds === undefined ? undefined : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));
+  const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
+  const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
   checkRegularFile(file, '--screen');
   const target = opts.out === undefined ? null : replaceablePath(opts.out);
   const text = readFileSync(file, 'utf8');
   const status = new StatusLine();
-  let r: Awaited<ReturnType<typeof screenModuliText>>;
+  let r: Awaited<ReturnType<typeof screenModuli>>;
   try {
-    r = await screenModuliText(text, {
-      rounds,
+    r = await screenModuli(text, {
+      ...(rounds === undefined ? {} : { rounds }),
+      ...(threads === undefined ? {} : { threads }),
       backend,
       signal: interruptSignal,
-      onProgress: (phase, done, total) => status.update(`${phase} ${done}/${total}`, { phase, done, total }),
+      onProgress: ({ phase, done, total }) => status.update(`${phase} ${done}/${total}`, { phase, done, total }),
     });
   } finally {
     status.clear();

@@ -114,7 +114,7 @@ export function registerModuli(program: Command): void {
       if (opts.screen !== undefined) {
         const generation = { '--bits': opts.bits, '--count': opts.count, '--seed': opts.seed, '--shard': opts.shard, '--queue': opts.queue };
         for (const [flag, v] of Object.entries(generation)) if (v !== undefined) throw new RangeError(`${flag} does not go with --screen`);
-        await (await import('./moduli-screen.ts')).screenModuli(opts.screen, opts);
+        await (await import('./moduli-screen.ts')).screenModuliFile(opts.screen, opts);
         return;
       }
       await runModuli(opts, parseModuliFlags(opts));

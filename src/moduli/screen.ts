@@ -8,87 +8,82 @@
  *
  * Most type-4 candidates are composite (about 1,600 of them a group at 2048
  * bits), so they first meet one base-2 Fermat test on q, then on p, many at
- * a time in the kernel's vector lanes on every pool thread (fermat-batch.ts),
+ * a time in the kernel's vector lanes on the pool's threads (fermat-batch.ts),
  * as ssh-keygen first runs one Miller–Rabin round; only those that pass both
  * get the full check. The verdicts are the full check's: a number failing
  * Fermat's test is composite, so the full check would refuse it too.
  */
-import type { Backend } from '../backend.ts';
 import { forEachAtOnce } from '../at-once.ts';
-import { MAX_CHECK_BITS } from '../limits.ts';
+import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { bitLength } from '../prime/bigint.ts';
 import { isSafePrime } from '../prime/check.ts';
 import { FERMAT_BATCH, fermatBase2Batch } from '../prime/fermat-batch.ts';
-import {
-  moduliEntryProblem,
-  MODULI_TESTS_COMPOSITE,
-  MODULI_TESTS_MILLER_RABIN,
-  MODULI_TYPE_SAFE,
-  MODULI_TYPE_SOPHIE_GERMAIN,
-  moduliTimestamp,
-  parseModuliLine,
-  sshGenerator,
-  type ModuliEntry,
-} from './format.ts';
+import { throwIfAborted } from '../run-lifecycle.ts';
+import { checkFunction, checkOneOf, checkOptions, checkRounds, checkSignal, checkString, checkThreads, optionNames } from '../validate.ts';
+import { MODULI_TESTS_MILLER_RABIN, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, moduliTimestamp, sshGenerator, type ModuliEntry } from './format.ts';
 import { moduliTries } from './generate.ts';
+import { readModuliLines, type BadLine, type Candidate } from './screen-lines.ts';
 
-/** ssh-keygen screens nothing below this size field (QSIZE_MINIMUM). */
-const MIN_SIZE = 511;
-
-export interface ScreenOptions {
-  /** Miller–Rabin rounds after Baillie–PSW (-1: the default by size). */
-  rounds: number;
-  backend: Backend;
-  /** Stops the screening between two pool tasks (it rejects with the signal's reason). */
-  signal?: AbortSignal;
-  /** Told after each pool task: what is being done, and how far. */
-  onProgress?: (phase: 'sieving' | 'checking', done: number, total: number) => void;
+export interface ScreenModuliProgress {
+  /** 'sieving': base-2 Fermat tests on q, then p, of the type-4 candidates; 'checking': the full check of what passed, and of the type-2 lines. */
+  phase: 'sieving' | 'checking';
+  /** Numbers done in this phase, of `total`. */
+  done: number;
+  total: number;
 }
 
-export interface ScreenResult {
+export interface ScreenModuliOptions {
+  /** Pool threads to use at most (default: one per core). */
+  threads?: number;
+  backend?: BackendChoice;
+  /** Miller–Rabin rounds on q after Baillie–PSW (default by size), as `check` and the search run them. */
+  rounds?: number;
+  /** Stops the screening between two pool tasks (it rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** Told after each pool task. */
+  onProgress?: (p: ScreenModuliProgress) => void;
+}
+const SCREEN_MODULI_OPTIONS = optionNames<ScreenModuliOptions>()(['threads', 'backend', 'rounds', 'signal', 'onProgress']);
+
+export interface ScreenModuliResult {
   /** Moduli lines read (comments and blank lines aside). */
   lines: number;
   /** The good groups, in file order, as type 2 with the tests and tries that were run. */
   good: ModuliEntry[];
   /** Every bad line, by number (from 1), and why. */
-  bad: { lineNo: number; reason: string }[];
+  bad: BadLine[];
   /** Type-4 candidates with no generator or not prime: what screening is for, not a fault of the file. */
   dropped: number;
 }
 
-interface Candidate {
-  lineNo: number;
-  entry: ModuliEntry;
-  /** The safe prime the line stands for (type 4: 2q + 1). */
-  p: bigint;
+/** The options, checked. */
+interface Screening {
+  rounds: number;
+  backend: Backend;
+  /** Pool tasks in flight: two a thread keep every thread fed; fewer than the pool's threads cap the cores used. */
+  atOnce: number;
+  signal: AbortSignal | undefined;
+  onProgress: ((p: ScreenModuliProgress) => void) | undefined;
 }
 
-/** The p a parsed line stands for, why it is bad, or null for a candidate screening drops (it has no generator, as ssh-keygen drops it). */
-function candidateOf(e: ModuliEntry): bigint | string | null {
-  if (e.tests & MODULI_TESTS_COMPOSITE) return 'marked composite (tests has 0x01)';
-  // The checks' own bound (isSafePrime refuses more): said of the line, before any test.
-  const pBits = bitLength(e.modulus) + (e.type === MODULI_TYPE_SOPHIE_GERMAIN ? 1 : 0);
-  if (pBits > MAX_CHECK_BITS) return `p has ${pBits} bits; at most ${MAX_CHECK_BITS} are checked`;
-  if (e.type === MODULI_TYPE_SOPHIE_GERMAIN) {
-    const p = 2n * e.modulus + 1n;
-    // ssh-keygen's rule for candidates: the size field is q's bit length minus one.
-    if (e.size + 1 !== bitLength(e.modulus)) return `size ${e.size}, but q has ${bitLength(e.modulus)} bits (a candidate's size is q's bit length minus one)`;
-    if (e.size < MIN_SIZE) return `size ${e.size} is below ssh-keygen's least (${MIN_SIZE})`;
-    return sshGenerator(p) === null ? null : p;
-  }
-  if (e.type !== MODULI_TYPE_SAFE) return `type ${e.type}: neither 2 (a safe prime) nor 4 (a candidate q)`;
-  // Untested lines (tests or tries 0) are what screening is for: only their form is judged here.
-  const problem = moduliEntryProblem({ ...e, tests: e.tests || MODULI_TESTS_MILLER_RABIN, tries: e.tries || 1, generator: e.generator || (sshGenerator(e.modulus) ?? 0) });
-  if (problem) return problem;
-  return e.size < MIN_SIZE ? `size ${e.size} is below ssh-keygen's least (${MIN_SIZE})` : e.modulus;
+function parseScreenOptions(options: ScreenModuliOptions | undefined): Screening {
+  const o = checkOptions('options', options, 'screenModuli', SCREEN_MODULI_OPTIONS);
+  const threads = o.threads === undefined ? poolSize() : checkThreads('threads', o.threads);
+  return {
+    rounds: checkRounds('rounds', o.rounds),
+    backend: resolveBackend(checkOneOf('backend', o.backend ?? 'auto', BACKEND_CHOICES)),
+    atOnce: threads < poolSize() ? threads : 2 * poolSize(),
+    signal: checkSignal('signal', o.signal),
+    onProgress: checkFunction<(p: ScreenModuliProgress) => void>('onProgress', o.onProgress),
+  };
 }
 
 /**
  * The candidates whose `of(c)` passes a base-2 Fermat test, in their order:
- * FERMAT_BATCH numbers of one size a pool task, two tasks a thread in flight.
+ * FERMAT_BATCH numbers of one size a pool task, s.atOnce tasks in flight.
  */
-async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, opts: ScreenOptions, progress: (n: number) => void): Promise<Candidate[]> {
+async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Screening, progress: (n: number) => void): Promise<Candidate[]> {
   const bySize = new Map<number, Candidate[]>();
   for (const c of cs) {
     const n = of(c);
@@ -102,64 +97,57 @@ async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, opts: S
     else bySize.set(bitLength(n), [c]);
   }
   // The native kernel tests a batch in its vector lanes; the TS backend one number at a time, so more would only make the tasks coarser.
-  const size = opts.backend === 'native' ? FERMAT_BATCH : 1;
+  const size = s.backend === 'native' ? FERMAT_BATCH : 1;
   const batches: Candidate[][] = [];
   for (const group of bySize.values()) for (let i = 0; i < group.length; i += size) batches.push(group.slice(i, i + size));
   const passed = new Set<Candidate>();
   await forEachAtOnce(
     batches,
-    2 * poolSize(),
+    s.atOnce,
     async (batch) => {
-      const verdicts = await fermatBase2Batch(batch.map(of), opts.backend);
+      const verdicts = await fermatBase2Batch(batch.map(of), s.backend);
       batch.forEach((c, i) => {
         if (verdicts[i]) passed.add(c);
       });
       progress(batch.length);
     },
-    opts.signal,
+    s.signal,
   );
   return cs.filter((c) => passed.has(c));
 }
 
 /** Screens the text of a moduli file (see above). */
-export async function screenModuliText(text: string, opts: ScreenOptions): Promise<ScreenResult> {
-  const bad: ScreenResult['bad'] = [];
-  const candidates: Candidate[] = [];
-  let lines = 0;
-  let dropped = 0;
-  text.split('\n').forEach((line, i) => {
-    const parsed = parseModuliLine(line);
-    if (parsed === null) return;
-    lines++;
-    const p = 'reason' in parsed ? `not a moduli line: ${parsed.reason}` : candidateOf(parsed);
-    if (p === null) dropped++;
-    else if (typeof p === 'string') bad.push({ lineNo: i + 1, reason: p });
-    else candidates.push({ lineNo: i + 1, entry: parsed as ModuliEntry, p });
-  });
+export async function screenModuli(text: string, options?: ScreenModuliOptions): Promise<ScreenModuliResult> {
+  checkString('text', text);
+  const s = parseScreenOptions(options);
+  throwIfAborted(s.signal);
+  const read = readModuliLines(text);
+  const { lines, candidates, bad } = read;
+  let { dropped } = read;
 
   // Type-4 lines are mostly composite: Fermat's test on q, then on p, drops those. Type-2 lines claim to be safe primes, so they go straight to the full check.
   const untested = candidates.filter((c) => c.entry.type === MODULI_TYPE_SOPHIE_GERMAIN);
   let sieved = 0;
   const sieving = (n: number): void => {
-    if (n) opts.onProgress?.('sieving', (sieved += n), 2 * untested.length);
+    if (n) s.onProgress?.({ phase: 'sieving', done: (sieved += n), total: 2 * untested.length });
   };
-  const qPassed = await passFermat(untested, (c) => c.p >> 1n, opts, sieving);
+  const qPassed = await passFermat(untested, (c) => c.p >> 1n, s, sieving);
   sieving(untested.length - qPassed.length);
-  const bothPassed = new Set(await passFermat(qPassed, (c) => c.p, opts, sieving));
+  const bothPassed = new Set(await passFermat(qPassed, (c) => c.p, s, sieving));
   dropped += untested.length - bothPassed.size;
   const toCheck = candidates.filter((c) => c.entry.type !== MODULI_TYPE_SOPHIE_GERMAIN || bothPassed.has(c));
 
   const safe = new Map<Candidate, boolean>();
   let checked = 0;
-  const rounds = opts.rounds < 0 ? {} : { rounds: opts.rounds };
+  const rounds = s.rounds < 0 ? {} : { rounds: s.rounds };
   await forEachAtOnce(
     toCheck,
-    2 * poolSize(),
+    s.atOnce,
     async (c) => {
-      safe.set(c, await isSafePrime(c.p, { ...rounds, backend: opts.backend }));
-      opts.onProgress?.('checking', ++checked, toCheck.length);
+      safe.set(c, await isSafePrime(c.p, { ...rounds, backend: s.backend }));
+      s.onProgress?.({ phase: 'checking', done: ++checked, total: toCheck.length });
     },
-    opts.signal,
+    s.signal,
   );
 
   const good: ModuliEntry[] = [];
@@ -171,7 +159,7 @@ export async function screenModuliText(text: string, opts: ScreenOptions): Promi
     }
     const bits = bitLength(c.p);
     const tested = c.entry.type === MODULI_TYPE_SAFE && c.entry.tests & MODULI_TESTS_MILLER_RABIN;
-    const ours = moduliTries(bits, opts.rounds);
+    const ours = moduliTries(bits, s.rounds);
     good.push({
       timestamp: moduliTimestamp(new Date()),
       type: MODULI_TYPE_SAFE,
