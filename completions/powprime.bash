@@ -49,7 +49,7 @@ _powprime_options() {
     "ads all") echo "--base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
     "ads leaderboard") echo "--base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
     "ads image") echo "--out --base-url --state-dir --no-limits --max-wait --timeout --json -h --help" ;;
-    "bench") echo "--quick --verbose --json --suite --save --report --compare -h --help" ;;
+    "bench") echo "--quick --verbose --json --suite --save --report --compare --moduli-bits -h --help" ;;
     "fake-services") echo "--port --difficulty --answer-delay --no-limits --no-retry-after --verbose --json -h --help" ;;
     "backend") echo "--json -h --help" ;;
   esac
@@ -87,6 +87,7 @@ _powprime_value() {
     "ads all|--base-url" | "ads all|--max-wait" | "ads all|--timeout" | \
     "ads leaderboard|--base-url" | "ads leaderboard|--max-wait" | "ads leaderboard|--timeout" | \
     "ads image|--base-url" | "ads image|--max-wait" | "ads image|--timeout" | \
+    "bench|--moduli-bits" | \
     "fake-services|--port" | "fake-services|--difficulty" | "fake-services|--answer-delay") COMPREPLY=() ;;
     "solve|--backend") COMPREPLY=($(compgen -W "auto native wasm js" -- "$3")) ;;
     "search|--stream") COMPREPLY=($(compgen -W "1 2" -- "$3")) ;;

@@ -1,7 +1,7 @@
 // The moduli bench's arithmetic (the shipped-file estimate between measured
 // sizes) and its table in the report, on known figures.
 import { describe, expect, it } from 'vitest';
-import { interpolate } from '../bench/moduli.ts';
+import { interpolate, moduliPlan } from '../bench/moduli.ts';
 import { formatReport } from '../bench/report.ts';
 import { SCHEMA_VERSION, type BenchResult } from '../bench/schema.ts';
 
@@ -19,6 +19,21 @@ describe('moduli bench', () => {
     expect(interpolate(measured, 8192)).toBe(64);
     // Below or above every measured size: the nearest one's figure, not a guess beyond the data.
     expect(interpolate(new Map([[2048, 2]]), 8192)).toBe(2);
+  });
+
+  it("measures the full run's sizes, or only those asked for, each as the full run would", () => {
+    expect(moduliPlan(true)).toEqual([{ bits: 2048, count: 24, ssh: 8 }]);
+    expect(moduliPlan(false).map((p) => [p.bits, p.count])).toEqual([
+      [2048, 100],
+      [3072, 24],
+      [8192, 8],
+    ]);
+    // In size order; a size the full run lacks is eight groups without ssh-keygen, as 8192 is.
+    expect(moduliPlan(false, [8192, 4096, 3072])).toEqual([
+      { bits: 3072, count: 24, ssh: 8 },
+      { bits: 4096, count: 8, ssh: 0 },
+      { bits: 8192, count: 8, ssh: 0 },
+    ]);
   });
 
   it('has a table of its own in the report, sizes down and series across', () => {

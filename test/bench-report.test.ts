@@ -374,6 +374,20 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     expect((await runCli('bench', '--quick', '--compare', join(dir, 'missing.json'))).status).toBe(2);
   });
 
+  it('--moduli-bits: only with --suite moduli and not --quick, sizes in range, refused before measuring (exit 2)', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--moduli-bits', '8192'], /--moduli-bits goes with --suite moduli, without --quick/],
+      [['--suite', 'moduli', '--quick', '--moduli-bits', '8192'], /--moduli-bits goes with --suite moduli, without --quick/],
+      [['--suite', 'moduli', '--moduli-bits', '1024'], /--moduli-bits must be an integer from 2048 to 8192 \(got 1024\)/],
+      [['--suite', 'moduli', '--moduli-bits', '8192,8192'], /--moduli-bits names 8192 twice/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli('bench', '--progress', 'json', ...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^powprime: ${message.source}\n$`));
+    }
+  });
+
   it('a --save or --report place that cannot take the file is refused before measuring (exit 2), and no folder is made', async () => {
     const dir = tempDir();
     const asDir = await runCli('bench', '--quick', '--progress', 'json', '--save', dir);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { checkOneOf } from '../validate.ts';
+import { parseSizes } from './moduli-sizes.ts';
 import { replaceablePath } from './out-path.ts';
 import { StatusLine } from './status.ts';
 
@@ -13,6 +14,7 @@ interface BenchOpts {
   save?: string;
   report?: string;
   compare?: string;
+  moduliBits?: string;
 }
 
 export function registerBench(program: Command): void {
@@ -25,7 +27,7 @@ export function registerBench(program: Command): void {
         '\nThe exit code is 0 whatever the figures: a goal missed is reported, not an error. A goal missed while the machine\n' +
         'was busy (others’ load before or during the run, or repeated runs that disagree) is reported as not judged. --quick judges only the goals\n' +
         'its sizes measure; the full run (several minutes) judges them all.\n' +
-        '\nExamples:\n  powprime bench --quick\n  powprime bench --quick --verbose\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
+        '\nExamples:\n  powprime bench --quick\n  powprime bench --quick --verbose\n  powprime bench --suite moduli --moduli-bits 8192 --save m8192.json\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
     )
     .option('--quick', 'fewer and shorter runs (about a minute)')
     .option('--verbose', 'print every table too, the one a row per nonce length included (--json, --save and --report always hold every row)')
@@ -34,8 +36,11 @@ export function registerBench(program: Command): void {
     .option('--save <file.json>', 'keep the result, to --compare a later run with')
     .option('--report <file.html>', 'write a self-contained HTML page with SVG charts of the result')
     .option('--compare <old.json>', 'show each figure’s change against a result saved with --save')
+    .option('--moduli-bits <list>', 'with --suite moduli (not --quick): only these sizes, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)')
     .action(async (opts: BenchOpts) => {
       const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'moduli', 'all'] as const);
+      if (opts.moduliBits !== undefined && (suite !== 'moduli' || opts.quick)) throw new RangeError('--moduli-bits goes with --suite moduli, without --quick');
+      const moduliSizes = opts.moduliBits === undefined ? undefined : parseSizes(opts.moduliBits, '--moduli-bits');
       // Where the result goes is judged before minutes of measuring, as every other --out is: a folder
       // that is missing or read-only, or a directory given as the file, would lose the run at its end.
       const save = opts.save === undefined ? undefined : replaceablePath(opts.save, '--save');
@@ -81,7 +86,7 @@ export function registerBench(program: Command): void {
       const coresBefore = await cores.probeCores();
       const pow = suite === 'pow' || suite === 'all' ? await runPowBench({ quick, onStep }) : null;
       const prime = suite === 'prime' || suite === 'all' ? await runPrimeBench({ quick, onStep }) : null;
-      const moduli = suite === 'moduli' ? await runModuliBench({ quick, onStep }) : null;
+      const moduli = suite === 'moduli' ? await runModuliBench({ quick, onStep, ...(moduliSizes ? { sizes: moduliSizes } : {}) }) : null;
       onStep(probeStep);
       const coresAfter = await cores.probeCores();
       const during = noise.othersDuring(markBefore, noise.cpuMark());

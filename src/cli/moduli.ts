@@ -16,10 +16,11 @@ import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { sieveLimit } from '../prime/sieve-depth.ts';
 import { LATEST_STREAM } from '../prime/stream.ts';
 import { DEFAULT_QUEUE_NAME, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
-import { checkCount, checkInteger, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
+import { checkCount, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { encodeModuliLine, resumeModuli } from './moduli-file.ts';
+import { parseSizes } from './moduli-sizes.ts';
 import { isQuiet } from './progress-mode.ts';
 import { SearchProgress } from './search-progress.ts';
 import { parseShard, shardSize, type Shard } from './shard.ts';
@@ -49,14 +50,6 @@ interface ModuliFlags {
   seed: bigint | undefined;
   shard: Shard | null;
   target: QueueTarget | null;
-}
-
-/** `2048,3072,8192`: sizes in bits, each once, in the order given. */
-export function parseSizes(text: string): number[] {
-  const sizes = text.split(',').map((part) => checkInteger('--bits', parseIntArg('--bits', part.trim()), MODULI_MIN_BITS, MODULI_MAX_BITS));
-  const twice = sizes.find((b, i) => sizes.indexOf(b) !== i);
-  if (twice !== undefined) throw new RangeError(`--bits names ${twice} twice`);
-  return sizes;
 }
 
 /** Every flag checked, and which go together, before a file is opened or Redis touched. */

@@ -1,0 +1,12 @@
+/** A list of moduli sizes as `moduli --bits` and `bench --moduli-bits` take it. */
+import { MODULI_MAX_BITS, MODULI_MIN_BITS } from '../moduli/format.ts';
+import { checkInteger } from '../validate.ts';
+import { parseIntArg } from './args.ts';
+
+/** `2048,3072,8192`: sizes in bits, each once, in the order given. */
+export function parseSizes(text: string, flag = '--bits'): number[] {
+  const sizes = text.split(',').map((part) => checkInteger(flag, parseIntArg(flag, part.trim()), MODULI_MIN_BITS, MODULI_MAX_BITS));
+  const twice = sizes.find((b, i) => sizes.indexOf(b) !== i);
+  if (twice !== undefined) throw new RangeError(`${flag} names ${twice} twice`);
+  return sizes;
+}
