@@ -24,13 +24,16 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     // The second shard with JSON progress: the search's expectation of the tests left, counting down to the end.
     const two = cli('--progress', 'json', 'moduli', '--bits', '2048', '--count', '3', '--seed', '21', '--shard', '2/2', '--out', s2);
     expect(two.status, two.stderr).toBe(0);
-    const ticks = jsonValues(two.stderr) as { done: number; total: number; expectedTestsLeft: number; testsPerSecond: number | null }[];
+    const ticks = jsonValues(two.stderr) as { done: number; total: number; testsRun: number; expectedTestsLeft: number; testsPerSecond: number | null }[];
     expect(ticks.length).toBeGreaterThan(0);
     expect(ticks[0]).toMatchObject({ done: 0, total: 1 });
     // About 1,000 Fermat tests a 2048-bit safe prime at the sieve's depth (bench/prime.ts measures it).
     expect(ticks[0]!.expectedTestsLeft).toBeGreaterThan(300);
     expect(ticks[0]!.expectedTestsLeft).toBeLessThan(3000);
     expect(ticks.at(-1)).toMatchObject({ done: 1, total: 1, expectedTestsLeft: 0 });
+    // The tests run only rise, and the group took some.
+    expect(ticks.map((t) => t.testsRun)).toEqual(ticks.map((t) => t.testsRun).sort((a, b) => a - b));
+    expect(ticks.at(-1)!.testsRun).toBeGreaterThan(0);
 
     const straight = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '21');
     expect(straight.status, straight.stderr).toBe(0);

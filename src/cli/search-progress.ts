@@ -79,7 +79,8 @@ export class SearchProgress {
     const testsLeft = testsPerPrime === undefined ? null : (wanted - done) * testsPerPrime;
     const testRate = this.tests && elapsedMs > 0 ? (this.tests * 1000) / elapsedMs : null;
     const etaMs = testsLeft !== null ? (testRate ? Math.round((testsLeft / testRate) * 1000) : null) : perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
-    if (testsLeft !== null) tokens.etaText = `expected ${formatCount(testsLeft)} tests left${etaMs === null ? '' : ` ≈ ${formatEta(etaMs)}`}`;
+    // The tests already run are said too: the expectation alone stays the same while the wait goes on, and a bar that never moves looks stuck.
+    if (testsLeft !== null) tokens.etaText = `${formatCount(this.tests)} tests run, expected ${formatCount(testsLeft)} more${etaMs === null ? '' : ` ≈ ${formatEta(etaMs)}`}`;
     else tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
     this.bar?.update(done, tokens);
     // Queue mode polls five times a second: a JSON tick when a prime is in, else at most one a second.
@@ -91,7 +92,7 @@ export class SearchProgress {
       total: wanted,
       rate: perPrimeMs === null ? null : 1000 / perPrimeMs,
       etaMs,
-      ...(testsLeft !== null ? { expectedTestsLeft: Math.round(testsLeft), testsPerSecond: testRate } : {}),
+      ...(testsLeft !== null ? { testsRun: this.tests, expectedTestsLeft: Math.round(testsLeft), testsPerSecond: testRate } : {}),
       ...(target ? { chunksRunning: tokens.held, workers: tokens.workers, candidatesPerSecond: Math.round(tokens.candidateRate) } : {}),
     });
   };
