@@ -81,4 +81,27 @@ describe('moduli(5) lines', () => {
   it('timestamps in UTC as ssh-keygen writes them', () => {
     expect(moduliTimestamp(new Date(Date.UTC(2026, 10, 28, 3, 4, 5)))).toBe('20261128030405');
   });
+
+  it('refuses what is not a line, an entry, a number or a date, naming the argument', () => {
+    const good = entry(groups[0]!);
+    const call = (f: (...a: never[]) => unknown, ...a: unknown[]): unknown => (f as (...b: unknown[]) => unknown)(...a);
+    const cases: [() => unknown, ErrorConstructor, RegExp][] = [
+      [() => call(parseModuliLine, 42), TypeError, /^text must be a string \(got 42\)/],
+      [() => call(formatModuliLine, {}), TypeError, /^entry\.timestamp must be a string/],
+      [() => call(formatModuliLine, null), TypeError, /^entry must be a moduli entry/],
+      [() => formatModuliLine({ ...good, timestamp: 'x' }), RangeError, /^entry\.timestamp must be 14 digits/],
+      [() => call(formatModuliLine, { ...good, modulus: 123 }), TypeError, /^entry\.modulus must be a bigint \(got 123\)/],
+      [() => formatModuliLine({ ...good, modulus: 0n }), RangeError, /^entry\.modulus must be positive/],
+      [() => formatModuliLine({ ...good, generator: 2.5 }), RangeError, /^entry\.generator must be an integer/],
+      [() => moduliEntryProblem({ ...good, tries: -1 }), RangeError, /^entry\.tries must be an integer/],
+      [() => call(sshGenerator, 23), TypeError, /^p must be a bigint \(got 23\)/],
+      [() => moduliTimestamp(new Date(Number.NaN)), TypeError, /^date must be a valid Date/],
+    ];
+    for (const [run, kind, message] of cases) {
+      expect(run).toThrow(kind);
+      expect(run).toThrow(message);
+    }
+    // A caller's record with more in it is still an entry.
+    expect(formatModuliLine({ ...good, note: 'mine' } as ModuliEntry)).toBe(formatModuliLine(good));
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * OpenSSH's moduli(5) format, as sshd and `ssh-keygen -M screen` read it: one
  * group a line, `YYYYMMDDHHMMSS type tests tries size generator modulus`,
- * blank lines and `#` comments allowed. Pure: no I/O, no Node built-ins.
+ * blank lines and `#` comments allowed. Pure: no I/O, no Node built-ins;
+ * what the library is given is checked, each error naming the argument.
  *
  * - type: 2 a safe prime p (what sshd uses); 4 a Sophie Germain candidate q
  *   (p = 2q + 1), as `ssh-keygen -M generate` writes before screening.
@@ -11,6 +12,8 @@
  * - size: p's bit length minus one (for type 4, q's bit length minus one).
  * - generator: hex; the modulus: upper-case hex.
  */
+
+import { argumentError, checkInteger, checkString, show } from '../validate.ts';
 
 export const MODULI_TYPE_SAFE = 2;
 export const MODULI_TYPE_SOPHIE_GERMAIN = 4;
@@ -46,6 +49,7 @@ export interface ModuliLineError {
  * generates the whole group: 2 and 5 are then quadratic non-residues mod p.
  */
 export function sshGenerator(p: bigint): 2 | 5 | null {
+  if (typeof p !== 'bigint') throw argumentError(TypeError, 'p', `must be a bigint (got ${show(p)})`);
   if (p % 24n === 11n) return 2;
   const r = p % 10n;
   return r === 3n || r === 7n ? 5 : null;
@@ -53,11 +57,26 @@ export function sshGenerator(p: bigint): 2 | 5 | null {
 
 /** YYYYMMDDHHMMSS of `date` in UTC, as ssh-keygen writes it. */
 export function moduliTimestamp(date: Date): string {
+  if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw argumentError(TypeError, 'date', `must be a valid Date (got ${show(date)})`);
   return date.toISOString().replace(/[-T:]/g, '').slice(0, 14);
 }
 
+const ENTRY_FIELDS = ['timestamp', 'type', 'tests', 'tries', 'size', 'generator', 'modulus'] as const;
+
+/** An entry given to the library: every field present and of its form, each error naming the field. */
+function checkEntry(name: string, e: ModuliEntry): ModuliEntry {
+  // Other keys are let be: an entry may travel inside a caller's own record.
+  if (e === null || typeof e !== 'object') throw argumentError(TypeError, name, `must be a moduli entry {${ENTRY_FIELDS.join(', ')}} (got ${show(e)})`);
+  if (!/^\d{14}$/.test(checkString(`${name}.timestamp`, e.timestamp))) throw argumentError(RangeError, `${name}.timestamp`, `must be 14 digits, YYYYMMDDHHMMSS (got ${show(e.timestamp)})`);
+  for (const k of ['type', 'tests', 'tries', 'size', 'generator'] as const) checkInteger(`${name}.${k}`, e[k], 0, Number.MAX_SAFE_INTEGER);
+  if (typeof e.modulus !== 'bigint') throw argumentError(TypeError, `${name}.modulus`, `must be a bigint (got ${show(e.modulus)})`);
+  if (e.modulus < 1n) throw argumentError(RangeError, `${name}.modulus`, `must be positive (got ${show(e.modulus)})`);
+  return e;
+}
+
 /** One moduli(5) line (no newline). */
-export function formatModuliLine(e: ModuliEntry): string {
+export function formatModuliLine(entry: ModuliEntry): string {
+  const e = checkEntry('entry', entry);
   return `${e.timestamp} ${e.type} ${e.tests} ${e.tries} ${e.size} ${e.generator.toString(16)} ${e.modulus.toString(16).toUpperCase()}`;
 }
 
@@ -69,7 +88,7 @@ const FIELDS = /^(\d{14})\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([0-9A-Fa-f]+)\s+([0
  * Only the form is checked here (checkEntry says whether sshd would use it).
  */
 export function parseModuliLine(text: string): ModuliEntry | ModuliLineError | null {
-  const line = text.trim();
+  const line = checkString('text', text).trim();
   if (line === '' || line.startsWith('#')) return null;
   const m = FIELDS.exec(line);
   if (!m) {
@@ -89,7 +108,8 @@ export function parseModuliLine(text: string): ModuliEntry | ModuliLineError | n
  * the generator must also be the one ssh-keygen's rule gives. Primality is
  * not checked here.
  */
-export function moduliEntryProblem(e: ModuliEntry): string | null {
+export function moduliEntryProblem(entry: ModuliEntry): string | null {
+  const e = checkEntry('entry', entry);
   if (e.type !== MODULI_TYPE_SAFE) return `type ${e.type}, not ${MODULI_TYPE_SAFE} (a safe prime)`;
   if (e.tests & MODULI_TESTS_COMPOSITE) return 'marked composite (tests has 0x01)';
   if (e.tests === 0) return 'tests 0: marked untested';
