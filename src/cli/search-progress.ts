@@ -46,7 +46,10 @@ export class SearchProgress {
     this.bar =
       progressMode() === 'bar'
         ? new SingleBar({
-            format: `${o.label ?? 'safe primes'} {bar} {value}/{total} | ${target ? '{queueText} | ' : ''}{rate} | {etaText}`,
+            // What is left before the rate, and the bar as wide as the terminal leaves room for: a
+            // terminal cuts the line's end off, and an 80-column one lost the time left.
+            format: `${o.label ?? 'safe primes'} {bar} {value}/{total} | ${target ? '{queueText} | {rate} | {etaText}' : '{etaText} | {rate}'}`,
+            barsize: Math.max(8, Math.min(40, (process.stderr.columns ?? 80) - 72)),
             hideCursor: true,
             // Drawn again even when unchanged: print() clears the bar's line, and it must come back at once.
             forceRedraw: true,
