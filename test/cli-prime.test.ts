@@ -190,8 +190,11 @@ describe('powprime search', () => {
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ out: parts, found: 3, total: 5, seed: '77' });
     expect(lines(parts).map((l) => [l.prime, l.index])).toEqual(lines(whole).map((l) => [l.prime, l.index]));
-    // Already complete: nothing more to do.
+    // Already complete: nothing more to do, and a torn tail is still cut off.
+    const whole5 = readFileSync(parts, 'utf8');
+    appendFileSync(parts, '{"prime":"12');
     expect(cli('search', '--bits', '96', '--count', '5', '--out', parts).stdout).toMatch(/^0 new safe primes; 5 in/);
+    expect(readFileSync(parts, 'utf8')).toBe(whole5);
   });
 
   it('the summary counts the file on disk: a file cut short behind the run’s back is said, not papered over', async () => {

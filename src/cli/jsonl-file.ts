@@ -178,27 +178,44 @@ export class JsonlOut<T = SearchLine> {
     return new JsonlOut<T>(file, lockOutFile(file, flag), read, flag, encode);
   }
 
+  /**
+   * Cuts off a torn last line now, before any append: a resumed run with
+   * nothing left to do appends nothing, and the file must still end whole.
+   */
+  cutTornTail(): void {
+    if (this.existing.totalBytes > this.existing.validBytes) this.openForAppend();
+  }
+
+  private get outcome(): string {
+    return `${this.file} holds only whole lines (cut back to the last one written whole)`;
+  }
+
+  /** The file opened for appending (made, and locked itself, if new), a torn tail cut off. */
+  private openForAppend(): number {
+    if (this.fd !== null) return this.fd;
+    try {
+      this.fd = openSync(this.file, 'a');
+      if (!this.itself) this.lockItself(); // a file this run has just made
+      if (this.existing.totalBytes > this.existing.validBytes) {
+        ftruncateSync(this.fd, this.existing.validBytes);
+        fdatasyncSync(this.fd);
+      }
+      return this.fd;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO') throw new WriteFailedError(this.file, reasonOf(err), this.outcome, { cause: err });
+      throw err;
+    }
+  }
+
   append(line: T): void {
     if (this.closed) throw new Error(`${this.file} is closed`);
     const bytes = Buffer.from(`${this.encode(line)}\n`, 'utf8');
-    const outcome = `${this.file} holds only whole lines (cut back to the last one written whole)`;
-    if (this.fd === null) {
-      try {
-        this.fd = openSync(this.file, 'a');
-        if (!this.itself) this.lockItself(); // a file this run has just made
-        if (this.existing.totalBytes > this.existing.validBytes) {
-          ftruncateSync(this.fd, this.existing.validBytes);
-          fdatasyncSync(this.fd);
-        }
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO') throw new WriteFailedError(this.file, reasonOf(err), outcome, { cause: err });
-        throw err;
-      }
-    }
+    const { outcome } = this;
+    const fd = this.openForAppend();
     try {
-      writeAllSync(this.fd, bytes, this.file, outcome);
-      syncSync(this.fd, this.file, outcome, true);
+      writeAllSync(fd, bytes, this.file, outcome);
+      syncSync(fd, this.file, outcome, true);
       // Once a run: a file this run made is not on disk, whatever its bytes, until its folder is synced.
       if (!this.folderSynced) {
         syncFolderSync(path.dirname(linkTarget(this.file)), this.file, outcome);
@@ -207,8 +224,8 @@ export class JsonlOut<T = SearchLine> {
     } catch (err) {
       // No torn line may stay: the next run would refuse the file, or worse, read half a prime.
       try {
-        ftruncateSync(this.fd, this.goodLength);
-        fdatasyncSync(this.fd);
+        ftruncateSync(fd, this.goodLength);
+        fdatasyncSync(fd);
       } catch {
         // The disk refuses even that; the next run cuts a torn tail off itself.
       }

@@ -73,5 +73,7 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
     outFile?.close();
     throw new RangeError(`--bits is required: --out file ${out} has no primes to take it from`);
   }
+  // The file is this run's: a torn last line goes now, even if no prime is left to add.
+  outFile?.cutTornTail();
   return { outFile, existing, seed, stream, bits };
 }
