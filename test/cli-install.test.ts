@@ -37,7 +37,7 @@ describe('the default install', () => {
   });
 
   it.each([
-    ['bullmq', /^queue mode \(search --queue, worker, queue\) needs bullmq and ioredis, which a default install leaves out: npm install bullmq ioredis$/],
+    ['bullmq', /^queue mode \(search --queue, moduli --queue, worker, queue\) needs bullmq and ioredis, which a default install leaves out: npm install bullmq ioredis$/],
     ['ioredis', /npm install bullmq ioredis$/],
     ['vega-lite', /^bench --report needs vega and vega-lite, which a default install leaves out: npm install vega vega-lite$/],
   ])('a real failed import of %s gets the one-line advice', async (name, advice) => {

@@ -92,7 +92,10 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     expect(cli('merge', noted).stderr).toMatch(/line 3: not group 0 of the 2048-bit run with seed 5/);
     // OpenSSH's own file: moduli, but no run to key them by.
     const system = file('system', '# Time Type Tests Tries Size Generator Modulus', sample[0]!);
-    expect(cli('merge', system)).toMatchObject({ status: 2, stderr: `powprime: ${system} holds moduli before any powprime header line (${system} line 2), so their seed is unknown\n` });
+    expect(cli('merge', system)).toMatchObject({
+      status: 2,
+      stderr: `powprime: ${system} holds moduli before any powprime header line (${system} line 2), so their seed is unknown (to add groups to such a file, write them to a new one and append its lines: docs/moduli.md)\n`,
+    });
     const jsonl = file('x.jsonl', '{"prime":"23","bits":5,"seed":"1","index":0,"elapsedMs":0}');
     expect(cli('merge', a, jsonl)).toMatchObject({ status: 2, stderr: `powprime: ${a} is a moduli file and ${jsonl} is not: merge moduli files with moduli files, search files with search files\n` });
     // Every clause whole or the header refused: never a clause skipped and the section taken for a whole run.

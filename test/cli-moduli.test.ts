@@ -3,13 +3,13 @@
 // and SIGTERM, refusals of another seed or size, and --screen on OpenSSH's
 // own file, a corrupted one and ssh-keygen's candidates.
 import { spawnSync } from 'node:child_process';
-import { checkPrimeSync } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { checkPrimeSync, randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasNative } from './helpers/backends.ts';
-import { runCliSync as cli } from './helpers/cli.ts';
+import { CLI_ENTRY, runCliSync as cli } from './helpers/cli.ts';
 import { openssh, sshKeygen } from './helpers/openssh.ts';
 import { timeless, timelessLines } from './helpers/moduli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
@@ -78,9 +78,13 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
     expect(timeless(file).slice(0, 1)).toEqual(first);
     const whole = cli('moduli', '--bits', '2048', '--count', '3', '--seed', '7');
     expect(timelessLines(whole.stdout)).toEqual(timeless(file));
+    // Complete, with a torn tail from a crash: nothing to add, and the file still ends whole.
+    const complete = readFileSync(file, 'utf8');
+    appendFileSync(file, complete.split('\n')[1]!.slice(0, 100));
     expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stdout).toBe(`0 new moduli; 3 in ${file} (seed 7)\n`);
+    expect(readFileSync(file, 'utf8')).toBe(complete);
     const seed = cli('moduli', '--bits', '2048', '--count', '4', '--seed', '8', '--out', file);
-    expect(seed).toMatchObject({ status: 2, stderr: 'powprime: --out file was written with seed 7, not 8; use another file\n' });
+    expect(seed).toMatchObject({ status: 2, stderr: `powprime: --out file ${file} was written with seed 7, not 8; use another file\n` });
     const size = cli('moduli', '--bits', '3072', '--count', '4', '--out', file);
     expect(size.status).toBe(2);
     expect(size.stderr).toMatch(/line 2 holds a 2048-bit modulus, and --bits is 3072; use another file/);
@@ -140,6 +144,10 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
       [['moduli', '--bits', '2048,abc', '--count', '1'], /--bits must be an integer \(got "abc"\)/],
       [['moduli', '--bits', '2048,2048', '--count', '1'], /--bits names 2048 twice/],
       [['moduli', '--bits', '2048'], /--count is needed/],
+      [['moduli', '--bits', '1024'], /--bits must be an integer from 2048 to 8192 \(got 1024\)/],
+      [['moduli', '--bits', '2048,,3072', '--count', '1'], /--bits has an empty item \(got "2048,,3072"\)/],
+      [['moduli', '--screen', 'x', '--shard-count', '2'], /--shard-count does not go with --screen/],
+      [['moduli', '--screen', 'x', '--queue-name', 'q'], /--queue-name does not go with --screen/],
       [['moduli', '--count', '2'], /--bits is needed/],
       [['moduli', '--bits', '2048', '--count', '1', '--json'], /--json goes with --out/],
       [['moduli', '--screen', 'x', '--bits', '2048'], /--bits does not go with --screen/],
@@ -226,6 +234,42 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     expect(summary.good + summary.dropped).toBe(summary.lines);
     const theirs = screenedBySshKeygen(input);
     expect(groups(out).map((g) => [g[4], g[5], g[6]])).toEqual(theirs.map((g) => [g[4], g[5], g[6]]));
+  });
+
+  it('reads stdin (-); a file with no moduli line in it is one line, exit 2; nothing good leaves --out as it was', () => {
+    const dir = tmp();
+    const groups2048 = sample.split('\n').slice(1, 3);
+    const piped = spawnSync(process.execPath, [...CLI_ENTRY, 'moduli', '--screen', '-'], { input: `# head\n${groups2048.join('\n')}\n`, encoding: 'utf8' });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(
+      piped.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ')[6]),
+    ).toEqual(groups2048.map((l) => l.split(' ')[6]));
+
+    const binary = path.join(dir, 'binary');
+    writeFileSync(binary, randomBytes(1 << 16));
+    const notModuli = cli('moduli', '--screen', binary);
+    expect(notModuli.status).toBe(2);
+    expect(notModuli.stderr).toMatch(new RegExp(`^powprime: --screen ${binary} is not a moduli file \\(line \\d+: not a moduli line: [^\\n]*\\)\\n$`));
+
+    // The file a mistaken --screen would have replaced: kept, byte for byte.
+    const out = path.join(dir, 'moduli');
+    writeFileSync(out, 'the groups in use\n');
+    const good = groups2048[0]!.split(' ');
+    const composite = path.join(dir, 'composite');
+    writeFileSync(composite, `${[...good.slice(0, 6), (BigInt(`0x${good[6]}`) + 120n).toString(16).toUpperCase()].join(' ')}\n`);
+    expect(checkPrimeSync(BigInt(`0x${good[6]}`) + 120n)).toBe(false);
+    const none = cli('moduli', '--screen', composite, '--out', out);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toBe(`powprime: ${composite} line 1: p or (p-1)/2 is not prime\n0 good, 1 bad; ${out} left as it was\n`);
+    expect(readFileSync(out, 'utf8')).toBe('the groups in use\n');
+
+    const comments = path.join(dir, 'comments');
+    writeFileSync(comments, '# nothing here\n\n');
+    expect(cli('moduli', '--screen', comments, '--out', out)).toMatchObject({ status: 1, stderr: `powprime: ${comments} holds no moduli lines (only comments or blank lines)\n` });
+    expect(readFileSync(out, 'utf8')).toBe('the groups in use\n');
   });
 
   it('a file that is not there, a folder: exit 2', () => {

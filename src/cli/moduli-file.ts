@@ -145,7 +145,11 @@ export function moduliSections(file: string, existing: ExistingLines<ModuliFileL
       return;
     }
     const section = sections[sections.length - 1];
-    if (!section) throw new RangeError(`${name} holds moduli before any powprime header line (${where}), so their seed is unknown${refusal}`);
+    if (!section) {
+      throw new RangeError(
+        `${name} holds moduli before any powprime header line (${where}), so their seed is unknown${refusal} (to add groups to such a file, write them to a new one and append its lines: docs/moduli.md)`,
+      );
+    }
     const bits = l.entry.size + 1;
     const k = seen.get(bits) ?? 0;
     seen.set(bits, k + 1);
@@ -210,7 +214,7 @@ export async function resumeModuli(file: string | undefined, f: { sizes: number[
     const header = sections[0]?.header;
     const entries = sections[0]?.entries ?? [];
     if (header?.indexes) throw new RangeError(`--out file ${file} is a merge with gaps; merge the missing shards into it, or use another file`);
-    if (header && f.seed !== undefined && header.seed !== f.seed) throw new RangeError(`--out file was written with seed ${header.seed}, not ${f.seed}; use another file`);
+    if (header && f.seed !== undefined && header.seed !== f.seed) throw new RangeError(`--out file ${file} was written with seed ${header.seed}, not ${f.seed}; use another file`);
     const shardOf = (s: { k: number; n: number } | null | undefined): string => (s ? `shard ${s.k + 1}/${s.n}` : 'no shard');
     if (header && shardOf(header.shard) !== shardOf(f.shard)) throw new RangeError(`--out file ${file} holds ${shardOf(header.shard)}, and this run is ${shardOf(f.shard)}; use another file`);
     const done = new Map<number, number>();
@@ -220,6 +224,8 @@ export async function resumeModuli(file: string | undefined, f: { sizes: number[
     }
     // Every modulus it continues from is checked: safe, as sshd and ssh-keygen will assume.
     if (header) await verifyModuli(entries, header, ' (refusing to resume from it)');
+    // The file is this run's: a torn last line goes now, even if no group is left to add.
+    out.cutTornTail();
     return { out, seed: header?.seed ?? f.seed, done, needsHeader: !header };
   } catch (err) {
     out.close();

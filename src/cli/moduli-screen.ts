@@ -2,9 +2,8 @@
  * `powprime moduli --screen FILE`: checks any moduli file as `ssh-keygen -M
  * screen` would, and more strictly (src/moduli/screen.ts). The good groups
  * are written as type 2 with the tests and tries that were run, to stdout or
- * --out; every bad line is named with its number.
+ * --out; every bad line is named with its number. FILE may be a pipe or `-`.
  */
-import { readFileSync } from 'node:fs';
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { formatModuliLine } from '../moduli/format.ts';
@@ -13,9 +12,13 @@ import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import type { ModuliOpts } from './moduli.ts';
-import { checkRegularFile, replaceablePath } from './out-path.ts';
+import { replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
+import { readTextInput } from './read-input.ts';
 import { StatusLine } from './status.ts';
+
+/** ssh-keygen's largest candidate files (a 127 MB window at 2048 bits) are tens of MB; a string holds at most about 512 MB. */
+const MAX_SCREEN_BYTES = 256 << 20;
 
 export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<void> {
   if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it the good lines are the output');
@@ -23,9 +26,8 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   const rounds = opts.rounds === undefined ? undefined : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));
   const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
   const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
-  checkRegularFile(file, '--screen');
   const target = opts.out === undefined ? null : replaceablePath(opts.out);
-  const text = readFileSync(file, 'utf8');
+  const text = await readTextInput(file, '--screen', MAX_SCREEN_BYTES);
   const status = new StatusLine();
   let r: Awaited<ReturnType<typeof screenModuli>>;
   try {
@@ -39,15 +41,21 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   } finally {
     status.clear();
   }
-  for (const b of r.bad) process.stderr.write(`powprime: ${file} line ${b.lineNo}: ${b.reason}\n`);
+  const name = file === '-' ? 'stdin' : file;
+  // Not one moduli line in it (a binary, a wrong file): one line, not one a line of it.
+  if (r.lines > 0 && r.bad.length === r.lines && r.bad.every((b) => b.reason.startsWith('not a moduli line'))) {
+    throw new RangeError(`--screen ${name} is not a moduli file (line ${r.bad[0]!.lineNo}: ${r.bad[0]!.reason})`);
+  }
+  for (const b of r.bad) process.stderr.write(`powprime: ${name} line ${b.lineNo}: ${b.reason}\n`);
   const good = r.good.map((e) => `${formatModuliLine(e)}\n`).join('');
-  if (target) writeFileAtomic(target, good, 0o644);
-  else process.stdout.write(good);
+  // Nothing passed: --out is left as it was. A wrong file given by mistake must not empty the one it would have replaced.
+  if (target && r.good.length) writeFileAtomic(target, good, 0o644);
+  else if (!target) process.stdout.write(good);
   if (opts.json) process.stdout.write(`${JSON.stringify({ file, out: opts.out, lines: r.lines, good: r.good.length, bad: r.bad.length, dropped: r.dropped })}\n`);
+  else if (!r.lines) process.stderr.write(`powprime: ${name} holds no moduli lines (only comments or blank lines)\n`);
   else if (!isQuiet() && (target || process.stderr.isTTY)) {
-    process.stderr.write(
-      `${r.good.length} good, ${r.bad.length} bad${r.dropped ? `, ${r.dropped} candidates dropped (not prime or no generator)` : ''}${target ? `; good groups in ${opts.out}` : ''}\n`,
-    );
+    const where = !target ? '' : r.good.length ? `; good groups in ${opts.out}` : `; ${opts.out} left as it was`;
+    process.stderr.write(`${r.good.length} good, ${r.bad.length} bad${r.dropped ? `, ${r.dropped} candidates dropped (not prime or no generator)` : ''}${where}\n`);
   }
   // 1: a line was bad, or nothing passed ("failed or found nothing").
   process.exitCode = r.bad.length || !r.good.length ? 1 : 0;

@@ -5,7 +5,9 @@ import { parseIntArg } from './args.ts';
 
 /** `2048,3072,8192`: sizes in bits, each once, in the order given. */
 export function parseSizes(text: string, flag = '--bits'): number[] {
-  const sizes = text.split(',').map((part) => checkInteger(flag, parseIntArg(flag, part.trim()), MODULI_MIN_BITS, MODULI_MAX_BITS));
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.includes('')) throw new RangeError(`${flag} has an empty item (got ${JSON.stringify(text)}); give sizes like 3072,4096,8192`);
+  const sizes = parts.map((part) => checkInteger(flag, parseIntArg(flag, part), MODULI_MIN_BITS, MODULI_MAX_BITS));
   const twice = sizes.find((b, i) => sizes.indexOf(b) !== i);
   if (twice !== undefined) throw new RangeError(`${flag} names ${twice} twice`);
   return sizes;

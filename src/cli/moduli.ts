@@ -15,7 +15,7 @@ import { expectedTestsPerPrime } from '../prime/expectation.ts';
 import { parseSeed, randomSeed } from '../prime/seed.ts';
 import { sieveLimit } from '../prime/sieve-depth.ts';
 import { LATEST_STREAM } from '../prime/stream.ts';
-import { DEFAULT_QUEUE_NAME, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
+import { DEFAULT_QUEUE_NAME, loadQueueLibraries, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
 import { checkCount, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
@@ -55,8 +55,9 @@ interface ModuliFlags {
 /** Every flag checked, and which go together, before a file is opened or Redis touched. */
 function parseModuliFlags(opts: ModuliOpts): ModuliFlags {
   if (opts.bits === undefined) throw new RangeError('--bits is needed (or --screen FILE to check a moduli file)');
-  if (opts.count === undefined) throw new RangeError('--count is needed: how many moduli of each size');
+  // A bad size is said before a missing count: the first mistake on the line first.
   const sizes = parseSizes(opts.bits);
+  if (opts.count === undefined) throw new RangeError('--count is needed: how many moduli of each size');
   const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
   const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
   const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
@@ -70,7 +71,7 @@ function parseModuliFlags(opts: ModuliOpts): ModuliFlags {
   // Workers run chunks with their own settings: flags that would not reach them are refused, not dropped.
   if (target && rounds !== undefined) throw new RangeError('--rounds does not go with --queue: workers run the default rounds');
   if (target && (threads !== undefined || opts.backend !== 'auto')) throw new RangeError('--threads and --backend do not go with --queue: give them to each powprime worker');
-  if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out (or --screen): without it the moduli lines are the output');
+  if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it the moduli lines are the output');
   return { sizes, count, threads, backend, rounds, seed, shard, target };
 }
 
@@ -90,12 +91,12 @@ export function registerModuli(program: Command): void {
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--rounds <n>', 'Miller-Rabin rounds on q after Baillie-PSW (default by size); the tries field is this plus one')
     .option('--out <file>', 'append the moduli to this file; rerunning the same command resumes where it ends')
-    .option('--json', 'print a JSON summary (with --out or --screen)')
+    .option('--json', 'print a JSON summary (with --out, also with --screen)')
     .option('--shard <i/n|auto>', 'run only the indexes ≡ i-1 (mod n) of each size; merge puts the shards together (needs --seed)')
     .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')
     .option('--queue <redis-url>', 'coordinate `powprime worker` processes through Redis instead of searching here')
     .option('--queue-name <name>', 'with --queue: the queue to use', DEFAULT_QUEUE_NAME)
-    .option('--screen <file>', 'check a moduli file (the system one, ssh-keygen candidates, ours): the good groups to stdout or --out, each bad line named')
+    .option('--screen <file>', 'check a moduli file (the system one, ssh-keygen candidates, ours; - reads stdin): the good groups to stdout or --out, each bad line named')
     .addHelpText(
       'after',
       '\nExamples:\n  powprime moduli --bits 3072,4096,8192 --count 20 --out moduli   # Ctrl-C, then the same command resumes\n' +
@@ -105,7 +106,15 @@ export function registerModuli(program: Command): void {
     )
     .action(async (opts: ModuliOpts) => {
       if (opts.screen !== undefined) {
-        const generation = { '--bits': opts.bits, '--count': opts.count, '--seed': opts.seed, '--shard': opts.shard, '--queue': opts.queue };
+        const generation = {
+          '--bits': opts.bits,
+          '--count': opts.count,
+          '--seed': opts.seed,
+          '--shard': opts.shard,
+          '--shard-count': opts.shardCount,
+          '--queue': opts.queue,
+          '--queue-name': opts.queueName === DEFAULT_QUEUE_NAME ? undefined : opts.queueName,
+        };
         for (const [flag, v] of Object.entries(generation)) if (v !== undefined) throw new RangeError(`${flag} does not go with --screen`);
         await (await import('./moduli-screen.ts')).screenModuliFile(opts.screen, opts);
         return;
@@ -116,6 +125,8 @@ export function registerModuli(program: Command): void {
 
 async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   const { sizes, count, threads, backend, rounds, shard, target } = flags;
+  // Loaded before --out is opened: without the queue's optional libraries the run is refused with no file made.
+  if (target) await loadQueueLibraries();
   const resumed = await resumeModuli(opts.out, { sizes, seed: flags.seed, shard });
   const { out, done } = resumed;
   if (shard && resumed.seed === undefined) {

@@ -5,7 +5,7 @@
  */
 
 const PIECES: { packages: string[]; what: string }[] = [
-  { packages: ['bullmq', 'ioredis'], what: 'queue mode (search --queue, worker, queue)' },
+  { packages: ['bullmq', 'ioredis'], what: 'queue mode (search --queue, moduli --queue, worker, queue)' },
   { packages: ['vega', 'vega-lite'], what: 'bench --report' },
 ];
 

@@ -52,6 +52,11 @@ export function parseQueueTarget(url: string, name = DEFAULT_QUEUE_NAME): QueueT
   };
 }
 
+/** Imports bullmq and ioredis now (optional peers): a command that needs them fails before it makes a file, not after. */
+export async function loadQueueLibraries(): Promise<void> {
+  await Promise.all([import('bullmq'), import('ioredis')]);
+}
+
 /**
  * A plain Redis connection for powprime's own keys (presence), opened first:
  * a wrong address fails within seconds with a clear error instead of
