@@ -6,12 +6,13 @@
  * addon loads) is taken before the file is first read, and held until the
  * run ends; the file itself is locked too once read (see lockItself). A failed write cuts the file back to its last whole line.
  */
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { tryLock, tryLockFileItself, lockHolderText, type FileLock } from '../fs/file-lock.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
 import { checkOutFolder, checkRegularFile, linkTarget } from './out-path.ts';
+import { readLines, type ExistingLines } from './whole-lines.ts';
 
 export interface SearchLine {
   prime: string;
@@ -23,35 +24,12 @@ export interface SearchLine {
   stream?: number;
 }
 
-export interface ExistingLines<T> {
-  lines: T[];
-  /** The file's line number of each of `lines` (1-based; blank lines are skipped). */
-  lineNos: number[];
-  /** Bytes of complete lines; anything after is a torn write. */
-  validBytes: number;
-  totalBytes: number;
-}
-
 function isSearchLine(x: unknown): x is SearchLine {
   const o = x as Record<string, unknown>;
   return typeof o === 'object' && o !== null && typeof o.prime === 'string' && typeof o.bits === 'number' && typeof o.seed === 'string' && typeof o.index === 'number';
 }
 
 export type ExistingRun = ExistingLines<SearchLine>;
-
-/**
- * How many whole lines `file` holds now, blank ones aside as readJsonl
- * skips them, or null when it cannot be read: a run's summary says what is
- * on disk, which another process (a stray `> file`, ignoring the lock) may
- * have changed since the lines were written. A file removed since holds 0.
- */
-export function wholeLinesIn(file: string): number | null {
-  try {
-    return readLines(file, '--out', (text) => (text.trim() === '' ? null : true)).lines.length;
-  } catch {
-    return null;
-  }
-}
 
 /** The `search --out` file's lines (an input to merge, say: read without its lock). */
 export function readExisting(file: string, flag = '--out'): ExistingRun {
@@ -72,34 +50,6 @@ export function readJsonl<T>(file: string, isLine: (x: unknown) => x is T, what:
     if (!isLine(parsed)) throw new RangeError(`${flag} file ${file} line ${lineNo} is not ${what}; ${refusing}`);
     return parsed;
   });
-}
-
-/**
- * The complete lines of a text file (none when it does not exist), each
- * given to `parse` with its 1-based number: null skips it, a throw refuses
- * the file. Bytes after the last newline are a torn write, left out.
- */
-export function readLines<T>(file: string, flag: string, parse: (text: string, lineNo: number) => T | null): ExistingLines<T> {
-  checkRegularFile(file, flag);
-  let buf: Buffer;
-  try {
-    buf = readFileSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], lineNos: [], validBytes: 0, totalBytes: 0 };
-    throw err;
-  }
-  const end = buf.lastIndexOf(0x0a) + 1;
-  const lines: T[] = [];
-  const lineNos: number[] = [];
-  let lineNo = 0;
-  for (const text of buf.subarray(0, end).toString('utf8').split('\n')) {
-    lineNo++;
-    const line = parse(text, lineNo);
-    if (line === null) continue;
-    lines.push(line);
-    lineNos.push(lineNo);
-  }
-  return { lines, lineNos, validBytes: end, totalBytes: buf.length };
 }
 
 /**

@@ -22,7 +22,10 @@ export function registerMerge(program: Command): void {
     .argument('<files...>', 'JSONL files written by powprime search, or moduli files written by powprime moduli')
     .option('--out <file>', 'write the merged lines here (whole or not at all, replacing the file) instead of stdout; may be one of the inputs')
     .option('--json', 'with --out: print a JSON summary')
-    .addHelpText('after', '\nExamples:\n  powprime merge s1.jsonl s2.jsonl s3.jsonl s4.jsonl --out all.jsonl\n  powprime merge all.jsonl new.jsonl --out all.jsonl   # --out may be an input\n  powprime merge m1 m2 m3 m4 --out moduli              # moduli --shard files')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  powprime merge s1.jsonl s2.jsonl s3.jsonl s4.jsonl --out all.jsonl\n  powprime merge all.jsonl new.jsonl --out all.jsonl   # --out may be an input\n  powprime merge m1 m2 m3 m4 --out moduli              # moduli --shard files',
+    )
     .action(async (files: string[], opts: MergeOpts) => {
       // --out may be one of the inputs, or a file a search is appending to: locked before anything is read.
       const target = opts.out === undefined ? undefined : replaceablePath(opts.out);

@@ -13,7 +13,9 @@ import { moduliEntryProblem, formatModuliLine, parseModuliLine, type ModuliEntry
 import { MAX_SHARDS } from '../limits.ts';
 import { isSafePrime } from '../prime/check.ts';
 import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
-import { JsonlOut, readLines, type ExistingLines } from './jsonl-file.ts';
+import { nthIndex, parseRanges, rangesLength, rangesText } from './index-ranges.ts';
+import { JsonlOut } from './jsonl-file.ts';
+import { readLines, type ExistingLines } from './whole-lines.ts';
 import type { Shard } from './shard.ts';
 import { checkEach } from './verify-lines.ts';
 
@@ -34,47 +36,6 @@ export const HEADER_START = '# powprime moduli';
 
 // Strict: every clause whole, in this order, then at most a parenthesised comment; anything else is refused, not skipped.
 const HEADER = /^# powprime moduli: seed (\d+) stream (\d+)(?: shard (\d+)\/(\d+))?(?: indexes (\S+))?(?: \(.*\))?$/;
-const RANGES = /^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/;
-
-/** [[0,9],[12,12]] → `0-9,12`. */
-function rangesText(ranges: [number, number][]): string {
-  return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',');
-}
-
-/** Sorted distinct indexes → ranges. */
-export function toRanges(xs: number[]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const x of xs) {
-    const last = out[out.length - 1];
-    if (last && x === last[1] + 1) last[1] = x;
-    else out.push([x, x]);
-  }
-  return out;
-}
-
-/** `0-9,12`: increasing, disjoint ranges of safe integers, or null. Kept as ranges: a short line may name billions of indexes. */
-function parseRanges(text: string): [number, number][] | null {
-  if (!RANGES.test(text)) return null;
-  const out: [number, number][] = [];
-  for (const part of text.split(',')) {
-    const [a, b = a] = part.split('-').map(Number) as [number, number?];
-    if (!Number.isSafeInteger(b) || b < a || (out.length && a <= out[out.length - 1]![1])) return null;
-    out.push([a, b]);
-  }
-  return out;
-}
-
-/** The k-th index (0-based) the ranges name, or null past their end. */
-function nthIndex(ranges: [number, number][], k: number): number | null {
-  for (const [a, b] of ranges) {
-    if (k <= b - a) return a + k;
-    k -= b - a + 1;
-  }
-  return null;
-}
-
-const rangesLength = (ranges: [number, number][]): number => ranges.reduce((n, [a, b]) => n + (b - a + 1), 0);
-
 export function encodeModuliLine(l: ModuliFileLine): string {
   if (l.kind === 'entry') return formatModuliLine(l.entry);
   const shard = l.shard ? ` shard ${l.shard.k + 1}/${l.shard.n}` : '';

@@ -8,7 +8,8 @@
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { lackedIndexes } from './index-gaps.ts';
-import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, toRanges, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
+import { toRanges } from './index-ranges.ts';
+import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
 
 /** How much of a file tells what it is. */
 const SNIFF_BYTES = 64 * 1024;

@@ -8,6 +8,7 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { formatModuliLine } from '../moduli/format.ts';
 import { screenModuli } from '../moduli/screen.ts';
+import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
@@ -21,6 +22,16 @@ import { StatusLine } from './status.ts';
 const MAX_SCREEN_BYTES = 256 << 20;
 
 export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<void> {
+  const generation = {
+    '--bits': opts.bits,
+    '--count': opts.count,
+    '--seed': opts.seed,
+    '--shard': opts.shard,
+    '--shard-count': opts.shardCount,
+    '--queue': opts.queue,
+    '--queue-name': opts.queueName === DEFAULT_QUEUE_NAME ? undefined : opts.queueName,
+  };
+  for (const [flag, v] of Object.entries(generation)) if (v !== undefined) throw new RangeError(`${flag} does not go with --screen`);
   if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it the good lines are the output');
   // Checked here to name the flags; screenModuli would name its options.
   const rounds = opts.rounds === undefined ? undefined : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));

@@ -102,20 +102,10 @@ export function registerModuli(program: Command): void {
       '\nExamples:\n  powprime moduli --bits 3072,4096,8192 --count 20 --out moduli   # Ctrl-C, then the same command resumes\n' +
         '  powprime moduli --bits 8192 --count 64 --seed 7 --shard 1/4 --out m1   # a quarter; powprime merge m1 m2 m3 m4 --out moduli\n' +
         '  powprime moduli --screen /etc/ssh/moduli --out checked            # keep the groups that pass\n' +
-        '  sudo cp moduli /etc/ssh/moduli                                    # after checking it: docs/moduli.md',
+        '  sudo install -m 644 moduli /etc/ssh/moduli                         # after checking it: docs/moduli.md',
     )
     .action(async (opts: ModuliOpts) => {
       if (opts.screen !== undefined) {
-        const generation = {
-          '--bits': opts.bits,
-          '--count': opts.count,
-          '--seed': opts.seed,
-          '--shard': opts.shard,
-          '--shard-count': opts.shardCount,
-          '--queue': opts.queue,
-          '--queue-name': opts.queueName === DEFAULT_QUEUE_NAME ? undefined : opts.queueName,
-        };
-        for (const [flag, v] of Object.entries(generation)) if (v !== undefined) throw new RangeError(`${flag} does not go with --screen`);
         await (await import('./moduli-screen.ts')).screenModuliFile(opts.screen, opts);
         return;
       }
