@@ -2,6 +2,7 @@ import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import { isProbablePrime, isSafePrime } from '../prime/check.ts';
 import { parseBigInt } from '../validate.ts';
+import { readTextInput } from './read-input.ts';
 
 interface CheckOpts {
   json?: boolean;
@@ -18,10 +19,11 @@ type Verdict = 'safe prime' | 'prime, not safe' | 'composite' | 'neither prime n
  * as `echo 23 | powprime check` and `... | powprime check -` expect.
  */
 async function numberTexts(args: string[]): Promise<{ text: string; from: string }[]> {
-  // isatty(0) asks without making the stdin stream, which only readStdin needs.
+  // isatty(0) asks without making the stdin stream, which only readTextInput needs.
   const fromStdin = args.length === 0 ? !isatty(0) : args.includes('-');
   if (args.length === 0 && !fromStdin) throw new RangeError('give numbers to check, or pipe them in (e.g. echo 23 | powprime check)');
-  const piped = fromStdin ? (await readStdin()).split(/\s+/).filter(Boolean) : [];
+  // No size bound here: numbers on stdin were never capped.
+  const piped = fromStdin ? (await readTextInput('-', 'n', Number.POSITIVE_INFINITY)).split(/\s+/).filter(Boolean) : [];
   if (fromStdin && piped.length === 0) throw new RangeError('stdin held no numbers to check');
   const out: { text: string; from: string }[] = [];
   let argN = 0;
@@ -32,14 +34,6 @@ async function numberTexts(args: string[]): Promise<{ text: string; from: string
     else out.push({ text: a, from: many ? `n (argument ${++argN})` : 'n' });
   }
   return out;
-}
-
-/** All of stdin, read as a stream: a pipe whose writer is slow is waited for (a blocking read of fd 0 can fail with EAGAIN). */
-async function readStdin(): Promise<string> {
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  for await (const chunk of process.stdin) text += chunk as string;
-  return text;
 }
 
 /** Decimal or 0x hex; bare hex (ff, 1a2b) gets a hint rather than a bare refusal. */

@@ -8,6 +8,7 @@ import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { formatModuliLine } from '../moduli/format.ts';
 import { screenModuli } from '../moduli/screen.ts';
+import { NOT_A_MODULI_LINE } from '../moduli/screen-lines.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
@@ -54,7 +55,7 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   }
   const name = file === '-' ? 'stdin' : file;
   // Not one moduli line in it (a binary, a wrong file): one line, not one a line of it.
-  if (r.lines > 0 && r.bad.length === r.lines && r.bad.every((b) => b.reason.startsWith('not a moduli line'))) {
+  if (r.lines > 0 && r.bad.length === r.lines && r.bad.every((b) => b.reason.startsWith(NOT_A_MODULI_LINE))) {
     throw new RangeError(`--screen ${name} is not a moduli file (line ${r.bad[0]!.lineNo}: ${r.bad[0]!.reason})`);
   }
   for (const b of r.bad) process.stderr.write(`powprime: ${name} line ${b.lineNo}: ${b.reason}\n`);

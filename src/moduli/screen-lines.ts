@@ -8,6 +8,9 @@ import { MAX_CHECK_BITS } from '../limits.ts';
 import { bitLength } from '../prime/bigint.ts';
 import { moduliEntryProblem, MODULI_TESTS_COMPOSITE, MODULI_TESTS_MILLER_RABIN, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, parseModuliLine, sshGenerator, type ModuliEntry } from './format.ts';
 
+/** How a bad line that is no moduli line at all begins its reason: a file of only these is no moduli file. */
+export const NOT_A_MODULI_LINE = 'not a moduli line';
+
 /** ssh-keygen screens nothing below this size field (QSIZE_MINIMUM). */
 const MIN_SIZE = 511;
 
@@ -60,7 +63,7 @@ export function readModuliLines(text: string): ReadLines {
     const parsed = parseModuliLine(line);
     if (parsed === null) return;
     r.lines++;
-    const p = 'reason' in parsed ? `not a moduli line: ${parsed.reason}` : candidateOf(parsed);
+    const p = 'reason' in parsed ? `${NOT_A_MODULI_LINE}: ${parsed.reason}` : candidateOf(parsed);
     if (p === null) r.dropped++;
     else if (typeof p === 'string') r.bad.push({ lineNo: i + 1, reason: p });
     else r.candidates.push({ lineNo: i + 1, entry: parsed as ModuliEntry, p });
