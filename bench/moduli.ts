@@ -227,6 +227,9 @@ export async function runModuliBench(opts: { quick: boolean; sizes?: number[]; o
     add({ series: 'screen core s', bits, what: `moduli ${bits} bits, powprime --screen core s over ssh-keygen's screened candidates`, unit: 's', value: ours.coreS, note: agree });
     targets.push(target(`${bits}-bit candidates: ssh-keygen -M screen core time / powprime --screen's, the same lines`, ratio(theirs.screenS, ours.coreS), '×', 25, 'min'));
   }
+  if (opts.sizes && targets.length === 0) {
+    skipped.push(`goals: none is set at ${plan.map((p) => p.bits).join(', ')} bits (they are at 2048 and 3072 bits beside ssh-keygen, and at 8192)`);
+  }
   // Sizes below the least measured one are taken at its cost: 8192 alone would price every size as 8192.
   if (coreS.has(8192) && coreS.size > 1) {
     const hours = SHIPPED.reduce((sum, [bits, n]) => sum + n * interpolate(coreS, bits), 0) / 2 / 3600;

@@ -186,6 +186,26 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     expect(screenedBySshKeygen(out).map((g) => g[6])).toEqual(kept.map((g) => g[6]));
   });
 
+  it('--progress json: each tick says the phase, its numbers and its share of the work, the last one all of it', () => {
+    const dir = tmp();
+    const input = path.join(dir, 'system');
+    writeFileSync(input, sample.split('\n').slice(0, 5).join('\n'));
+    const r = cli('--progress', 'json', 'moduli', '--screen', input, '--out', path.join(dir, 'checked'), '--threads', '1');
+    expect(r.status, r.stderr).toBe(0);
+    // The closing summary is the last line, as without --progress.
+    expect(r.stderr).toMatch(/4 good, 0 bad; good groups in .*\n$/);
+    const ticks = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { phase: string; done: number; total: number; workDone: number; etaMs: number | null });
+    expect(ticks.map((t) => [t.phase, t.done, t.total])).toEqual([1, 2, 3, 4].map((n) => ['checking', n, 4]));
+    // Two 2048-bit groups, then two 3072-bit ones, weighed by size cubed: 8, 8, 27, 27 of 70.
+    // (JSON progress gives fractions to three decimals.)
+    expect(ticks.map((t) => t.workDone)).toEqual([8, 16, 43, 70].map((n) => Number((n / 70).toFixed(3))));
+    // Too early to say at the first ticks (under 3 s), and nothing left at the end.
+    expect(ticks.at(-1)!.etaMs).toBe(0);
+  });
+
   it('names every bad line of a corrupted file with its number, keeps the good ones, exit 1', () => {
     const dir = tmp();
     const good = sample.split('\n')[1]!.split(' ');

@@ -55,15 +55,19 @@ describeBackends('screening a moduli file', (backend) => {
     // A test that cannot fail is no test: the vector holds groups to keep and many candidates to drop.
     expect(expected.length).toBeGreaterThan(1);
     const phases = new Map<string, number[]>();
+    const work = new Map<string, number>();
     const r = await screenModuli(candidates, {
       backend,
-      onProgress: ({ phase, done, total }) => {
+      onProgress: ({ phase, done, total, workDone }) => {
         const seen = phases.get(phase) ?? [];
         // Rising, never past its total, and the sieving pass over before the checking one begins.
         expect(done).toBeGreaterThan(seen.at(-2) ?? 0);
         expect(done).toBeLessThanOrEqual(total);
         if (phase === 'sieving') expect(phases.has('checking')).toBe(false);
         phases.set(phase, [...seen, done, total]);
+        expect(workDone).toBeGreaterThan(work.get(phase) ?? 0);
+        expect(workDone).toBeLessThanOrEqual(1);
+        work.set(phase, workDone);
       },
     });
     expect(r.good.map((e) => e.modulus.toString(16).toUpperCase())).toEqual(expected);
@@ -78,6 +82,22 @@ describeBackends('screening a moduli file', (backend) => {
     expect(withGenerator).toBeLessThan(500);
     expect(phases.get('sieving')!.slice(-2)).toEqual([2 * withGenerator, 2 * withGenerator]);
     expect(phases.get('checking')!.slice(-2)).toEqual([expected.length, expected.length]);
+    // One size: the work done is the share of numbers done, and each phase ends with all of it.
+    expect(work.get('sieving')).toBeCloseTo(1, 12);
+    expect(work.get('checking')).toBeCloseTo(1, 12);
+  });
+
+  it('weighs work by size cubed: a 2048-bit group is an eighth of a 4096-bit one', async () => {
+    const lines = system.split('\n');
+    const twoSizes = [lines.find((l) => l.split(' ')[4] === '2047'), lines.find((l) => l.split(' ')[4] === '4095')].join('\n');
+    const ticks: [number, number][] = [];
+    // One thread: the lines are checked in file order.
+    const r = await screenModuli(twoSizes, { backend, threads: 1, onProgress: ({ done, workDone }) => ticks.push([done, workDone]) });
+    expect(r.good).toHaveLength(2);
+    expect(ticks).toEqual([
+      [1, 1 / 9],
+      [2, 1],
+    ]);
   });
 
   it("checks OpenSSH's groups of another size in the same file, and drops an even q without a test", async () => {

@@ -18,6 +18,7 @@ import { replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
 import { readTextInput } from './read-input.ts';
 import { StatusLine } from './status.ts';
+import { PhaseTimeLeft, formatEta } from './time-left.ts';
 
 /** ssh-keygen's largest candidate files (a 127 MB window at 2048 bits) are tens of MB; a string holds at most about 512 MB. */
 const MAX_SCREEN_BYTES = 256 << 20;
@@ -41,6 +42,7 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   const target = opts.out === undefined ? null : replaceablePath(opts.out);
   const text = await readTextInput(file, '--screen', MAX_SCREEN_BYTES);
   const status = new StatusLine();
+  const timeLeft = new PhaseTimeLeft();
   let r: Awaited<ReturnType<typeof screenModuli>>;
   try {
     r = await screenModuli(text, {
@@ -48,7 +50,12 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
       ...(threads === undefined ? {} : { threads }),
       backend,
       signal: interruptSignal,
-      onProgress: ({ phase, done, total }) => status.update(`${phase} ${done}/${total}`, { phase, done, total }),
+      onProgress: ({ phase, done, total, workDone }) => {
+        const etaMs = timeLeft.ms(phase, workDone);
+        // The time left is the phase's: how many of the sieved candidates the full check gets is not known before.
+        const left = etaMs === null ? '' : `, ≈ ${formatEta(etaMs)} left${phase === 'sieving' ? ' sieving' : ''}`;
+        status.update(`${phase} ${done}/${total}${left}`, { phase, done, total, workDone, etaMs });
+      },
     });
   } finally {
     status.clear();

@@ -43,6 +43,8 @@ Examples:
       ten 1024-bit safe primes; the same command again resumes
   powprime dhparam --out dhparam.pem
       2048-bit Diffie-Hellman parameters, like openssl dhparam
+  powprime moduli --bits 3072,4096 --count 8 --out moduli
+      Diffie-Hellman groups for sshd's moduli file; the same command resumes
   powprime fake-services
       local stand-ins for the question, registry and ad services
 

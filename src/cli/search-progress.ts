@@ -7,6 +7,7 @@ import { SingleBar } from 'cli-progress';
 import { DEFAULT_QUEUE_NAME, type QueueTarget } from '../queue/connection.ts';
 import { plural } from './plural.ts';
 import { progressEvent, progressMode } from './progress-mode.ts';
+import { formatEta } from './time-left.ts';
 
 export interface SearchProgressOptions {
   target: QueueTarget | null;
@@ -136,13 +137,4 @@ export class SearchProgress {
 function formatCount(n: number): string {
   if (n < 1e4) return String(Math.round(n));
   return n < 1e6 ? `${(n / 1e3).toFixed(1)}k` : `${(n / 1e6).toFixed(1)}M`;
-}
-
-/** Milliseconds as the bar shows them: 45s, 12m03s, 3h20m, 4d07h. */
-function formatEta(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-  return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, '0')}h`;
 }

@@ -24,14 +24,9 @@ import { checkFunction, checkOneOf, checkOptions, checkRounds, checkSignal, chec
 import { MODULI_TESTS_MILLER_RABIN, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, moduliTimestamp, sshGenerator, type ModuliEntry } from './format.ts';
 import { moduliTries } from './generate.ts';
 import { readModuliLines, type BadLine, type Candidate } from './screen-lines.ts';
+import { PhaseProgress, type ScreenModuliProgress } from './screen-progress.ts';
 
-export interface ScreenModuliProgress {
-  /** 'sieving': base-2 Fermat tests on q, then p, of the type-4 candidates; 'checking': the full check of what passed, and of the type-2 lines. */
-  phase: 'sieving' | 'checking';
-  /** Numbers done in this phase, of `total`. */
-  done: number;
-  total: number;
-}
+export type { ScreenModuliProgress } from './screen-progress.ts';
 
 export interface ScreenModuliOptions {
   /** Pool threads to use at most (default: one per core). */
@@ -83,13 +78,13 @@ function parseScreenOptions(options: ScreenModuliOptions | undefined): Screening
  * The candidates whose `of(c)` passes a base-2 Fermat test, in their order:
  * FERMAT_BATCH numbers of one size a pool task, s.atOnce tasks in flight.
  */
-async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Screening, progress: (n: number) => void): Promise<Candidate[]> {
+async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Screening, progress: PhaseProgress): Promise<Candidate[]> {
   const bySize = new Map<number, Candidate[]>();
   for (const c of cs) {
     const n = of(c);
     // An even q (a candidate whose p takes generator 5 with p ≡ 1 mod 4) is not prime: no test needed.
     if (!(n & 1n)) {
-      progress(1);
+      progress.add([c]);
       continue;
     }
     const group = bySize.get(bitLength(n));
@@ -109,7 +104,7 @@ async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Scre
       batch.forEach((c, i) => {
         if (verdicts[i]) passed.add(c);
       });
-      progress(batch.length);
+      progress.add(batch);
     },
     s.signal,
   );
@@ -127,25 +122,25 @@ export async function screenModuli(text: string, options?: ScreenModuliOptions):
 
   // Type-4 lines are mostly composite: Fermat's test on q, then on p, drops those. Type-2 lines claim to be safe primes, so they go straight to the full check.
   const untested = candidates.filter((c) => c.entry.type === MODULI_TYPE_SOPHIE_GERMAIN);
-  let sieved = 0;
-  const sieving = (n: number): void => {
-    if (n) s.onProgress?.({ phase: 'sieving', done: (sieved += n), total: 2 * untested.length });
-  };
+  const sieving = new PhaseProgress('sieving', untested, 2, s.onProgress);
   const qPassed = await passFermat(untested, (c) => c.p >> 1n, s, sieving);
-  sieving(untested.length - qPassed.length);
+  // A candidate whose q failed has its p's test done too: it needs none.
+  const qFailed = new Set(untested);
+  for (const c of qPassed) qFailed.delete(c);
+  sieving.add([...qFailed]);
   const bothPassed = new Set(await passFermat(qPassed, (c) => c.p, s, sieving));
   dropped += untested.length - bothPassed.size;
   const toCheck = candidates.filter((c) => c.entry.type !== MODULI_TYPE_SOPHIE_GERMAIN || bothPassed.has(c));
 
   const safe = new Map<Candidate, boolean>();
-  let checked = 0;
+  const checking = new PhaseProgress('checking', toCheck, 1, s.onProgress);
   const rounds = s.rounds < 0 ? {} : { rounds: s.rounds };
   await forEachAtOnce(
     toCheck,
     s.atOnce,
     async (c) => {
       safe.set(c, await isSafePrime(c.p, { ...rounds, backend: s.backend }));
-      s.onProgress?.({ phase: 'checking', done: ++checked, total: toCheck.length });
+      checking.add([c]);
     },
     s.signal,
   );

@@ -1,0 +1,35 @@
+/** Milliseconds as a progress line shows them: 45s, 12m03s, 3h20m, 4d07h. */
+export function formatEta(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, '0')}h`;
+}
+
+/** Before this much of a phase's time, or of its work, its pace says too little to extrapolate. */
+const MIN_ELAPSED_MS = 3000;
+const MIN_WORK_DONE = 0.005;
+
+/**
+ * The time a phase has left, from the share of its work done so far and the
+ * time that took (work measured by the caller, e.g. weighted by size), or
+ * null while too little is done to say. A new phase restarts the clock.
+ */
+export class PhaseTimeLeft {
+  private phase: string | null = null;
+  private started = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  ms(phase: string, workDone: number): number | null {
+    if (phase !== this.phase) {
+      this.phase = phase;
+      this.started = this.now();
+    }
+    if (workDone >= 1) return 0;
+    const elapsed = this.now() - this.started;
+    if (elapsed < MIN_ELAPSED_MS || workDone < MIN_WORK_DONE) return null;
+    return (elapsed * (1 - workDone)) / workDone;
+  }
+}

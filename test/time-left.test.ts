@@ -1,0 +1,41 @@
+// The time a phase has left (src/cli/time-left.ts), on a clock the test moves.
+import { describe, expect, it } from 'vitest';
+import { PhaseTimeLeft, formatEta } from '../src/cli/time-left.ts';
+
+describe('PhaseTimeLeft', () => {
+  it('extrapolates the work done at its pace so far, and restarts with a new phase', () => {
+    let now = 1_000_000;
+    const left = new PhaseTimeLeft(() => now);
+    expect(left.ms('sieving', 0)).toBeNull();
+    now += 10_000;
+    // A tenth done in 10 s: 90 s to go.
+    expect(left.ms('sieving', 0.1)).toBeCloseTo(90_000, 6);
+    now += 30_000;
+    expect(left.ms('sieving', 0.5)).toBeCloseTo(40_000, 6);
+    expect(left.ms('sieving', 1)).toBe(0);
+    // The next phase's clock starts at its first tick.
+    expect(left.ms('checking', 0.2)).toBeNull();
+    now += 5_000;
+    expect(left.ms('checking', 0.25)).toBeCloseTo(15_000, 6);
+  });
+
+  it('says nothing while too little time has passed or too little work is done', () => {
+    let now = 0;
+    const left = new PhaseTimeLeft(() => now);
+    left.ms('checking', 0);
+    now = 2_000;
+    expect(left.ms('checking', 0.5)).toBeNull();
+    now = 60_000;
+    expect(left.ms('checking', 0.001)).toBeNull();
+    expect(left.ms('checking', 0.01)).toBeCloseTo(5_940_000, 3);
+  });
+});
+
+describe('formatEta', () => {
+  it.each([
+    [44_600, '45s'],
+    [723_000, '12m03s'],
+    [12_000_000, '3h20m'],
+    [371_000_000, '4d07h'],
+  ])('%d ms is %s', (ms, text) => expect(formatEta(ms)).toBe(text));
+});
