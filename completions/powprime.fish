@@ -103,7 +103,7 @@ complete -c powprime -n '__powprime_at queue status' -l queue -x -d 'the Redis, 
 complete -c powprime -n '__powprime_at queue status' -l queue-name -x -d 'the queue'
 complete -c powprime -n '__powprime_at queue status' -l json -d 'print it as one JSON object'
 complete -c powprime -n '__powprime_at queue status' -s h -l help -d 'display help for command'
-complete -c powprime -n '__powprime_at merge' -l out -r -F -d 'write the merged lines here (whole or not at all, replacing the file) instead of stdout; may be one of the inputs'
+complete -c powprime -n '__powprime_at merge' -l out -r -F -d 'write the merged lines here (whole or not at all, replacing the file) instead of stdout; may be one of the inputs, and a file that is not is replaced only when the merge keeps every line of it'
 complete -c powprime -n '__powprime_at merge' -l json -d 'with --out: print a JSON summary'
 complete -c powprime -n '__powprime_at merge' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at merge' -F

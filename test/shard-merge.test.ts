@@ -123,6 +123,30 @@ describe('search --shard and merge', () => {
     expect(r.stderr).toMatch(/^powprime: warning: the 256-bit search with seed 4242 lacks indexes 1, 3$/m);
   });
 
+  it('merge --out replaces a file that is not an input only when it keeps every line of it', async () => {
+    const dir = tempDir();
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    const merged = join(dir, 'merged.jsonl');
+    expect((await runCli('search', '--bits', String(BITS), '--count', '4', '--seed', String(SEED), '--shard', '1/2', '--out', a)).status).toBe(0);
+    expect((await runCli('search', '--bits', String(BITS), '--count', '4', '--seed', String(SEED), '--shard', '2/2', '--out', b)).status).toBe(0);
+    // An earlier merge of one shard: every line of it is in the merge of both, so it is replaced.
+    expect((await runCli('merge', a, '--out', merged)).status).toBe(0);
+    expect((await runCli('merge', a, b, '--out', merged)).status).toBe(0);
+    expect(lines(merged).map((l) => l.index)).toEqual([0, 1, 2, 3]);
+    // A file of other lines (here another search's) would lose them: refused, left byte for byte.
+    const other = join(dir, 'other.jsonl');
+    expect((await runCli('search', '--bits', String(BITS), '--count', '1', '--seed', '7', '--out', other)).status).toBe(0);
+    const before = readFileSync(other);
+    const r = await runCli('merge', a, b, '--out', other);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`powprime: --out ${other} holds 1 line the merge would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first\n`);
+    expect(readFileSync(other)).toEqual(before);
+    // Given as an input, its lines are kept.
+    expect((await runCli('merge', a, b, other, '--out', other)).status).toBe(0);
+    expect(lines(other)).toHaveLength(5);
+  });
+
   it('merge refuses conflicting lines and primes that are not safe, naming file and line (exit 2)', async () => {
     const dir = tempDir();
     const a = join(dir, 'a.jsonl');

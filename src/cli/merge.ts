@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { lackedIndexes } from './index-gaps.ts';
+import { checkNothingLost } from './merge-target.ts';
 import { isModuliFile, mergeModuli } from './moduli-merge.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
 import { replaceablePath } from './out-path.ts';
@@ -20,7 +21,10 @@ export function registerMerge(program: Command): void {
     .command('merge')
     .description('merge search --out files, or moduli --out files (shards, machines, earlier runs), into one: deduplicated, re-verified, sorted by index')
     .argument('<files...>', 'JSONL files written by powprime search, or moduli files written by powprime moduli')
-    .option('--out <file>', 'write the merged lines here (whole or not at all, replacing the file) instead of stdout; may be one of the inputs')
+    .option(
+      '--out <file>',
+      'write the merged lines here (whole or not at all, replacing the file) instead of stdout; may be one of the inputs, and a file that is not is replaced only when the merge keeps every line of it',
+    )
     .option('--json', 'with --out: print a JSON summary')
     .addHelpText(
       'after',
@@ -72,7 +76,7 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
   await verifyLines(all);
   all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
   for (const gap of gaps(all.map((s) => s.line))) process.stderr.write(`powprime: warning: ${gap}\n`);
-  writeMerge(all.map((s) => `${JSON.stringify(s.line)}\n`).join(''), target);
+  writeMerge(all.map((s) => `${JSON.stringify(s.line)}\n`).join(''), files, opts, target);
   if (target === undefined) return;
   const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
   process.stdout.write(
@@ -91,7 +95,7 @@ async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string
     process.stderr.write(`powprime: no moduli in ${plural(files.length, 'file')}; nothing written\n`);
     return;
   }
-  writeMerge(r.text, target);
+  writeMerge(r.text, files, opts, target);
   if (target === undefined) return;
   const summary = { out: opts.out, files: files.length, lines: r.lines, moduli: r.moduli, duplicates: r.lines - r.moduli };
   process.stdout.write(
@@ -102,9 +106,13 @@ async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string
 }
 
 /** Writes the merge to `target` whole, or to stdout. */
-function writeMerge(text: string, target: string | undefined): void {
-  if (target === undefined) process.stdout.write(text);
-  else writeFileAtomic(target, text, 0o644);
+function writeMerge(text: string, files: string[], opts: MergeOpts, target: string | undefined): void {
+  if (target === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  checkNothingLost(target, opts.out!, files, text);
+  writeFileAtomic(target, text, 0o644);
 }
 
 const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,28 @@
+/**
+ * Whether `merge --out` may replace what is there. It may when the file is
+ * one of the inputs (its lines are in the merge), missing or empty, or when
+ * every line of it is in the merge anyway (an earlier merge of fewer
+ * shards); otherwise replacing it would lose lines no input holds, so the
+ * merge is refused before anything is written.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { plural } from './plural.ts';
+
+function sameFile(a: string, b: string): boolean {
+  const sa = statSync(a, { throwIfNoEntry: false });
+  const sb = statSync(b, { throwIfNoEntry: false });
+  return sa !== undefined && sb !== undefined && sa.dev === sb.dev && sa.ino === sb.ino;
+}
+
+/** Refuses (RangeError, exit 2) replacing `target` when lines of it, comments aside, are not in `merged`. */
+export function checkNothingLost(target: string, out: string, inputs: readonly string[], merged: string): void {
+  if (!statSync(target, { throwIfNoEntry: false })?.size || inputs.some((f) => sameFile(f, target))) return;
+  const kept = new Set(merged.split('\n'));
+  // Comments are powprime's headers (the merge writes its own) or notes; the data lines are what must not go.
+  const lost = readFileSync(target, 'latin1')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#') && !kept.has(l)).length;
+  if (lost) {
+    throw new RangeError(`--out ${out} holds ${plural(lost, 'line')} the merge would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first`);
+  }
+}
