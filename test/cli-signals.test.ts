@@ -38,10 +38,11 @@ afterAll(async () => {
 });
 afterEach(killAll);
 
-/** Sends `signal` once `ready` holds, then returns how the process ended. */
-async function stop(p: Running, signal: Sig, ready: (stdout: string, stderr: string) => boolean, what: string): Promise<{ status: number | null; stderr: string; stdout: string }> {
+/** Sends `signal` once `ready` holds (`twice`: again 5 ms later), then returns how the process ended. */
+async function stop(p: Running, signal: Sig, ready: (stdout: string, stderr: string) => boolean, what: string, twice = false): Promise<{ status: number | null; stderr: string; stdout: string }> {
   await p.waitFor(ready, what);
   p.child.kill(signal);
+  if (twice) setTimeout(() => p.child.kill(signal), 5);
   // A liveness bound, not a speed goal.
   const ended = await Promise.race([p.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
   if (ended === 'hung') throw new Error(`still running 30 s after ${signal}; stderr: ${p.stderr()}`);
@@ -109,6 +110,14 @@ describe('search', () => {
       .map((l) => JSON.parse(l) as { index: number });
     expect(lines.map((l) => l.index)).toEqual(lines.map((_, i) => i));
     expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it('SIGTERM twice a moment apart (timeout(1) signals the process, then its group) is one stop: the line still says how to resume', async () => {
+    const dir = tempDir('powprime-sig-');
+    const out = path.join(dir, 'run.jsonl');
+    const p = startCli(['search', '--bits', '1024', '--count', '400', '--seed', '9', '--out', out]);
+    const r = await stop(p, 'SIGTERM', () => readFileSync(out, 'utf8').includes('\n'), 'the first prime on disk', true);
+    expectInterrupted(r, 'SIGTERM', /: \d+ new primes? kept; rerun the same command to resume$/);
   });
 
   it('SIGTERM before the first prime: exit 143, nothing written', async () => {

@@ -15,12 +15,11 @@ const root = join(import.meta.dirname, '..');
  * length, and one that comes within 200 lines leaves the list.
  */
 const OVER_200: Record<string, number> = {
-  'src/cli/interrupt.ts': 202,
   'src/clients/ads/client.ts': 203,
   'src/clients/errors.ts': 210,
   'src/native.ts': 223,
   'src/validate.ts': 219,
-  'src/cli/moduli.ts': 218,
+  'src/cli/moduli.ts': 217,
   'src/queue/chunk-plan.ts': 256,
   'src/clients/http/rate-limiter.ts': 257,
   'src/clients/registry/client.ts': 257,

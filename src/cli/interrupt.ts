@@ -11,13 +11,15 @@
  * 128 + the signal's number. Outside such a scope there is nothing to tidy
  * (every write is synchronous, so none is half done when a handler runs):
  * the process leaves at once, with the same line and code. A second signal
- * while a command tidies up also leaves at once.
+ * while a command tidies up also leaves at once; the same signal again within
+ * SAME_STOP_MS is the first one delivered twice, not a second stop.
  */
 import { constants } from 'node:os';
 import { InterruptedError } from '../errors.ts';
 import { guardSyncWaits, lockHolderText, type SyncWaitGuard } from '../fs/file-lock.ts';
 import { ignoreErrorEvents } from '../ignored-rejection.ts';
 import { native, nativeIfLoaded } from '../native.ts';
+import { stopWhenNpxGoes } from './npx-parent.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
@@ -27,6 +29,9 @@ const controller = new AbortController();
 export const interruptSignal: AbortSignal = controller.signal;
 
 let received: StopSignal | null = null;
+let receivedAt = 0;
+/** coreutils `timeout` signals the process, then its process group: one stop, two deliveries a moment apart. */
+const SAME_STOP_MS = 100;
 let scopes = 0;
 let reported = false;
 let settled = false;
@@ -47,31 +52,7 @@ export function installInterruptHandlers(): void {
   // Windows has no SIGQUIT (Node refuses a listener for it there).
   for (const name of STOP_SIGNALS) if (name !== 'SIGQUIT' || process.platform !== 'win32') process.on(name, () => onSignal(name));
   guardSyncWaits(lockWaitGuard);
-  stopWhenNpxGoes();
-}
-
-/** How often a process started by npx looks whether npx is still there. */
-const PARENT_CHECK_MS = 1000;
-
-/**
- * `npx powprime …` (npm exec) starts the command through a shell (`sh -c`),
- * and SIGTERM to npx (what a service manager or a scheduler sends) ends npx,
- * which passes it to the shell, not to the command: powprime would run on as
- * an orphan, still listening or searching. So a process npm exec started
- * watches its parent, and its going away (the parent pid changes: the orphan
- * was taken in by another) stops the command as SIGTERM would. Only under npm exec: a process left running on purpose
- * (nohup, `&` in a shell that exits) must keep running. Not on Windows,
- * where an orphan keeps its parent's pid.
- */
-function stopWhenNpxGoes(): void {
-  if (process.env.npm_command !== 'exec' || process.platform === 'win32') return;
-  const parent = process.ppid;
-  const timer = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(timer);
-    onSignal('SIGTERM');
-  }, PARENT_CHECK_MS);
-  timer.unref();
+  stopWhenNpxGoes(() => onSignal('SIGTERM'));
 }
 
 /**
@@ -124,10 +105,12 @@ function onSignal(name: StopSignal): void {
     return;
   }
   if (received) {
-    exitNow(); // a second signal: no more waiting for the tidy-up
+    // A second signal: no more waiting for the tidy-up.
+    if (name !== received || performance.now() - receivedAt >= SAME_STOP_MS) exitNow();
     return;
   }
   received = name;
+  receivedAt = performance.now();
   ignoreErrorEvents(process.stderr, 'after SIGHUP the terminal may be gone: a failed write to it must not become a crash, and the exit code still tells');
   controller.abort(new InterruptedError(name));
   if (scopes === 0) exitNow();

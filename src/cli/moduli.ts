@@ -7,7 +7,6 @@
  */
 import type { Command } from 'commander';
 import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
-import { InterruptedError } from '../errors.ts';
 import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS, type ModuliEntry } from '../moduli/format.ts';
 import { generateModuli, moduliEntry } from '../moduli/generate.ts';
 import { poolSize } from '../pool/pool.ts';
@@ -19,6 +18,7 @@ import { DEFAULT_QUEUE_NAME, loadQueueLibraries, parseQueueTarget, type QueueTar
 import { checkCount, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
+import { interruptedKeeping, keepingNothing } from './interrupted-run.ts';
 import { encodeModuliLine, resumeModuli } from './moduli-file.ts';
 import { parseSizes } from './moduli-sizes.ts';
 import { isQuiet } from './progress-mode.ts';
@@ -117,7 +117,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   const { sizes, count, threads, backend, rounds, shard, target } = flags;
   // Loaded before --out is opened: without the queue's optional libraries the run is refused with no file made.
   if (target) await loadQueueLibraries();
-  const resumed = await resumeModuli(opts.out, { sizes, seed: flags.seed, shard });
+  const resumed = await keepingNothing(resumeModuli(opts.out, { sizes, seed: flags.seed, shard }), 'new moduli', opts.out);
   const { out, done } = resumed;
   if (shard && resumed.seed === undefined) {
     out?.close();
@@ -205,8 +205,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
     }
   } catch (err) {
     if (!interruptSignal.aborted) throw err;
-    const { signal } = interruptSignal.reason as InterruptedError;
-    throw new InterruptedError(signal, `${moduliCount(found, 'new ')} kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
+    throw interruptedKeeping(moduliCount(found, 'new '), opts.out);
   } finally {
     out?.close();
   }

@@ -7,10 +7,10 @@ import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { randomSeed } from '../prime/seed.ts';
 import { searchSafePrimes } from '../prime/search.ts';
 import { indexesCrowd, LATEST_STREAM } from '../prime/stream.ts';
-import { InterruptedError } from '../errors.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import type { RegistrationQueue } from '../queue/registration.ts';
 import { interruptSignal } from './interrupt.ts';
+import { interruptedKeeping, keepingNothing } from './interrupted-run.ts';
 import type { SearchLine } from './jsonl-file.ts';
 import { wholeLinesIn } from './whole-lines.ts';
 import { plural } from './plural.ts';
@@ -70,7 +70,8 @@ export function registerSearch(program: Command): void {
     .action(async (opts: SearchOpts) => {
       const flags = parseSearchFlags(opts);
       const { count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted, format } = flags;
-      const { outFile, existing, seed: resumedSeed, stream: resumedStream, bits } = await resumeOut(opts.out, flags);
+      const resumed = await keepingNothing(resumeOut(opts.out, flags), 'new primes', opts.out);
+      const { outFile, existing, seed: resumedSeed, stream: resumedStream, bits } = resumed;
       const stream = resumedStream ?? LATEST_STREAM;
       if (indexesCrowd(bits, BigInt(count))) {
         process.emitWarning(`${count} indexes crowd the ${bits}-bit range: near indexes may give the same prime (more bits give distinct ones)`, { code: 'POWPRIME_INDEXES_CROWD' });
@@ -140,8 +141,7 @@ export function registerSearch(program: Command): void {
       } catch (err) {
         if (!controller.signal.aborted) throw err;
         progress.stop();
-        const { signal } = controller.signal.reason as InterruptedError;
-        throw new InterruptedError(signal, `${plural(progress.found, 'new prime')} kept; ${opts.out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
+        throw interruptedKeeping(plural(progress.found, 'new prime'), opts.out);
       } finally {
         progress.stop();
         out?.close();

@@ -1,0 +1,21 @@
+/**
+ * What an interrupted `search` or `moduli` run ends with, wherever the
+ * signal caught it (checking the --out file on resume, or searching): its
+ * signal's InterruptedError, saying what the run kept and how to go on.
+ */
+import { InterruptedError } from '../errors.ts';
+import { interruptSignal } from './interrupt.ts';
+
+export function interruptedKeeping(kept: string, out: string | undefined): InterruptedError {
+  const { signal } = interruptSignal.reason as InterruptedError;
+  return new InterruptedError(signal, `${kept} kept; ${out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
+}
+
+/** `run`, whose interruption says nothing new was kept. */
+export async function keepingNothing<T>(run: Promise<T>, noun: string, out: string | undefined): Promise<T> {
+  try {
+    return await run;
+  } catch (err) {
+    throw interruptSignal.aborted ? interruptedKeeping(`0 ${noun}`, out) : err;
+  }
+}
