@@ -3,6 +3,7 @@
 // with its own modulus and exponent. Every kernel is checked against Python's pow().
 import { spawnSync } from 'node:child_process';
 import { generatePrimeSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backendInfo } from '../src/index.ts';
 import { native } from '../src/native.ts';
@@ -33,6 +34,17 @@ const prime = (bits: number): bigint => generatePrimeSync(bits, { bigint: true }
 // 2^p − 1 with p prime but 2^p − 1 composite passes base-2 Fermat (2^p ≡ 1 and
 // p divides 2^p − 2): a pseudoprime every kernel must call a pass.
 const mersennePseudoprimes = [257n, 263n, 269n, 1061n, 2039n].map((p) => (1n << p) - 1n);
+
+/** OpenSSH's safe primes of one size (its shipped moduli file): each p and (p−1)/2. */
+const opensshPrimes = (bits: number): bigint[] =>
+  readFileSync(new URL('./vectors/openssh-moduli-sample.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.split(' ')[4] === String(bits - 1))
+    .flatMap((l) => {
+      const p = BigInt(`0x${l.split(' ')[6]}`);
+      return [p, p >> 1n];
+    });
+const opensshPrimes8192 = opensshPrimes(8192);
 
 /**
  * The numbers every kernel's mixed batches draw from, with Python's verdicts: made once for all kernels (node:crypto's
@@ -89,6 +101,18 @@ describe.runIf(n !== null && hasCommand('python3', ['--version'])).each(kernels)
     // 4253: a Mersenne prime.
     const xs = [randomOdd(8191, next), randomOdd(8300, next), randomOdd(8316, next), randomOdd(8400, next), (1n << 4253n) - 1n];
     expect(n!.fermatBase2(xs)).toEqual(pythonFermat(xs));
+    // Primes where the AVX2 lanes' squaring runs four rows a pass (from 160 digits), beside composites.
+    expect(opensshPrimes8192).toHaveLength(4);
+    const top = [...opensshPrimes8192, xs[0]!, opensshPrimes8192[0]! + 2n];
+    expect(n!.fermatBase2(top)).toEqual(pythonFermat(top));
+    expect(n!.fermatBase2(top).slice(0, 4)).toEqual([true, true, true, true]);
+    // The widest number sets the digits: 6144-bit primes beside one of 27·L − 4 bits run at L = 229 to 231, so the
+    // four-row passes leave one to three rows for the two-row and one-row ones.
+    const [p6144, q6144] = opensshPrimes(6144);
+    for (const L of [229, 230, 231]) {
+      const wide = randomOdd(27 * L - 4, next);
+      expect(n!.fermatBase2([p6144!, q6144!, wide]), `L = ${L}`).toEqual([true, true, ...pythonFermat([wide])]);
+    }
     // The AVX2 lanes' 27-bit digits at the edge of a digit count (R = 2^(27·L) ≥ 16n), and two Mersenne primes: nine at
     // once (two groups). Only that kernel has these edges; the others test each number alone, as above.
     if (kernel !== 'avx2') return;

@@ -19,6 +19,19 @@ describe('PhaseTimeLeft', () => {
     expect(left.ms('checking', 0.25)).toBeCloseTo(15_000, 6);
   });
 
+  it("counts a phase's time from the last tick of the phase before, or from the start: its first tick already cost time", () => {
+    let now = 0;
+    const left = new PhaseTimeLeft(() => now);
+    // The first of three equal pieces ends at 6 s: 12 s to go, not nothing.
+    now = 6_000;
+    expect(left.ms('checking', 1 / 3)).toBeCloseTo(12_000, 6);
+    now = 10_000;
+    left.ms('checking', 1);
+    // The next phase began with that last tick.
+    now = 14_000;
+    expect(left.ms('writing', 0.5)).toBeCloseTo(4_000, 6);
+  });
+
   it('says nothing while too little time has passed or too little work is done', () => {
     let now = 0;
     const left = new PhaseTimeLeft(() => now);

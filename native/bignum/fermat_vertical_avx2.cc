@@ -167,9 +167,20 @@ POWPRIME_AVX2 void amm(G* out, const G* a, const G* b, const G* n, const G& k0, 
   normalize<kR>(out, t, L, twice);
 }
 
+// From this many digits sqr runs four rows a pass, not two: the square's
+// columns (2L + 1 of them, with n's and a's digits) no longer fit the
+// first-level cache, and four rows halve the passes over them. Below it the
+// four rows' factors crowd the registers and cost more than they save
+// (Zen 3, fermatBase2 batches of 16, CPU time a test, medians: two rows
+// against four 0.18/0.25 ms at 1024 bits and 4.2/4.5 at 3072; at 5120 bits
+// (190 digits) a tie, 20.9/20.5; 39.1/37.0 at 6144 and 95.9/85.9 at 8192).
+constexpr int kFourRowDigits = 160;
+
 // out = a²·R^−1 (mod n) under amm's bounds, with a quarter fewer products:
 // the square first (each a_i·a_j once, the sum doubled, then the diagonal),
-// then the reduction, both two rows a pass as in amm. A column sums at most
+// then the reduction, both two rows a pass as in amm (four from
+// kFourRowDigits: the same products in the same columns, so the same
+// bound, and each column is used only once it is complete). A column sums at most
 // L + 1 products of the square and L of the reduction, each under 2^(2r),
 // plus a carry under 2^(64−r): under 2^64 by the same bound as amm's.
 template <int kR, class G>
@@ -178,8 +189,27 @@ POWPRIME_AVX2 void sqr(G* out, const G* a, const G* n, const G& k0, int L, const
   const G z = zero<G>();
   const G mask = splat<G>((u64(1) << kR) - 1);
   for (int k = 0; k <= 2 * L; k++) t[k] = z;
-  // Cross products, rows i and i + 1: a_i·a_j lands in column i + j, j > i.
+  // Cross products, rows i to i + 3 (from kFourRowDigits), then two rows a
+  // pass, then the one or two left: a_i·a_j lands in column i + j, j > i.
+  // Row i + q first reaches column 2i + 2q + 1, so the four rows' first six
+  // columns take one to three of them.
   int i = 0;
+  for (; L >= kFourRowDigits && i + 7 <= L; i += 4) {
+    const G x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];
+    t[2 * i + 1] = mul_add(t[2 * i + 1], x0, a[i + 1]);
+    t[2 * i + 2] = mul_add(t[2 * i + 2], x0, a[i + 2]);
+    t[2 * i + 3] = mul_add(mul_add(t[2 * i + 3], x0, a[i + 3]), x1, a[i + 2]);
+    t[2 * i + 4] = mul_add(mul_add(t[2 * i + 4], x0, a[i + 4]), x1, a[i + 3]);
+    t[2 * i + 5] = mul_add(mul_add(mul_add(t[2 * i + 5], x0, a[i + 5]), x1, a[i + 4]), x2, a[i + 3]);
+    t[2 * i + 6] = mul_add(mul_add(mul_add(t[2 * i + 6], x0, a[i + 6]), x1, a[i + 5]), x2, a[i + 4]);
+    for (int k = 2 * i + 7; k <= i + L - 1; k++) {
+      const int j = k - i;
+      t[k] = mul_add(mul_add(mul_add(mul_add(t[k], x0, a[j]), x1, a[j - 1]), x2, a[j - 2]), x3, a[j - 3]);
+    }
+    t[i + L] = mul_add(mul_add(mul_add(t[i + L], x1, a[L - 1]), x2, a[L - 2]), x3, a[L - 3]);
+    t[i + L + 1] = mul_add(mul_add(t[i + L + 1], x2, a[L - 1]), x3, a[L - 2]);
+    t[i + L + 2] = mul_add(t[i + L + 2], x3, a[L - 1]);
+  }
   for (; i + 3 <= L; i += 2) {
     const G x = a[i], y = a[i + 1];
     t[2 * i + 1] = mul_add(t[2 * i + 1], x, y);
@@ -199,8 +229,26 @@ POWPRIME_AVX2 void sqr(G* out, const G* a, const G* n, const G& k0, int L, const
     t[2 * k + 1] = add(t[2 * k + 1], t[2 * k + 1]);
   }
   // Reduction: m = t_r·k0 mod 2^r makes t_r + m·n_0 divisible by 2^r; its
-  // carry moves up before the next factor is taken from t_{r+1}.
+  // carry moves up before the next factor is taken from t_{r+1}, which by
+  // then holds every product of its column but m_{r+1}·n_0.
   int r = 0;
+  for (; L >= kFourRowDigits && r + 3 < L; r += 4) {
+    const G m0 = and_(mul_add(z, t[r], k0), mask);
+    const G c1 = mul_add(add(t[r + 1], shr<kR>(mul_add(t[r], m0, n[0]))), m0, n[1]);
+    const G m1 = and_(mul_add(z, c1, k0), mask);
+    const G c2 = mul_add(mul_add(add(t[r + 2], shr<kR>(mul_add(c1, m1, n[0]))), m0, n[2]), m1, n[1]);
+    const G m2 = and_(mul_add(z, c2, k0), mask);
+    const G c3 = mul_add(mul_add(mul_add(add(t[r + 3], shr<kR>(mul_add(c2, m2, n[0]))), m0, n[3]), m1, n[2]), m2, n[1]);
+    const G m3 = and_(mul_add(z, c3, k0), mask);
+    t[r + 4] = add(t[r + 4], shr<kR>(mul_add(c3, m3, n[0])));
+    for (int k = r + 4; k <= r + L - 1; k++) {
+      const int j = k - r;
+      t[k] = mul_add(mul_add(mul_add(mul_add(t[k], m0, n[j]), m1, n[j - 1]), m2, n[j - 2]), m3, n[j - 3]);
+    }
+    t[r + L] = mul_add(mul_add(mul_add(t[r + L], m1, n[L - 1]), m2, n[L - 2]), m3, n[L - 3]);
+    t[r + L + 1] = mul_add(mul_add(t[r + L + 1], m2, n[L - 1]), m3, n[L - 2]);
+    t[r + L + 2] = mul_add(t[r + L + 2], m3, n[L - 1]);
+  }
   for (; r + 1 < L; r += 2) {
     const G m0 = and_(mul_add(z, t[r], k0), mask);
     G c = mul_add(add(t[r + 1], shr<kR>(mul_add(t[r], m0, n[0]))), m0, n[1]);

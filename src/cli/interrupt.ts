@@ -110,9 +110,10 @@ function onSignal(name: StopSignal): void {
     return;
   }
   received = name;
-  receivedAt = performance.now();
   ignoreErrorEvents(process.stderr, 'after SIGHUP the terminal may be gone: a failed write to it must not become a crash, and the exit code still tells');
   controller.abort(new InterruptedError(name));
+  // Timed after the abort's own listeners ran: their time is not a gap between two deliveries.
+  receivedAt = performance.now();
   if (scopes === 0) exitNow();
 }
 

@@ -18,10 +18,14 @@ function sameFile(a: string, b: string): boolean {
 export function checkNothingLost(target: string, out: string, inputs: readonly string[], merged: string): void {
   if (!statSync(target, { throwIfNoEntry: false })?.size || inputs.some((f) => sameFile(f, target))) return;
   const kept = new Set(merged.split('\n'));
+  let text: string;
+  try {
+    text = readFileSync(target, 'latin1');
+  } catch (err) {
+    throw new RangeError(`--out ${out} cannot be read to see what replacing it would lose (${(err as NodeJS.ErrnoException).code}): write elsewhere, or remove it first`);
+  }
   // Comments are powprime's headers (the merge writes its own) or notes; the data lines are what must not go.
-  const lost = readFileSync(target, 'latin1')
-    .split('\n')
-    .filter((l) => l.trim() !== '' && !l.startsWith('#') && !kept.has(l)).length;
+  const lost = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#') && !kept.has(l)).length;
   if (lost) {
     throw new RangeError(`--out ${out} holds ${plural(lost, 'line')} the merge would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first`);
   }

@@ -14,21 +14,28 @@ const MIN_WORK_DONE = 0.005;
 /**
  * The time a phase has left, from the share of its work done so far and the
  * time that took (work measured by the caller, e.g. weighted by size), or
- * null while too little is done to say. A new phase restarts the clock.
+ * null while too little is done to say. A phase's first tick comes after
+ * its first work is done, so its clock starts when the phase before it last
+ * ticked, the first phase's when this was made.
  */
 export class PhaseTimeLeft {
   private phase: string | null = null;
-  private started = 0;
+  private started: number;
+  private lastTick: number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now) {
+    this.started = this.lastTick = now();
+  }
 
   ms(phase: string, workDone: number): number | null {
+    const at = this.now();
     if (phase !== this.phase) {
       this.phase = phase;
-      this.started = this.now();
+      this.started = this.lastTick;
     }
+    this.lastTick = at;
     if (workDone >= 1) return 0;
-    const elapsed = this.now() - this.started;
+    const elapsed = at - this.started;
     if (elapsed < MIN_ELAPSED_MS || workDone < MIN_WORK_DONE) return null;
     return (elapsed * (1 - workDone)) / workDone;
   }

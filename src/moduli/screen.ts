@@ -77,14 +77,18 @@ function parseScreenOptions(options: ScreenModuliOptions | undefined): Screening
 /**
  * The candidates whose `of(c)` passes a base-2 Fermat test, in their order:
  * FERMAT_BATCH numbers of one size a pool task, s.atOnce tasks in flight.
+ * `pNotNeeded` (the pass on q): a failing candidate's p test, which it no
+ * longer needs, is counted done with its q's, so progress runs even through
+ * the pass rather than jumping at its end.
  */
-async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Screening, progress: PhaseProgress): Promise<Candidate[]> {
+async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Screening, progress: PhaseProgress, pNotNeeded = false): Promise<Candidate[]> {
+  const done = (tested: Candidate[], failed: Candidate[]): void => progress.add(pNotNeeded ? [...tested, ...failed] : tested);
   const bySize = new Map<number, Candidate[]>();
   for (const c of cs) {
     const n = of(c);
     // An even q (a candidate whose p takes generator 5 with p ≡ 1 mod 4) is not prime: no test needed.
     if (!(n & 1n)) {
-      progress.add([c]);
+      done([c], [c]);
       continue;
     }
     const group = bySize.get(bitLength(n));
@@ -104,7 +108,10 @@ async function passFermat(cs: Candidate[], of: (c: Candidate) => bigint, s: Scre
       batch.forEach((c, i) => {
         if (verdicts[i]) passed.add(c);
       });
-      progress.add(batch);
+      done(
+        batch,
+        batch.filter((_, i) => !verdicts[i]),
+      );
     },
     s.signal,
   );
@@ -123,11 +130,7 @@ export async function screenModuli(text: string, options?: ScreenModuliOptions):
   // Type-4 lines are mostly composite: Fermat's test on q, then on p, drops those. Type-2 lines claim to be safe primes, so they go straight to the full check.
   const untested = candidates.filter((c) => c.entry.type === MODULI_TYPE_SOPHIE_GERMAIN);
   const sieving = new PhaseProgress('sieving', untested, 2, s.onProgress);
-  const qPassed = await passFermat(untested, (c) => c.p >> 1n, s, sieving);
-  // A candidate whose q failed has its p's test done too: it needs none.
-  const qFailed = new Set(untested);
-  for (const c of qPassed) qFailed.delete(c);
-  sieving.add([...qFailed]);
+  const qPassed = await passFermat(untested, (c) => c.p >> 1n, s, sieving, true);
   const bothPassed = new Set(await passFermat(qPassed, (c) => c.p, s, sieving));
   dropped += untested.length - bothPassed.size;
   const toCheck = candidates.filter((c) => c.entry.type !== MODULI_TYPE_SOPHIE_GERMAIN || bothPassed.has(c));
