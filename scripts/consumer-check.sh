@@ -87,7 +87,8 @@ step "the default install's weight, and the pieces it leaves out"
 # Queue mode and bench --report need optional peers (bullmq, ioredis, vega, vega-lite).
 size_kib="$(du -sk node_modules | cut -f1)"
 echo "node_modules: $size_kib KiB"
-[ "$size_kib" -le 15360 ] || { echo "the default install is over 15 MiB"; exit 1; }
+# 15.0 MiB on 2026-11-29 (du counts 4 KiB blocks: the many small .d.ts files weigh more than their bytes); 16 MiB leaves room for the addons to grow a little, not for a new dependency.
+[ "$size_kib" -le 16384 ] || { echo "the default install is over 16 MiB"; exit 1; }
 for peer in bullmq ioredis vega vega-lite; do
   if [ -e "node_modules/$peer" ]; then echo "the optional peer $peer was installed by default"; exit 1; fi
 done

@@ -175,6 +175,14 @@ POWPRIME_AVX2 void amm(G* out, const G* a, const G* b, const G* n, const G& k0, 
 // against four 0.18/0.25 ms at 1024 bits and 4.2/4.5 at 3072; at 5120 bits
 // (190 digits) a tie, 20.9/20.5; 39.1/37.0 at 6144 and 95.9/85.9 at 8192).
 constexpr int kFourRowDigits = 160;
+// So only 27-bit digits in groups of one or two registers get there: the
+// other instantiations leave the four-row code out (the prebuilds' size).
+static_assert(kMaxDigits28 < kFourRowDigits && digits_for(kG4MaxBits, 28) < kFourRowDigits,
+              "four rows: 27-bit digits only");
+template <int kR, class G>
+constexpr bool may_run_four_rows() {
+  return kR == 27 && G::kRegs <= 2;
+}
 
 // out = a²·R^−1 (mod n) under amm's bounds, with a quarter fewer products:
 // the square first (each a_i·a_j once, the sum doubled, then the diagonal),
@@ -194,7 +202,7 @@ POWPRIME_AVX2 void sqr(G* out, const G* a, const G* n, const G& k0, int L, const
   // Row i + q first reaches column 2i + 2q + 1, so the four rows' first six
   // columns take one to three of them.
   int i = 0;
-  for (; L >= kFourRowDigits && i + 7 <= L; i += 4) {
+  for (; may_run_four_rows<kR, G>() && L >= kFourRowDigits && i + 7 <= L; i += 4) {
     const G x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];
     t[2 * i + 1] = mul_add(t[2 * i + 1], x0, a[i + 1]);
     t[2 * i + 2] = mul_add(t[2 * i + 2], x0, a[i + 2]);
@@ -232,7 +240,7 @@ POWPRIME_AVX2 void sqr(G* out, const G* a, const G* n, const G& k0, int L, const
   // carry moves up before the next factor is taken from t_{r+1}, which by
   // then holds every product of its column but m_{r+1}·n_0.
   int r = 0;
-  for (; L >= kFourRowDigits && r + 3 < L; r += 4) {
+  for (; may_run_four_rows<kR, G>() && L >= kFourRowDigits && r + 3 < L; r += 4) {
     const G m0 = and_(mul_add(z, t[r], k0), mask);
     const G c1 = mul_add(add(t[r + 1], shr<kR>(mul_add(t[r], m0, n[0]))), m0, n[1]);
     const G m1 = and_(mul_add(z, c1, k0), mask);
