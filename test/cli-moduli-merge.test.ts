@@ -85,6 +85,12 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     const b = file('b', header, sample[1]!);
     const conflict = cli('merge', a, b);
     expect(conflict).toMatchObject({ status: 2, stderr: `powprime: conflicting moduli for index 0 of the 2048-bit run with seed 5: ${a} line 2 and ${b} line 2 differ\n` });
+    // --out a file that is not an input, holding a group the merge would not keep: refused at once, before a's
+    // groups are verified (they would fail below), and left as it was.
+    const foreign = file('foreign', sample[2]!);
+    const lost = `powprime: --out ${foreign} holds 1 line the merge would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first\n`;
+    expect(cli('merge', a, '--out', foreign)).toMatchObject({ status: 2, stderr: lost });
+    expect(readFileSync(foreign, 'utf8')).toBe(`${sample[2]}\n`);
     // A safe prime with a generator, but not the one index 0 of seed 5 finds: a line from another file or run.
     expect(cli('merge', a)).toMatchObject({ status: 2, stderr: `powprime: ${a} line 2: not group 0 of the 2048-bit run with seed 5 (a line moved, or from another file or run)\n` });
     // A comment of the admin's above the header is still a moduli file (the refusal is the line's, not "not JSON").
@@ -121,5 +127,8 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     expect(cli('merge', short)).toMatchObject({ status: 2, stderr: `powprime: ${short} line 3 is 2048-bit modulus number 2 of its section, and its header lists 1\n` });
     const empty = file('empty', header);
     expect(cli('merge', empty, '--out', path.join(dir, 'never'))).toMatchObject({ status: 1, stderr: 'powprime: no moduli in 1 file; nothing written\n' });
+    // Nothing to merge replaces nothing, so it loses nothing: "found nothing", not a refusal of --out.
+    expect(cli('merge', empty, '--out', foreign)).toMatchObject({ status: 1, stderr: 'powprime: no moduli in 1 file; nothing written\n' });
+    expect(readFileSync(foreign, 'utf8')).toBe(`${sample[2]}\n`);
   });
 });

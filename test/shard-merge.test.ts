@@ -142,6 +142,14 @@ describe('search --shard and merge', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`powprime: --out ${other} holds 1 line the merge would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first\n`);
     expect(readFileSync(other)).toEqual(before);
+    // Refused before the lines are verified: an input that would fail it (p + 2 ≡ 1 mod 24 is never safe) still gets the --out refusal.
+    const forged = join(dir, 'forged.jsonl');
+    const [first] = lines(a);
+    writeFileSync(forged, `${JSON.stringify({ ...first, index: 9, prime: String(BigInt(first!.prime) + 2n) })}\n`);
+    const early = await runCli('merge', a, b, forged, '--out', other);
+    expect(early.status).toBe(2);
+    expect(early.stderr).toMatch(/^powprime: --out .* holds 1 line the merge would not keep/);
+    expect(readFileSync(other)).toEqual(before);
     // Given as an input, its lines are kept.
     expect((await runCli('merge', a, b, other, '--out', other)).status).toBe(0);
     expect(lines(other)).toHaveLength(5);

@@ -73,10 +73,13 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
     });
   }
   const all = [...byKey.values()];
-  await verifyLines(all);
   all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
+  const text = all.map((s) => `${JSON.stringify(s.line)}\n`).join('');
+  // Refused before the minutes of verifying, which only refuses and never changes the text.
+  if (target !== undefined) checkNothingLost(target, opts.out!, files, text);
+  await verifyLines(all);
   for (const gap of gaps(all.map((s) => s.line))) process.stderr.write(`powprime: warning: ${gap}\n`);
-  writeMerge(all.map((s) => `${JSON.stringify(s.line)}\n`).join(''), files, opts, target);
+  writeMerge(text, target);
   if (target === undefined) return;
   const summary = { out: opts.out, files: files.length, lines: read, primes: all.length, duplicates: read - all.length };
   process.stdout.write(
@@ -87,7 +90,10 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
 }
 
 async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string | undefined): Promise<void> {
-  const r = await mergeModuli(files);
+  // Refused before the minutes of verifying, which only refuses and never changes the text.
+  const r = await mergeModuli(files, (text, moduli) => {
+    if (target !== undefined && moduli > 0) checkNothingLost(target, opts.out!, files, text);
+  });
   for (const w of r.warnings) process.stderr.write(`powprime: warning: ${w}\n`);
   // Nothing to merge is "found nothing" (exit 1), said, not an empty file and success.
   if (r.moduli === 0) {
@@ -95,7 +101,7 @@ async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string
     process.stderr.write(`powprime: no moduli in ${plural(files.length, 'file')}; nothing written\n`);
     return;
   }
-  writeMerge(r.text, files, opts, target);
+  writeMerge(r.text, target);
   if (target === undefined) return;
   const summary = { out: opts.out, files: files.length, lines: r.lines, moduli: r.moduli, duplicates: r.lines - r.moduli };
   process.stdout.write(
@@ -106,13 +112,9 @@ async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string
 }
 
 /** Writes the merge to `target` whole, or to stdout. */
-function writeMerge(text: string, files: string[], opts: MergeOpts, target: string | undefined): void {
-  if (target === undefined) {
-    process.stdout.write(text);
-    return;
-  }
-  checkNothingLost(target, opts.out!, files, text);
-  writeFileAtomic(target, text, 0o644);
+function writeMerge(text: string, target: string | undefined): void {
+  if (target === undefined) process.stdout.write(text);
+  else writeFileAtomic(target, text, 0o644);
 }
 
 const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -50,7 +50,13 @@ export interface MergeResult {
   warnings: string[];
 }
 
-export async function mergeModuli(files: string[]): Promise<MergeResult> {
+/**
+ * Merges the moduli files. `beforeVerify` sees the merged text (and how many
+ * moduli it holds) before any modulus is re-verified, which takes minutes
+ * for a large file, and may throw: verifying changes nothing in the text, it
+ * only refuses.
+ */
+export async function mergeModuli(files: string[], beforeVerify?: (text: string, moduli: number) => void): Promise<MergeResult> {
   const runs = new Map<bigint, Run>();
   const warnings: string[] = [];
   let lines = 0;
@@ -73,11 +79,12 @@ export async function mergeModuli(files: string[]): Promise<MergeResult> {
     }
   }
   const out: string[] = [];
+  const sorted: { all: IndexedModulus[]; header: ModuliHeader }[] = [];
   let moduli = 0;
   for (const seed of [...runs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const run = runs.get(seed)!;
     const all = [...run.byKey.values()].sort((a, b) => a.bits - b.bits || a.index - b.index);
-    await verifyModuli(all, run.header, '');
+    sorted.push({ all, header: run.header });
     const indexes = new Map<number, number[]>();
     for (const e of all) {
       const xs = indexes.get(e.bits) ?? [];
@@ -95,5 +102,8 @@ export async function mergeModuli(files: string[]): Promise<MergeResult> {
     for (const e of all) out.push(encodeModuliLine({ kind: 'entry', entry: e.entry }));
     moduli += all.length;
   }
-  return { text: out.map((l) => `${l}\n`).join(''), lines, moduli, warnings };
+  const text = out.map((l) => `${l}\n`).join('');
+  beforeVerify?.(text, moduli);
+  for (const { all, header } of sorted) await verifyModuli(all, header, '');
+  return { text, lines, moduli, warnings };
 }

@@ -70,8 +70,7 @@ export function registerSearch(program: Command): void {
     .action(async (opts: SearchOpts) => {
       const flags = parseSearchFlags(opts);
       const { count, threads, backend, shard, target, registerRate, chunkLength, base, stride, wanted, format } = flags;
-      const resumed = await keepingNothing(resumeOut(opts.out, flags), 'new primes', opts.out);
-      const { outFile, existing, seed: resumedSeed, stream: resumedStream, bits } = resumed;
+      const { outFile, existing, seed: resumedSeed, stream: resumedStream, bits } = await keepingNothing(resumeOut(opts.out, flags), 'new primes', opts.out);
       const stream = resumedStream ?? LATEST_STREAM;
       if (indexesCrowd(bits, BigInt(count))) {
         process.emitWarning(`${count} indexes crowd the ${bits}-bit range: near indexes may give the same prime (more bits give distinct ones)`, { code: 'POWPRIME_INDEXES_CROWD' });
