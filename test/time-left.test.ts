@@ -44,6 +44,27 @@ describe('PhaseTimeLeft', () => {
   });
 });
 
+describe('PhaseTimeLeft.leftNow', () => {
+  it("counts the last tick's estimate down between ticks, to 0 and not below, and says nothing without one", () => {
+    let now = 0;
+    const left = new PhaseTimeLeft(() => now);
+    expect(left.leftNow()).toBeNull();
+    now = 10_000;
+    expect(left.ms('checking', 0.5)).toBeCloseTo(10_000, 6);
+    now = 13_000;
+    expect(left.leftNow()).toBeCloseTo(7_000, 6);
+    now = 25_000;
+    expect(left.leftNow()).toBe(0);
+    // The next tick's estimate replaces it: 0.6 done in 25 s leaves 16.7 s.
+    expect(left.ms('checking', 0.6)).toBeCloseTo(25_000 / 1.5, 6);
+    now = 26_000;
+    expect(left.leftNow()).toBeCloseTo(25_000 / 1.5 - 1_000, 6);
+    // A new phase with too little done has no estimate to count down.
+    left.ms('writing', 0);
+    expect(left.leftNow()).toBeNull();
+  });
+});
+
 describe('formatEta', () => {
   it.each([
     [44_600, '45s'],

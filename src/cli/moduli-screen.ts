@@ -51,10 +51,19 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
       backend,
       signal: interruptSignal,
       onProgress: ({ phase, done, total, workDone }) => {
-        const etaMs = timeLeft.ms(phase, workDone);
         // The time left is the phase's: how many of the sieved candidates the full check gets is not known before.
-        const left = etaMs === null ? '' : `, ≈ ${formatEta(etaMs)} left${phase === 'sieving' ? ' sieving' : ''}`;
-        status.update(`${phase} ${done}/${total}${left}`, { phase, done, total, workDone, etaMs });
+        const line = (ms: number | null): string => `${phase} ${done}/${total}${ms === null ? '' : `, ≈ ${formatEta(ms)} left${phase === 'sieving' ? ' sieving' : ''}`}`;
+        const etaMs = timeLeft.ms(phase, workDone);
+        status.update(line(etaMs), { phase, done, total, workDone, etaMs });
+        // An 8191-bit check takes seconds: between ticks the line counts down (drawn only, no JSON event).
+        // Scheduled at every tick, so that a tick's redraw replaces the one of the tick before.
+        const redraw = (): void => {
+          const ms = timeLeft.leftNow();
+          if (ms === null) return;
+          status.update(line(ms));
+          status.schedule(redraw, 1000);
+        };
+        status.schedule(redraw, 1000);
       },
     });
   } finally {

@@ -22,6 +22,8 @@ export class PhaseTimeLeft {
   private phase: string | null = null;
   private started: number;
   private lastTick: number;
+  /** The last tick's estimate, for leftNow(). */
+  private estimate: number | null = null;
 
   constructor(private readonly now: () => number = Date.now) {
     this.started = this.lastTick = now();
@@ -34,8 +36,21 @@ export class PhaseTimeLeft {
       this.started = this.lastTick;
     }
     this.lastTick = at;
+    this.estimate = this.extrapolate(at - this.started, workDone);
+    return this.estimate;
+  }
+
+  /**
+   * The last tick's estimate less the time since that tick (never below 0),
+   * or null without one: what a line redrawn between ticks shows, so that a
+   * long piece of work counts down rather than standing still.
+   */
+  leftNow(): number | null {
+    return this.estimate === null ? null : Math.max(0, this.estimate - (this.now() - this.lastTick));
+  }
+
+  private extrapolate(elapsed: number, workDone: number): number | null {
     if (workDone >= 1) return 0;
-    const elapsed = at - this.started;
     if (elapsed < MIN_ELAPSED_MS || workDone < MIN_WORK_DONE) return null;
     return (elapsed * (1 - workDone)) / workDone;
   }
