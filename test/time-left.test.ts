@@ -1,5 +1,6 @@
-// The time a phase has left (src/cli/time-left.ts), on a clock the test moves.
+// The time a phase has left (src/cli/time-left.ts) and the screen's status line, on a clock the test moves.
 import { describe, expect, it } from 'vitest';
+import { screenStatus } from '../src/cli/moduli-screen.ts';
 import { PhaseTimeLeft, formatEta } from '../src/cli/time-left.ts';
 
 describe('PhaseTimeLeft', () => {
@@ -62,6 +63,18 @@ describe('PhaseTimeLeft.leftNow', () => {
     // A new phase with too little done has no estimate to count down.
     left.ms('writing', 0);
     expect(left.leftNow()).toBeNull();
+  });
+});
+
+describe('screenStatus', () => {
+  it('shows the time left, and once a countdown has run out says the check is taking longer, not "0s left"', () => {
+    expect(screenStatus('checking', 3, 20, null)).toBe('checking 3/20');
+    expect(screenStatus('checking', 3, 20, 23_000)).toBe('checking 3/20, ≈ 23s left');
+    expect(screenStatus('sieving', 1, 4, 65_000)).toBe('sieving 1/4, ≈ 1m05s left sieving');
+    expect(screenStatus('checking', 3, 20, 4_000, true)).toBe('checking 3/20, ≈ 4s left');
+    expect(screenStatus('checking', 3, 20, 0, true)).toBe('checking 3/20, taking longer than estimated');
+    // A tick's own 0 is the phase done, not an estimate run out.
+    expect(screenStatus('checking', 20, 20, 0)).toBe('checking 20/20, ≈ 0s left');
   });
 });
 

@@ -51,16 +51,14 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
       backend,
       signal: interruptSignal,
       onProgress: ({ phase, done, total, workDone }) => {
-        // The time left is the phase's: how many of the sieved candidates the full check gets is not known before.
-        const line = (ms: number | null): string => `${phase} ${done}/${total}${ms === null ? '' : `, ≈ ${formatEta(ms)} left${phase === 'sieving' ? ' sieving' : ''}`}`;
         const etaMs = timeLeft.ms(phase, workDone);
-        status.update(line(etaMs), { phase, done, total, workDone, etaMs });
+        status.update(screenStatus(phase, done, total, etaMs), { phase, done, total, workDone, etaMs });
         // An 8191-bit check takes seconds: between ticks the line counts down (drawn only, no JSON event).
         // Scheduled at every tick, so that a tick's redraw replaces the one of the tick before.
         const redraw = (): void => {
           const ms = timeLeft.leftNow();
           if (ms === null) return;
-          status.update(line(ms));
+          status.update(screenStatus(phase, done, total, ms, true));
           status.schedule(redraw, 1000);
         };
         status.schedule(redraw, 1000);
@@ -87,4 +85,14 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   }
   // 1: a line was bad, or nothing passed ("failed or found nothing").
   process.exitCode = r.bad.length || !r.good.length ? 1 : 0;
+}
+
+/**
+ * The status line of a phase: done of total and the time left (the time left of the phase: how many of the
+ * sieved candidates the full check gets is not known before). `countingDown` when drawn between ticks from
+ * the last estimate: once that has run out, it says so rather than stand at "≈ 0s left" until the next tick.
+ */
+export function screenStatus(phase: string, done: number, total: number, ms: number | null, countingDown = false): string {
+  if (countingDown && ms === 0) return `${phase} ${done}/${total}, taking longer than estimated`;
+  return `${phase} ${done}/${total}${ms === null ? '' : `, ≈ ${formatEta(ms)} left${phase === 'sieving' ? ' sieving' : ''}`}`;
 }
