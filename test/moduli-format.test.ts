@@ -53,13 +53,16 @@ describe('moduli(5) lines', () => {
     }
   });
 
-  it('names what sshd would refuse: type, composite, untested, tries, size, generator', () => {
+  it('names what sshd would refuse: type, composite, untested, tests and tries out of its bounds, size, generator', () => {
     const good = entry(groups[0]!);
     const cases: [Partial<ModuliEntry>, RegExp][] = [
       [{ type: 4 }, /type 4/],
       [{ tests: 7 }, /composite/],
       [{ tests: 0 }, /untested/],
       [{ tries: 0 }, /tries 0/],
+      // sshd's own bounds (dh.c parse_prime): tests at most 0x1f, tries at most 2^30.
+      [{ tests: 38 }, /tests 38 is above 0x1f/],
+      [{ tries: 2 ** 30 + 1 }, /tries 1073741825 is above 2\^30/],
       [{ size: 2048 }, /size 2048, but the modulus has 2048 bits/],
       [{ generator: 5 }, /generator 5, but ssh-keygen's rule gives 2/],
       [{ generator: 1 }, /generator 1/],
@@ -76,6 +79,9 @@ describe('moduli(5) lines', () => {
     expect(parseModuliLine('20220714110357 2 6 100 2047 2 XYZ')).toHaveProperty('reason');
     expect(parseModuliLine('20220714110357 2 6 100 2047 2 E98F junk')).toEqual({ reason: '8 fields, not 7' });
     expect(parseModuliLine(`20220714110357 2 6 ${'9'.repeat(30)} 2047 2 E9`)).toEqual({ reason: 'a number field is too large' });
+    // Past what sshd reads, named before the number is made: leading zeros do not count.
+    expect(parseModuliLine(`20220714110357 2 6 100 65536 2 ${'F'.repeat(16386)}`)).toEqual({ reason: 'the modulus has more than 65537 bits, the most sshd reads' });
+    expect(parseModuliLine(`20220714110357 2 6 100 65536 2 ${'0'.repeat(100)}1${'0'.repeat(16384)}`)).toHaveProperty('modulus', 1n << 65536n);
   });
 
   it('timestamps in UTC as ssh-keygen writes them', () => {

@@ -3,7 +3,7 @@
 // full check, kept exactly where node:crypto finds q and p prime and
 // ssh-keygen's rule gives a generator; OpenSSH's groups mixed in at another
 // size; an even q; progress; and an interrupt.
-import { checkPrimeSync } from 'node:crypto';
+import { checkPrimeSync, generatePrimeSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { closePool, screenModuli } from '../src/index.ts';
@@ -148,6 +148,33 @@ describeBackends('screening a moduli file', (backend) => {
     const r = await screenModuli([system.split('\n')[1], huge].join('\n'), { backend });
     expect(r.bad).toEqual([{ lineNo: 2, reason: 'p has 65537 bits; at most 65536 are checked' }]);
     expect(r.good).toHaveLength(1);
+  });
+
+  it("names tests and tries past sshd's bounds, and keeps its own tries within them", async () => {
+    const fields = system.split('\n')[1]!.split(' ');
+    const line = (tests: number, tries: number): string => [fields[0], '2', String(tests), String(tries), ...fields.slice(4)].join(' ');
+    const r = await screenModuli([line(38, 100), line(6, 2 ** 30 + 1), line(6, 2 ** 30 - 1)].join('\n'), { backend });
+    expect(r.bad).toEqual([
+      { lineNo: 1, reason: 'tests 38 is above 0x1f, the most sshd reads' },
+      { lineNo: 2, reason: 'tries 1073741825 is above 2^30, the most sshd reads' },
+    ]);
+    // 2^30 − 1 rounds and ours: said as 2^30, what sshd still reads.
+    expect(r.good.map((e) => [e.tests, e.tries])).toEqual([[6, 2 ** 30]]);
+  });
+
+  it("takes a candidate at ssh-keygen's least size, as it counts it: p's size, q's plus one", async () => {
+    // Safe primes by node:crypto, with a generator by the rule: p of 512 bits (q's size field 510) is kept; of 511 bits, refused.
+    const safe = (bits: number): bigint => {
+      for (;;) {
+        const p = generatePrimeSync(bits, { safe: true, bigint: true });
+        if (hasGenerator(p)) return p;
+      }
+    };
+    const candidate = (p: bigint): string => ['20261130000000', '4', '2', '0', String((p >> 1n).toString(2).length - 1), '2', (p >> 1n).toString(16).toUpperCase()].join(' ');
+    const [p512, p511] = [safe(512), safe(511)];
+    const r = await screenModuli(`${candidate(p512)}\n${candidate(p511)}\n`, { backend });
+    expect(r.good.map((e) => e.modulus)).toEqual([p512]);
+    expect(r.bad).toEqual([{ lineNo: 2, reason: "p's size 510 is below ssh-keygen's least (511)" }]);
   });
 
   it('uses at most the threads it is given, and every core without them', async () => {

@@ -21,6 +21,11 @@ export const MODULI_TESTS_COMPOSITE = 0x01;
 export const MODULI_TESTS_SIEVE = 0x02;
 export const MODULI_TESTS_MILLER_RABIN = 0x04;
 
+/** The most sshd reads in a line's tests (a 5-bit mask) and tries fields, and its widest modulus (size at most 64 Ki, dh.c parse_prime). */
+const MODULI_TESTS_MAX = 0x1f;
+export const MODULI_TRIES_MAX = 2 ** 30;
+const MODULUS_MAX_BITS = 64 * 1024 + 1;
+
 /** The sizes `powprime moduli` makes (sshd's group exchange asks for 2048 to 8192 bits). */
 export const MODULI_MIN_BITS = 2048;
 export const MODULI_MAX_BITS = 8192;
@@ -93,20 +98,29 @@ export function parseModuliLine(text: string): ModuliEntry | ModuliLineError | n
   const m = FIELDS.exec(line);
   if (!m) {
     const fields = line.split(/\s+/).length;
-    return { reason: fields === 7 ? 'a field is not of its form (14 digits, four decimal numbers, two hex numbers)' : `${fields} fields, not 7` };
+    return { reason: fields === 7 ? 'a field is not of its form (14 digits, four decimal numbers, two hex numbers)' : `${fields} ${fields === 1 ? 'field' : 'fields'}, not 7` };
   }
   const [, timestamp, type, tests, tries, size, generator, modulus] = m as unknown as [string, string, string, string, string, string, string, string];
   const numbers = [type, tests, tries, size].map(Number);
   if (numbers.some((n) => !Number.isSafeInteger(n)) || generator.length > 8) return { reason: 'a number field is too large' };
+  // Before the BigInt: a line of megabytes is named here, not by a failing allocation.
+  if (modulus.replace(/^0+/, '').length > Math.ceil(MODULUS_MAX_BITS / 4)) return { reason: `the modulus has more than ${MODULUS_MAX_BITS} bits, the most sshd reads` };
   return { timestamp, type: numbers[0]!, tests: numbers[1]!, tries: numbers[2]!, size: numbers[3]!, generator: Number.parseInt(generator, 16), modulus: BigInt(`0x${modulus}`) };
+}
+
+/** Why sshd would refuse a line's tests or tries field whatever its type (above what it reads), or null. */
+export function moduliFieldsProblem(e: Pick<ModuliEntry, 'tests' | 'tries'>): string | null {
+  if (e.tests > MODULI_TESTS_MAX) return `tests ${e.tests} is above 0x${MODULI_TESTS_MAX.toString(16)}, the most sshd reads`;
+  if (e.tries > MODULI_TRIES_MAX) return `tries ${e.tries} is above 2^30, the most sshd reads`;
+  return null;
 }
 
 /**
  * Why sshd (or ssh-keygen's generator rule) would not use a type-2 entry, or
- * null when it would: sshd takes type 2, tests without 0x01 and not 0, tries
- * not 0, size + 1 equal to the modulus's bit length and a generator above 1;
- * the generator must also be the one ssh-keygen's rule gives. Primality is
- * not checked here.
+ * null when it would: sshd takes type 2, tests without 0x01, not 0 and at
+ * most 0x1f, tries from 1 to 2^30, size + 1 equal to the modulus's bit length
+ * and a generator above 1; the generator must also be the one ssh-keygen's
+ * rule gives. Primality is not checked here.
  */
 export function moduliEntryProblem(entry: ModuliEntry): string | null {
   const e = checkEntry('entry', entry);
@@ -114,6 +128,9 @@ export function moduliEntryProblem(entry: ModuliEntry): string | null {
   if (e.tests & MODULI_TESTS_COMPOSITE) return 'marked composite (tests has 0x01)';
   if (e.tests === 0) return 'tests 0: marked untested';
   if (e.tries === 0) return 'tries 0';
+  const fields = moduliFieldsProblem(e);
+  if (fields) return fields;
+  // Not prime/bigint.ts's bitLength: that module's imports reach Node built-ins, and this one stays pure.
   const length = e.modulus.toString(2).length;
   if (e.size + 1 !== length) return `size ${e.size}, but the modulus has ${length} bits (size is the bit length minus one)`;
   const g = sshGenerator(e.modulus);

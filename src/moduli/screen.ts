@@ -21,7 +21,7 @@ import { isSafePrime } from '../prime/check.ts';
 import { FERMAT_BATCH, fermatBase2Batch } from '../prime/fermat-batch.ts';
 import { throwIfAborted } from '../run-lifecycle.ts';
 import { checkFunction, checkOneOf, checkOptions, checkRounds, checkSignal, checkString, checkThreads, optionNames } from '../validate.ts';
-import { MODULI_TESTS_MILLER_RABIN, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, moduliTimestamp, sshGenerator, type ModuliEntry } from './format.ts';
+import { MODULI_TESTS_MILLER_RABIN, MODULI_TRIES_MAX, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, moduliTimestamp, sshGenerator, type ModuliEntry } from './format.ts';
 import { moduliTries } from './generate.ts';
 import { readModuliLines, type BadLine, type Candidate } from './screen-lines.ts';
 import { PhaseProgress, type ScreenModuliProgress } from './screen-progress.ts';
@@ -162,7 +162,8 @@ export async function screenModuli(text: string, options?: ScreenModuliOptions):
       timestamp: moduliTimestamp(new Date()),
       type: MODULI_TYPE_SAFE,
       tests: c.entry.tests | MODULI_TESTS_MILLER_RABIN,
-      tries: tested ? c.entry.tries + ours : ours,
+      // At most what sshd reads: a line that claims nearly 2^30 rounds already is kept, not refused for ours.
+      tries: tested ? Math.min(c.entry.tries + ours, MODULI_TRIES_MAX) : ours,
       size: bits - 1,
       generator: sshGenerator(c.p)!,
       modulus: c.p,
