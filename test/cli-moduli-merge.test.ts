@@ -26,7 +26,7 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     expect(two.status, two.stderr).toBe(0);
     const ticks = jsonValues(two.stderr) as { done: number; total: number; testsRun: number; expectedTestsLeft: number; testsPerSecond: number | null }[];
     expect(ticks.length).toBeGreaterThan(0);
-    expect(ticks[0]).toMatchObject({ done: 0, total: 1 });
+    expect(ticks[0]).toMatchObject({ bits: 2048, done: 0, total: 1 });
     // About 1,000 Fermat tests a 2048-bit safe prime at the sieve's depth (bench/prime.ts measures it).
     expect(ticks[0]!.expectedTestsLeft).toBeGreaterThan(300);
     expect(ticks[0]!.expectedTestsLeft).toBeLessThan(3000);
@@ -130,5 +130,24 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     // Nothing to merge replaces nothing, so it loses nothing: "found nothing", not a refusal of --out.
     expect(cli('merge', empty, '--out', foreign)).toMatchObject({ status: 1, stderr: 'powprime: no moduli in 1 file; nothing written\n' });
     expect(readFileSync(foreign, 'utf8')).toBe(`${sample[2]}\n`);
+  });
+
+  it('names a missing input, a folder, a Windows copy, and --json without --out; an empty input goes with either kind', () => {
+    const dir = tempDir('powprime-moduli-merge-');
+    const made = path.join(dir, 'made');
+    expect(cli('moduli', '--bits', '2048', '--count', '1', '--seed', '3', '--out', made).status).toBe(0);
+    const missing = path.join(dir, 'nosuch');
+    expect(cli('merge', made, missing)).toMatchObject({ status: 2, stderr: `powprime: ${missing}: no such file\n` });
+    expect(cli('merge', made, dir)).toMatchObject({ status: 2, stderr: `powprime: ${dir} is a directory; give a file\n` });
+    const crlf = path.join(dir, 'crlf');
+    writeFileSync(crlf, readFileSync(made, 'utf8').replaceAll('\n', '\r\n'));
+    expect(cli('merge', crlf)).toMatchObject({ status: 2, stderr: `powprime: ${crlf} line 1 ends in CR (a Windows line ending): convert the file back (dos2unix) first\n` });
+    expect(cli('merge', made, '--json')).toMatchObject({ status: 2, stderr: 'powprime: --json goes with --out: without it the merged lines are the output\n' });
+    // An empty file (a shard that found nothing yet, say) is neither kind: merged with the moduli file, not refused as "not one".
+    const empty = path.join(dir, 'empty');
+    writeFileSync(empty, '');
+    const r = cli('merge', made, empty);
+    expect(r.status, r.stderr).toBe(0);
+    expect(timelessLines(r.stdout)).toEqual(timeless(made));
   });
 });

@@ -111,7 +111,24 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
       stderr: `powprime: --out file ${file} line 3: not group 1 of the 2048-bit run with seed 9 (a line moved, or from another file or run) (refusing to resume from it)\n`,
     });
     writeFileSync(file, `${text}garbage\n`);
-    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stderr).toBe(`powprime: --out file ${file} line 4 is not a moduli line: 1 fields, not 7; refusing to append to it\n`);
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stderr).toBe(`powprime: --out file ${file} line 4 is not a moduli line: 1 field, not 7; refusing to append to it\n`);
+    // A tab where sshd reads one space (it splits fields at single spaces): the line would not be read, so it is not resumed from.
+    lines[2] = text.split('\n')[2]!.replace(/ (?=[0-9A-F]+$)/, '\t');
+    writeFileSync(file, lines.join('\n'));
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file)).toMatchObject({
+      status: 2,
+      stderr: `powprime: --out file ${file} line 3 is not written as powprime writes a group (one space between fields, upper-case hex, no leading zeros): it was edited; refusing to append to it\n`,
+    });
+    // Through a Windows editor, and a header naming a seed no run has: each said in one line.
+    writeFileSync(file, text.replaceAll('\n', '\r\n'));
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file).stderr).toBe(
+      `powprime: --out file ${file} line 1 ends in CR (a Windows line ending): convert the file back (dos2unix) first; refusing to append to it\n`,
+    );
+    writeFileSync(file, text.replace('seed 9 ', `seed ${1n << 256n} `));
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file)).toMatchObject({
+      status: 2,
+      stderr: `powprime: --out file ${file} line 1 names a seed of 2^256 or more, which no run has; refusing to append to it\n`,
+    });
   });
 
   it('a kill -9 leaves whole lines, SIGTERM exits 143, and reruns complete the same moduli', async () => {
@@ -236,7 +253,7 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
       `powprime: ${input} line 3: generator 5, but ssh-keygen's rule gives 2`,
       `powprime: ${input} line 4: size 2048, but the modulus has 2048 bits (size is the bit length minus one)`,
       `powprime: ${input} line 5: p or (p-1)/2 is not prime`,
-      `powprime: ${input} line 6: not a moduli line: 1 fields, not 7`,
+      `powprime: ${input} line 6: not a moduli line: 1 field, not 7`,
       `powprime: ${input} line 7: marked composite (tests has 0x01)`,
     ]);
   });
@@ -281,15 +298,83 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     const composite = path.join(dir, 'composite');
     writeFileSync(composite, `${[...good.slice(0, 6), (BigInt(`0x${good[6]}`) + 120n).toString(16).toUpperCase()].join(' ')}\n`);
     expect(checkPrimeSync(BigInt(`0x${good[6]}`) + 120n)).toBe(false);
-    const none = cli('moduli', '--screen', composite, '--out', out);
-    expect(none.status).toBe(1);
-    expect(none.stderr).toBe(`powprime: ${composite} line 1: p or (p-1)/2 is not prime\n0 good, 1 bad; ${out} left as it was\n`);
+    const lost = `powprime: --out ${out} holds 1 line the screen would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first\n`;
+    expect(cli('moduli', '--screen', composite, '--out', out)).toMatchObject({ status: 2, stderr: lost });
     expect(readFileSync(out, 'utf8')).toBe('the groups in use\n');
+    // Screened in place, nothing passing: exit 1, and the file as it was.
+    const none = cli('moduli', '--screen', composite, '--out', composite);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toBe(`powprime: ${composite} line 1: p or (p-1)/2 is not prime\n0 good, 1 bad; ${composite} left as it was\n`);
+    expect(readFileSync(composite, 'utf8')).toMatch(/^\d{14} 2 /);
 
     const comments = path.join(dir, 'comments');
     writeFileSync(comments, '# nothing here\n\n');
-    expect(cli('moduli', '--screen', comments, '--out', out)).toMatchObject({ status: 1, stderr: `powprime: ${comments} holds no moduli lines (only comments or blank lines)\n` });
-    expect(readFileSync(out, 'utf8')).toBe('the groups in use\n');
+    expect(cli('moduli', '--screen', comments, '--out', path.join(dir, 'new'))).toMatchObject({ status: 1, stderr: `powprime: ${comments} holds no moduli lines (only comments or blank lines)\n` });
+    expect(existsSync(path.join(dir, 'new'))).toBe(false);
+  });
+
+  it("replaces an --out only when it keeps every group of it: another file's groups are refused, at once and after the tests", () => {
+    const dir = tmp();
+    const lines = sample.split('\n').filter((l) => /^\d/.test(l));
+    const write = (name: string, ...ls: string[]): string => {
+      const f = path.join(dir, name);
+      writeFileSync(f, ls.map((l) => `${l}\n`).join(''));
+      return f;
+    };
+    const input = write('input', lines[0]!, lines[1]!);
+    const out = path.join(dir, 'checked');
+    expect(cli('moduli', '--screen', input, '--out', out).status).toBe(0);
+    // Again over its own earlier output: the same groups (new timestamps and tries), so it may be replaced.
+    const again = cli('moduli', '--screen', input, '--out', out);
+    expect(again.status, again.stderr).toBe(0);
+    // The system's file as --out of a screen of fewer groups: refused before any test, left byte for byte.
+    const system = write('system', ...lines);
+    const before = readFileSync(system, 'utf8');
+    const r = cli('moduli', '--screen', input, '--out', system);
+    expect(r).toMatchObject({
+      status: 2,
+      stderr: `powprime: --out ${system} holds ${lines.length - 2} lines the screen would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first\n`,
+    });
+    expect(readFileSync(system, 'utf8')).toBe(before);
+    // Its groups all in the input, one of them failing the tests: refused after them, the file kept.
+    const p = BigInt(`0x${lines[1]!.split(' ')[6]}`);
+    const broken = write('broken', lines[0]!, [...lines[1]!.split(' ').slice(0, 6), (p + 120n).toString(16).toUpperCase()].join(' '));
+    const target = write('target', lines[0]!, lines[1]!.replace(lines[1]!.split(' ')[6]!, (p + 120n).toString(16).toUpperCase()));
+    const kept = readFileSync(target, 'utf8');
+    const late = cli('moduli', '--screen', broken, '--out', target);
+    expect(late.status).toBe(2);
+    expect(late.stderr).toMatch(new RegExp(`--out ${target} holds 1 line the screen would not keep`));
+    expect(readFileSync(target, 'utf8')).toBe(kept);
+  });
+
+  it('refuses an --out a moduli run is appending to, and leaves the run its file', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'moduli');
+    const input = path.join(dir, 'system');
+    writeFileSync(input, `${sample.split('\n')[1]}\n`);
+    const run = startCli(['moduli', '--bits', '2048', '--count', '60', '--seed', '5', '--threads', '1', '--out', file]);
+    await run.waitFor(() => existsSync(file) && groups(file).length >= 1, 'its first modulus');
+    const before = readFileSync(file, 'utf8');
+    const r = cli('moduli', '--screen', input, '--out', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^powprime: --out ${file} is being written by another run \\(pid \\d+[^\n]*\n$`));
+    // Still the run's file, one it goes on adding to.
+    expect(readFileSync(file, 'utf8').startsWith(before)).toBe(true);
+    const had = groups(file).length;
+    await run.waitFor(() => groups(file).length > had, 'a modulus after the refusal');
+    run.child.kill('SIGTERM');
+    expect((await run.exited).status).toBe(143);
+  });
+
+  it('a stop while it waits on stdin is honoured at once, not when the writer closes it', async () => {
+    const run = startCli(['moduli', '--screen', '-']);
+    // Half a file: the writer is still writing.
+    run.child.stdin!.write(`${sample.split('\n')[1]}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    run.child.kill('SIGINT');
+    const r = await run.exited;
+    expect(r.status).toBe(130);
+    expect(run.child.stdin!.writableEnded).toBe(false);
   });
 
   it('a file that is not there, a folder: exit 2', () => {

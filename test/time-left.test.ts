@@ -73,8 +73,9 @@ describe('screenStatus', () => {
     expect(screenStatus('sieving', 1, 4, 65_000)).toBe('sieving 1/4, ≈ 1m05s left sieving');
     expect(screenStatus('checking', 3, 20, 4_000, true)).toBe('checking 3/20, ≈ 4s left');
     expect(screenStatus('checking', 3, 20, 0, true)).toBe('checking 3/20, taking longer than estimated');
-    // A tick's own 0 is the phase done, not an estimate run out.
+    // A phase done is not an estimate run out, while the next phase's first tick is awaited too.
     expect(screenStatus('checking', 20, 20, 0)).toBe('checking 20/20, ≈ 0s left');
+    expect(screenStatus('sieving', 4, 4, 0, true)).toBe('sieving 4/4, ≈ 0s left sieving');
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * Whether `merge --out` may replace what is there. It may when the file is
- * one of the inputs (its lines are in the merge), missing or empty, or when
- * every line of it is in the merge anyway (an earlier merge of fewer
- * shards); otherwise replacing it would lose lines no input holds, so the
- * merge is refused before anything is written.
+ * Whether `merge --out` (or `moduli --screen --out`) may replace what is
+ * there. It may when the file is one of the inputs (its lines are in the
+ * output), missing or empty, or when every line of it is in the output
+ * anyway (an earlier merge of fewer shards, an earlier screen of the same
+ * file); otherwise replacing it would lose lines no input holds, so the
+ * command is refused before anything is written.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { plural } from './plural.ts';
@@ -14,10 +15,17 @@ function sameFile(a: string, b: string): boolean {
   return sa !== undefined && sb !== undefined && sa.dev === sb.dev && sa.ino === sb.ino;
 }
 
-/** Refuses (RangeError, exit 2) replacing `target` when lines of it, comments aside, are not in `merged`. */
-export function checkNothingLost(target: string, out: string, inputs: readonly string[], merged: string): void {
+/** How lines are compared and the command named: `key` maps a line to what must be kept of it (the line itself for a merge). */
+export interface KeptBy {
+  command: string;
+  key?: (line: string) => string;
+}
+
+/** Refuses (RangeError, exit 2) replacing `target` when lines of it, comments aside, are not in `output` (compared by `by.key`). */
+export function checkNothingLost(target: string, out: string, inputs: readonly string[], output: string, by: KeptBy = { command: 'merge' }): void {
   if (!statSync(target, { throwIfNoEntry: false })?.size || inputs.some((f) => sameFile(f, target))) return;
-  const kept = new Set(merged.split('\n'));
+  const key = by.key ?? ((l: string): string => l);
+  const kept = new Set(output.split('\n').map(key));
   let text: string;
   try {
     text = readFileSync(target, 'latin1');
@@ -25,8 +33,8 @@ export function checkNothingLost(target: string, out: string, inputs: readonly s
     throw new RangeError(`--out ${out} cannot be read to see what replacing it would lose (${(err as NodeJS.ErrnoException).code}): write elsewhere, or remove it first`);
   }
   // Comments are powprime's headers (the merge writes its own) or notes; the data lines are what must not go.
-  const lost = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#') && !kept.has(l)).length;
+  const lost = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#') && !kept.has(key(l))).length;
   if (lost) {
-    throw new RangeError(`--out ${out} holds ${plural(lost, 'line')} the merge would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first`);
+    throw new RangeError(`--out ${out} holds ${plural(lost, 'line')} the ${by.command} would not keep (it is not one of the inputs): give it as an input too, write elsewhere, or remove it first`);
   }
 }

@@ -1,13 +1,14 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { lackedIndexes } from './index-gaps.ts';
 import { checkNothingLost } from './merge-target.ts';
-import { isModuliFile, mergeModuli } from './moduli-merge.ts';
+import { inputKind, mergeModuli } from './moduli-merge.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
 import { replaceablePath } from './out-path.ts';
 import { plural } from './plural.ts';
 import { verifyLines, type Located, lineStream } from './verify-lines.ts';
+import { tornInputWarning } from './whole-lines.ts';
 
 interface MergeOpts {
   out?: string;
@@ -31,15 +32,24 @@ export function registerMerge(program: Command): void {
       '\nExamples:\n  powprime merge s1.jsonl s2.jsonl s3.jsonl s4.jsonl --out all.jsonl\n  powprime merge all.jsonl new.jsonl --out all.jsonl   # --out may be an input\n  powprime merge m1 m2 m3 m4 --out moduli              # moduli --shard files',
     )
     .action(async (files: string[], opts: MergeOpts) => {
+      if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it the merged lines are the output');
       // --out may be one of the inputs, or a file a search is appending to: locked before anything is read.
       const target = opts.out === undefined ? undefined : replaceablePath(opts.out);
       // By the name given: the lock follows a link itself, and its messages name what the user typed.
       const lock = opts.out === undefined ? null : lockOutFile(opts.out);
       try {
-        const moduli = files.filter(isModuliFile);
-        if (moduli.length === 0) await merge(files, opts, target);
-        else if (moduli.length === files.length) await mergeModuliFiles(files, opts, target);
-        else throw new RangeError(`${moduli[0]} is a moduli file and ${files.find((f) => !moduli.includes(f))} is not: merge moduli files with moduli files, search files with search files`);
+        // Named first: a missing input is not "not a moduli file".
+        for (const f of files) {
+          const st = statSync(f, { throwIfNoEntry: false });
+          if (!st) throw new RangeError(`${f}: no such file`);
+          if (st.isDirectory()) throw new RangeError(`${f} is a directory; give a file`);
+        }
+        const kinds = files.map(inputKind);
+        const moduli = files.find((_, i) => kinds[i] === 'moduli');
+        const other = files.find((_, i) => kinds[i] === 'other');
+        if (moduli === undefined) await merge(files, opts, target);
+        else if (other === undefined) await mergeModuliFiles(files, opts, target);
+        else throw new RangeError(`${moduli} is a moduli file and ${other} is not: merge moduli files with moduli files, search files with search files`);
       } finally {
         lock?.release();
       }
@@ -53,9 +63,9 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
   const streams = new Map<string, Sourced>();
   let read = 0;
   for (const file of files) {
-    if (!existsSync(file)) throw new RangeError(`${file}: no such file`);
     const existing = readExisting(file, 'input');
-    if (existing.totalBytes > existing.validBytes) process.stderr.write(`powprime: warning: ${file} ends in a torn line (a crashed run); it is left out\n`);
+    const torn = tornInputWarning(file, existing);
+    if (torn) process.stderr.write(`powprime: warning: ${torn}\n`);
     existing.lines.forEach((line, i) => {
       read++;
       const where = `${file} line ${existing.lineNos[i]}`;

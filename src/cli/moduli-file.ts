@@ -10,13 +10,11 @@
  * modulus. Appended whole and locked as `search --out` is (jsonl-file.ts).
  */
 import { moduliEntryProblem, formatModuliLine, parseModuliLine, type ModuliEntry } from '../moduli/format.ts';
-import { MAX_SHARDS } from '../limits.ts';
+import { MAX_SHARDS, SEED_LIMIT } from '../limits.ts';
 import { isSafePrime } from '../prime/check.ts';
 import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
 import { nthIndex, parseRanges, rangesLength, rangesText } from './index-ranges.ts';
-import { JsonlOut } from './jsonl-file.ts';
 import { readLines, type ExistingLines } from './whole-lines.ts';
-import type { Shard } from './shard.ts';
 import { checkEach } from './verify-lines.ts';
 
 export interface ModuliHeader {
@@ -50,10 +48,13 @@ export function readModuliFile(file: string, flag: string, refusal: string): Exi
     const refuse = (why: string): never => {
       throw new RangeError(`${flag === 'input' ? '' : `${flag} file `}${file} line ${lineNo} ${why}${refusal}`);
     };
+    // A copy gone through a Windows editor: said so, rather than each line called malformed.
+    if (text.endsWith('\r')) return refuse('ends in CR (a Windows line ending): convert the file back (dos2unix) first');
     if (text.startsWith(HEADER_START)) {
       const h = HEADER.exec(text);
       if (!h) return refuse('is not a powprime moduli header line');
       if (h[2] !== '2') refuse(`names stream ${h[2]}, which moduli do not use`);
+      if (BigInt(h[1]!) >= SEED_LIMIT) refuse('names a seed of 2^256 or more, which no run has');
       const shard = h[3] === undefined ? null : { k: Number(h[3]) - 1, n: Number(h[4]) };
       if (shard && (shard.n < 1 || shard.n > MAX_SHARDS || shard.k < 0 || shard.k >= shard.n)) refuse(`names shard ${h[3]}/${h[4]}, which does not exist (at most ${MAX_SHARDS} shards)`);
       let indexes: Map<number, [number, number][]> | null = null;
@@ -74,6 +75,8 @@ export function readModuliFile(file: string, flag: string, refusal: string): Exi
     if ('reason' in parsed) return refuse(`is not a moduli line: ${parsed.reason}`);
     const problem = moduliEntryProblem(parsed);
     if (problem) refuse(`is not a group sshd would use: ${problem}`);
+    // sshd reads fields split by single spaces and nothing after the modulus: a line edited to anything but what we write may not be read.
+    if (formatModuliLine(parsed) !== text) refuse('is not written as powprime writes a group (one space between fields, upper-case hex, no leading zeros): it was edited');
     return { kind: 'entry', entry: parsed };
   });
 }
@@ -145,51 +148,4 @@ export async function verifyModuli(entries: IndexedModulus[], header: ModuliHead
   const safe = await checkEach(entries, (e) => isSafePrime(e.entry.modulus), 'verifying');
   const bad = safe.indexOf(false);
   if (bad >= 0) throw new RangeError(`${entries[bad]!.where}: the modulus or (modulus-1)/2 is not prime${suffix}`);
-}
-
-export interface ResumedModuli {
-  /** The --out file, locked; null without --out. */
-  out: JsonlOut<ModuliFileLine> | null;
-  /** The file's seed, else --seed (undefined when neither gives one). */
-  seed: bigint | undefined;
-  /** Lines already in the file, by size in bits. */
-  done: Map<number, number>;
-  /** Whether the file still needs its header line. */
-  needsHeader: boolean;
-}
-
-const RESUME_REFUSAL = '; refusing to append to it';
-
-/**
- * Opens --out and checks that it continues this run: one section, its seed,
- * its shard, only sizes of --bits, and every modulus a safe prime of its size
- * with the generator ssh-keygen's rule gives. Refuses (RangeError) a file
- * that does not.
- */
-export async function resumeModuli(file: string | undefined, f: { sizes: number[]; seed: bigint | undefined; shard: Shard | null }): Promise<ResumedModuli> {
-  if (file === undefined) return { out: null, seed: f.seed, done: new Map(), needsHeader: false };
-  const out = JsonlOut.open(file, (name) => readModuliFile(name, '--out', RESUME_REFUSAL), '--out', encodeModuliLine);
-  try {
-    const sections = moduliSections(file, out.existing, '--out', RESUME_REFUSAL);
-    if (sections.length > 1) throw new RangeError(`--out file ${file} holds ${sections.length} runs (a merge); resume one run's own file, or use another file`);
-    const header = sections[0]?.header;
-    const entries = sections[0]?.entries ?? [];
-    if (header?.indexes) throw new RangeError(`--out file ${file} is a merge with gaps; merge the missing shards into it, or use another file`);
-    if (header && f.seed !== undefined && header.seed !== f.seed) throw new RangeError(`--out file ${file} was written with seed ${header.seed}, not ${f.seed}; use another file`);
-    const shardOf = (s: { k: number; n: number } | null | undefined): string => (s ? `shard ${s.k + 1}/${s.n}` : 'no shard');
-    if (header && shardOf(header.shard) !== shardOf(f.shard)) throw new RangeError(`--out file ${file} holds ${shardOf(header.shard)}, and this run is ${shardOf(f.shard)}; use another file`);
-    const done = new Map<number, number>();
-    for (const e of entries) {
-      if (!f.sizes.includes(e.bits)) throw new RangeError(`${e.where} holds a ${e.bits}-bit modulus, and --bits is ${f.sizes.join(',')}; use another file`);
-      done.set(e.bits, (done.get(e.bits) ?? 0) + 1);
-    }
-    // Every modulus it continues from is checked: safe, as sshd and ssh-keygen will assume.
-    if (header) await verifyModuli(entries, header, ' (refusing to resume from it)');
-    // The file is this run's: a torn last line goes now, even if no group is left to add.
-    out.cutTornTail();
-    return { out, seed: header?.seed ?? f.seed, done, needsHeader: !header };
-  } catch (err) {
-    out.close();
-    throw err;
-  }
 }

@@ -6,32 +6,36 @@
  * `moduli` command that made it can resume the merged file; one with gaps
  * lists its indexes, so a later merge can still fill them.
  */
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { lackedIndexes } from './index-gaps.ts';
 import { toRanges } from './index-ranges.ts';
+import { tornInputWarning } from './whole-lines.ts';
 import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
 
 /** How much of a file tells what it is. */
 const SNIFF_BYTES = 64 * 1024;
 
 /**
- * Whether `file` holds moduli (ours, with header lines, or anyone's) rather
- * than search's JSON lines: its first line that is neither empty nor another
- * comment is one of our headers or a moduli line. A moduli file without our
- * header is then refused by the merge, which says why.
+ * What `file` holds: moduli (ours, with header lines, or anyone's), by its
+ * first line that is neither empty nor another comment being one of our
+ * headers or a moduli line; 'empty' when it has no such line (it goes with
+ * either kind); else 'other' (search's JSON lines, or what the merge of
+ * those refuses). A moduli file without our header is then refused by the
+ * merge, which says why. The caller has seen that the file is there.
  */
-export function isModuliFile(file: string): boolean {
+export function inputKind(file: string): 'moduli' | 'empty' | 'other' {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch {
-    return false; // the merge names a missing or unreadable file itself
+    return 'other'; // the merge names an unreadable file itself
   }
   try {
     const head = Buffer.alloc(SNIFF_BYTES);
     const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
     const first = text.split('\n').find((l) => l.trim() !== '' && (!l.startsWith('#') || l.startsWith(HEADER_START)));
-    return first !== undefined && (first.startsWith(HEADER_START) || /^\d{14} /.test(first));
+    if (first === undefined) return 'empty';
+    return first.startsWith(HEADER_START) || /^\d{14} /.test(first) ? 'moduli' : 'other';
   } finally {
     closeSync(fd);
   }
@@ -61,9 +65,9 @@ export async function mergeModuli(files: string[], beforeVerify?: (text: string,
   const warnings: string[] = [];
   let lines = 0;
   for (const file of files) {
-    if (!existsSync(file)) throw new RangeError(`${file}: no such file`);
     const existing = readModuliFile(file, 'input', '');
-    if (existing.totalBytes > existing.validBytes) warnings.push(`${file} ends in a torn line (a crashed run); it is left out`);
+    const torn = tornInputWarning(file, existing);
+    if (torn) warnings.push(torn);
     for (const { header, entries } of moduliSections(file, existing, 'input', '')) {
       const run = runs.get(header.seed) ?? { header, byKey: new Map() };
       runs.set(header.seed, run);

@@ -6,12 +6,14 @@
  */
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { formatModuliLine } from '../moduli/format.ts';
+import { formatModuliLine, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, parseModuliLine } from '../moduli/format.ts';
 import { screenModuli } from '../moduli/screen.ts';
 import { NOT_A_MODULI_LINE } from '../moduli/screen-lines.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
+import { lockOutFile } from './jsonl-file.ts';
+import { checkNothingLost, type KeptBy } from './merge-target.ts';
 import { interruptSignal } from './interrupt.ts';
 import type { ModuliOpts } from './moduli.ts';
 import { replaceablePath } from './out-path.ts';
@@ -22,6 +24,19 @@ import { PhaseTimeLeft, formatEta } from './time-left.ts';
 
 /** ssh-keygen's largest candidate files (a 127 MB window at 2048 bits) are tens of MB; a string holds at most about 512 MB. */
 const MAX_SCREEN_BYTES = 256 << 20;
+
+/**
+ * What of --out a screen keeps: its groups by p (a type-4 line's p is 2q + 1), whatever their timestamp and
+ * tries, which a screen writes anew; a line of any other kind only as it is.
+ */
+const KEPT_BY_SCREEN: KeptBy = {
+  command: 'screen',
+  key: (line) => {
+    const e = parseModuliLine(line);
+    if (e === null || 'reason' in e) return line;
+    return e.type === MODULI_TYPE_SOPHIE_GERMAIN ? `p ${2n * e.modulus + 1n}` : e.type === MODULI_TYPE_SAFE ? `p ${e.modulus}` : line;
+  },
+};
 
 export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<void> {
   const generation = {
@@ -40,7 +55,22 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
   const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
   const target = opts.out === undefined ? null : replaceablePath(opts.out);
-  const text = await readTextInput(file, '--screen', MAX_SCREEN_BYTES);
+  // A run appending to --out (moduli --out) holds its lock: replaced under it, the groups it adds next would be lost.
+  const lock = opts.out === undefined ? null : lockOutFile(opts.out);
+  try {
+    await screenInto(file, opts, target, { rounds, threads, backend });
+  } finally {
+    lock?.release();
+  }
+}
+
+async function screenInto(file: string, opts: ModuliOpts, target: string | null, checks: { rounds: number | undefined; threads: number | undefined; backend: BackendChoice }): Promise<void> {
+  const { rounds, threads, backend } = checks;
+  // A person at a terminal who typed `-` is told what is awaited, not left at a silent prompt.
+  if (file === '-' && process.stdin.isTTY && !isQuiet()) process.stderr.write('reading moduli lines from stdin; Ctrl-D ends them\n');
+  const text = await readTextInput(file, '--screen', MAX_SCREEN_BYTES, interruptSignal);
+  // A group of --out's that the input does not even hold would be lost: refused now, not after minutes of tests.
+  if (target) checkNothingLost(target, opts.out!, [file], text, KEPT_BY_SCREEN);
   const status = new StatusLine();
   const timeLeft = new PhaseTimeLeft();
   let r: Awaited<ReturnType<typeof screenModuli>>;
@@ -52,7 +82,8 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
       signal: interruptSignal,
       onProgress: ({ phase, done, total, workDone }) => {
         const etaMs = timeLeft.ms(phase, workDone);
-        status.update(screenStatus(phase, done, total, etaMs), { phase, done, total, workDone, etaMs });
+        // Whole milliseconds in JSON, as every other time there.
+        status.update(screenStatus(phase, done, total, etaMs), { phase, done, total, workDone, etaMs: etaMs === null ? null : Math.round(etaMs) });
         // An 8191-bit check takes seconds: between ticks the line counts down (drawn only, no JSON event).
         // Scheduled at every tick, so that a tick's redraw replaces the one of the tick before.
         const redraw = (): void => {
@@ -75,8 +106,10 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
   for (const b of r.bad) process.stderr.write(`powprime: ${name} line ${b.lineNo}: ${b.reason}\n`);
   const good = r.good.map((e) => `${formatModuliLine(e)}\n`).join('');
   // Nothing passed: --out is left as it was. A wrong file given by mistake must not empty the one it would have replaced.
-  if (target && r.good.length) writeFileAtomic(target, good, 0o644);
-  else if (!target) process.stdout.write(good);
+  if (target && r.good.length) {
+    checkNothingLost(target, opts.out!, [file], good, KEPT_BY_SCREEN);
+    writeFileAtomic(target, good, 0o644);
+  } else if (!target) process.stdout.write(good);
   if (opts.json) process.stdout.write(`${JSON.stringify({ file, out: opts.out, lines: r.lines, good: r.good.length, bad: r.bad.length, dropped: r.dropped })}\n`);
   else if (!r.lines) process.stderr.write(`powprime: ${name} holds no moduli lines (only comments or blank lines)\n`);
   else if (!isQuiet() && (target || process.stderr.isTTY)) {
@@ -93,6 +126,7 @@ export async function screenModuliFile(file: string, opts: ModuliOpts): Promise<
  * the last estimate: once that has run out, it says so rather than stand at "≈ 0s left" until the next tick.
  */
 export function screenStatus(phase: string, done: number, total: number, ms: number | null, countingDown = false): string {
-  if (countingDown && ms === 0) return `${phase} ${done}/${total}, taking longer than estimated`;
+  // done = total: the phase ended (its tick said 0), and the next phase's first tick is still to come.
+  if (countingDown && ms === 0 && done < total) return `${phase} ${done}/${total}, taking longer than estimated`;
   return `${phase} ${done}/${total}${ms === null ? '' : `, ≈ ${formatEta(ms)} left${phase === 'sieving' ? ' sieving' : ''}`}`;
 }

@@ -19,7 +19,8 @@ import { checkCount, checkOneOf, checkRounds, checkThreads } from '../validate.t
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { interruptedKeeping, keepingNothing } from './interrupted-run.ts';
-import { encodeModuliLine, resumeModuli } from './moduli-file.ts';
+import { encodeModuliLine } from './moduli-file.ts';
+import { resumeModuli } from './moduli-resume.ts';
 import { parseSizes } from './moduli-sizes.ts';
 import { isQuiet } from './progress-mode.ts';
 import { SearchProgress } from './search-progress.ts';
@@ -90,8 +91,8 @@ export function registerModuli(program: Command): void {
     .option('--threads <n>', 'worker threads (default: one per core)')
     .option('--backend <name>', 'auto, native or js', 'auto')
     .option('--rounds <n>', 'Miller-Rabin rounds on q after Baillie-PSW (default by size); the tries field is this plus one')
-    .option('--out <file>', 'append the moduli to this file; rerunning the same command resumes where it ends')
-    .option('--json', 'print a JSON summary (with --out, also with --screen)')
+    .option('--out <file>', 'append the moduli to this file; rerunning the same command resumes where it ends (with --screen: the good groups replace it, whole, if that loses none of its own)')
+    .option('--json', 'with --out: print a JSON summary')
     .option('--shard <i/n|auto>', 'run only the indexes ≡ i-1 (mod n) of each size; merge puts the shards together (needs --seed)')
     .option('--shard-count <n>', 'with --shard auto: the number of shards (Kubernetes Indexed Jobs, GNU parallel)')
     .option('--queue <redis-url>', 'coordinate `powprime worker` processes through Redis instead of searching here')
@@ -119,10 +120,6 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   if (target) await loadQueueLibraries();
   const resumed = await keepingNothing(resumeModuli(opts.out, { sizes, seed: flags.seed, shard }), 'new moduli', opts.out);
   const { out, done } = resumed;
-  if (shard && resumed.seed === undefined) {
-    out?.close();
-    throw new RangeError('--shard needs --seed: every shard must search the same run');
-  }
   const seed = resumed.seed ?? randomSeed();
   // This process runs indexes base, base+stride, … of each size: `wanted` of them.
   const base = shard?.k ?? 0;
@@ -153,6 +150,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
         wanted,
         earlier: have,
         label: `${bits}-bit moduli`,
+        tickFields: { bits },
         ...(testsPerPrime === undefined ? {} : { testsPerPrime }),
       });
       const keep = (entry: ModuliEntry): void => {

@@ -5,12 +5,15 @@
  * is refused by name instead of failing deep inside.
  */
 import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 
 const MIB = 1 << 20;
 
-/** The text of `file` (`-`: stdin), refused (RangeError, naming `flag`) when it is a folder, missing or over `maxBytes`. */
-export async function readTextInput(file: string, flag: string, maxBytes: number): Promise<string> {
+/**
+ * The text of `file` (`-`: stdin), refused (RangeError, naming `flag`) when it is a folder, missing or over
+ * `maxBytes`. `signal` stops the wait: a pipe's writer may take its time, and a stop must not wait for it.
+ */
+export async function readTextInput(file: string, flag: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
   if (file === '') throw new RangeError(`${flag} must name a file, or - for stdin (got "")`);
   const what = file === '-' ? `${flag} - (stdin)` : `${flag} ${file}`;
   if (file !== '-') {
@@ -20,6 +23,7 @@ export async function readTextInput(file: string, flag: string, maxBytes: number
   }
   // Streamed, not one blocking read: a pipe whose writer is slow is waited for (a blocking read of fd 0 can fail with EAGAIN).
   const input: Readable = file === '-' ? process.stdin : createReadStream(file);
+  if (signal) addAbortSignal(signal, input);
   const chunks: Buffer[] = [];
   let bytes = 0;
   try {

@@ -25,6 +25,8 @@ export interface SearchProgressOptions {
    * measured so far, instead of extrapolating from the primes found.
    */
   testsPerPrime?: number;
+  /** Fields every JSON tick carries besides its own (moduli: the size it is of). */
+  tickFields?: Record<string, unknown>;
 }
 
 /** The bar's tokens: kept here, so a notice line (which restarts the bar beneath it) loses none of them. */
@@ -41,6 +43,12 @@ export class SearchProgress {
   private readonly startHint: string;
   private readonly tokens: Tokens = { rate: '-', etaText: 'ETA -', queueText: '0 chunks running | 0 workers', held: 0, workers: 0, candidateRate: 0 };
   private readonly lastTick = { done: -1, at: 0 };
+  /**
+   * The test rate, measured from the first tests reported (the sieve's setup before them is not the tests'
+   * pace) and only when the count moves: it comes in steps, and between them a rate falling with the clock
+   * would have the time left climb.
+   */
+  private readonly testPace = { first: null as { tests: number; at: number } | null, counted: 0, rate: null as number | null };
 
   constructor(private readonly o: SearchProgressOptions) {
     const { target } = o;
@@ -50,7 +58,8 @@ export class SearchProgress {
             // What is left before the rate, and the bar as wide as the terminal leaves room for: a
             // terminal cuts the line's end off, and an 80-column one lost the time left.
             format: `${o.label ?? 'safe primes'} {bar} {value}/{total} | ${target ? '{queueText} | {rate} | {etaText}' : '{etaText} | {rate}'}`,
-            barsize: Math.max(8, Math.min(40, (process.stderr.columns ?? 80) - 72)),
+            // 72 columns hold search's text; a longer label and the tests' text (about 30 more) take theirs from the bar.
+            barsize: Math.max(8, Math.min(40, (process.stderr.columns ?? 80) - 72 - Math.max(0, (o.label ?? 'safe primes').length - 11) - (o.testsPerPrime === undefined ? 0 : 30))),
             hideCursor: true,
             // Drawn again even when unchanged: print() clears the bar's line, and it must come back at once.
             forceRedraw: true,
@@ -81,7 +90,7 @@ export class SearchProgress {
     // With the search's expectation: each prime still wanted is expected to take testsPerPrime tests
     // (a geometric wait has no memory, so tests already spent on them do not shorten it).
     const testsLeft = testsPerPrime === undefined ? null : (wanted - done) * testsPerPrime;
-    const testRate = this.tests && elapsedMs > 0 ? (this.tests * 1000) / elapsedMs : null;
+    const testRate = this.testRate();
     const etaMs = testsLeft !== null ? (testRate ? Math.round((testsLeft / testRate) * 1000) : null) : perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
     // The tests already run are said too: the expectation alone stays the same while the wait goes on, and a bar that never moves looks stuck.
     if (testsLeft !== null) tokens.etaText = `${formatCount(this.tests)} tests run, expected ${formatCount(testsLeft)} more${etaMs === null ? '' : ` ≈ ${formatEta(etaMs)}`}`;
@@ -92,6 +101,7 @@ export class SearchProgress {
     if (done === lastTick.done && now - lastTick.at < 1000) return;
     Object.assign(lastTick, { done, at: now });
     progressEvent({
+      ...this.o.tickFields,
       done,
       total: wanted,
       rate: perPrimeMs === null ? null : 1000 / perPrimeMs,
@@ -100,6 +110,16 @@ export class SearchProgress {
       ...(target ? { chunksRunning: tokens.held, workers: tokens.workers, candidatesPerSecond: Math.round(tokens.candidateRate) } : {}),
     });
   };
+
+  private testRate(): number | null {
+    const pace = this.testPace;
+    if (this.tests === pace.counted) return pace.rate;
+    const now = performance.now();
+    pace.counted = this.tests;
+    if (pace.first === null) pace.first = { tests: this.tests, at: now };
+    else if (now > pace.first.at) pace.rate = ((this.tests - pace.first.tests) * 1000) / (now - pace.first.at);
+    return pace.rate;
+  }
 
   /** One `powprime: …` line on stderr, the bar restarted beneath it. */
   readonly notice = (message: string): void => {

@@ -15,6 +15,11 @@ export interface ExistingLines<T> {
   totalBytes: number;
 }
 
+/** The warning a merge gives an input that ends in a torn line, or null when it ends whole. */
+export function tornInputWarning(file: string, existing: ExistingLines<unknown>): string | null {
+  return existing.totalBytes > existing.validBytes ? `${file} ends in a torn line (a crashed run); it is left out` : null;
+}
+
 /**
  * How many whole lines `file` holds now, blank ones aside as readJsonl
  * skips them, or null when it cannot be read: a run's summary says what is
