@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { lackedIndexes } from './index-gaps.ts';
@@ -7,6 +6,7 @@ import { inputKind, mergeModuli } from './moduli-merge.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
 import { replaceablePath } from './out-path.ts';
 import { plural } from './plural.ts';
+import { checkInputFile } from './read-input.ts';
 import { verifyLines, type Located, lineStream } from './verify-lines.ts';
 import { tornInputWarning } from './whole-lines.ts';
 
@@ -39,11 +39,7 @@ export function registerMerge(program: Command): void {
       const lock = opts.out === undefined ? null : lockOutFile(opts.out);
       try {
         // Named first: a missing input is not "not a moduli file".
-        for (const f of files) {
-          const st = statSync(f, { throwIfNoEntry: false });
-          if (!st) throw new RangeError(`${f}: no such file`);
-          if (st.isDirectory()) throw new RangeError(`${f} is a directory; give a file`);
-        }
+        for (const f of files) checkInputFile(f);
         const kinds = files.map(inputKind);
         const moduli = files.find((_, i) => kinds[i] === 'moduli');
         const other = files.find((_, i) => kinds[i] === 'other');

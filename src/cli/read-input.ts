@@ -16,11 +16,7 @@ const MIB = 1 << 20;
 export async function readTextInput(file: string, flag: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
   if (file === '') throw new RangeError(`${flag} must name a file, or - for stdin (got "")`);
   const what = file === '-' ? `${flag} - (stdin)` : `${flag} ${file}`;
-  if (file !== '-') {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (st === undefined) throw new RangeError(`${what}: no such file`);
-    if (st.isDirectory()) throw new RangeError(`${what} is a directory; give a file`);
-  }
+  if (file !== '-') checkInputFile(file, what);
   // Streamed, not one blocking read: a pipe whose writer is slow is waited for (a blocking read of fd 0 can fail with EAGAIN).
   const input: Readable = file === '-' ? process.stdin : createReadStream(file);
   if (signal) addAbortSignal(signal, input);
@@ -36,4 +32,11 @@ export async function readTextInput(file: string, flag: string, maxBytes: number
     if (file !== '-') input.destroy();
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Refuses (RangeError) an input `file` that is missing or a folder, naming it as `what` (the flag and file, or the file). */
+export function checkInputFile(file: string, what: string = file): void {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st === undefined) throw new RangeError(`${what}: no such file`);
+  if (st.isDirectory()) throw new RangeError(`${what} is a directory; give a file`);
 }
