@@ -1,7 +1,8 @@
 // The time a phase has left (src/cli/time-left.ts) and the screen's status line, on a clock the test moves.
 import { describe, expect, it } from 'vitest';
 import { screenStatus } from '../src/cli/moduli-screen.ts';
-import { PhaseTimeLeft, formatEta } from '../src/cli/time-left.ts';
+import { testsText } from '../src/cli/search-progress.ts';
+import { CountPace, PhaseTimeLeft, formatEta } from '../src/cli/time-left.ts';
 
 describe('PhaseTimeLeft', () => {
   it('extrapolates the work done at its pace so far, and restarts with a new phase', () => {
@@ -76,6 +77,36 @@ describe('screenStatus', () => {
     // A phase done is not an estimate run out, while the next phase's first tick is awaited too.
     expect(screenStatus('checking', 20, 20, 0)).toBe('checking 20/20, ≈ 0s left');
     expect(screenStatus('sieving', 4, 4, 0, true)).toBe('sieving 4/4, ≈ 0s left sieving');
+  });
+});
+
+describe('CountPace', () => {
+  it('measures from the first count, only when the count moves, and not before 3 s have passed since it', () => {
+    let now = 0;
+    const pace = new CountPace(() => now);
+    // The sieve's setup: nothing counted for 30 s, no rate.
+    now = 30_000;
+    expect(pace.perSecond(0)).toBeNull();
+    // The two threads' first steps half a second apart (as at 8192 bits: 34 tests, then 73) make no rate yet.
+    expect(pace.perSecond(34)).toBeNull();
+    now = 30_500;
+    expect(pace.perSecond(73)).toBeNull();
+    // 132 tests in 6 s after the first count: 22 a second, the setup not counted.
+    now = 36_000;
+    expect(pace.perSecond(166)).toBeCloseTo(22, 6);
+    // Between steps the rate stands, however long the wait.
+    now = 50_000;
+    expect(pace.perSecond(166)).toBeCloseTo(22, 6);
+    now = 54_000;
+    expect(pace.perSecond(562)).toBeCloseTo(22, 6);
+  });
+});
+
+describe('testsText', () => {
+  it('says the run is starting, and for how long, until the first tests are counted; then the tests run and left', () => {
+    expect(testsText(0, 20_656, null, 35_000)).toBe('starting (35s), expected 20.7k tests');
+    expect(testsText(166, 20_656, null, 41_000)).toBe('166 tests run, expected 20.7k more');
+    expect(testsText(12_345, 20_656, 938_000, 600_000)).toBe('12.3k tests run, expected 20.7k more ≈ 15m38s');
   });
 });
 

@@ -7,7 +7,7 @@ import { SingleBar } from 'cli-progress';
 import { DEFAULT_QUEUE_NAME, type QueueTarget } from '../queue/connection.ts';
 import { plural } from './plural.ts';
 import { progressEvent, progressMode } from './progress-mode.ts';
-import { formatEta } from './time-left.ts';
+import { CountPace, formatEta } from './time-left.ts';
 
 export interface SearchProgressOptions {
   target: QueueTarget | null;
@@ -43,12 +43,7 @@ export class SearchProgress {
   private readonly startHint: string;
   private readonly tokens: Tokens = { rate: '-', etaText: 'ETA -', queueText: '0 chunks running | 0 workers', held: 0, workers: 0, candidateRate: 0 };
   private readonly lastTick = { done: -1, at: 0 };
-  /**
-   * The test rate, measured from the first tests reported (the sieve's setup before them is not the tests'
-   * pace) and only when the count moves: it comes in steps, and between them a rate falling with the clock
-   * would have the time left climb.
-   */
-  private readonly testPace = { first: null as { tests: number; at: number } | null, counted: 0, rate: null as number | null };
+  private readonly testPace = new CountPace();
 
   constructor(private readonly o: SearchProgressOptions) {
     const { target } = o;
@@ -90,10 +85,10 @@ export class SearchProgress {
     // With the search's expectation: each prime still wanted is expected to take testsPerPrime tests
     // (a geometric wait has no memory, so tests already spent on them do not shorten it).
     const testsLeft = testsPerPrime === undefined ? null : (wanted - done) * testsPerPrime;
-    const testRate = this.testRate();
+    const testRate = this.testPace.perSecond(this.tests);
     const etaMs = testsLeft !== null ? (testRate ? Math.round((testsLeft / testRate) * 1000) : null) : perPrimeMs === null ? null : Math.round(perPrimeMs * (wanted - done));
     // The tests already run are said too: the expectation alone stays the same while the wait goes on, and a bar that never moves looks stuck.
-    if (testsLeft !== null) tokens.etaText = `${formatCount(this.tests)} tests run, expected ${formatCount(testsLeft)} more${etaMs === null ? '' : ` ≈ ${formatEta(etaMs)}`}`;
+    if (testsLeft !== null) tokens.etaText = testsText(this.tests, testsLeft, etaMs, elapsedMs);
     else tokens.etaText = etaMs === null ? 'ETA -' : `ETA ${formatEta(etaMs)}`;
     this.bar?.update(done, tokens);
     // Queue mode polls five times a second: a JSON tick when a prime is in, else at most one a second.
@@ -110,16 +105,6 @@ export class SearchProgress {
       ...(target ? { chunksRunning: tokens.held, workers: tokens.workers, candidatesPerSecond: Math.round(tokens.candidateRate) } : {}),
     });
   };
-
-  private testRate(): number | null {
-    const pace = this.testPace;
-    if (this.tests === pace.counted) return pace.rate;
-    const now = performance.now();
-    pace.counted = this.tests;
-    if (pace.first === null) pace.first = { tests: this.tests, at: now };
-    else if (now > pace.first.at) pace.rate = ((this.tests - pace.first.tests) * 1000) / (now - pace.first.at);
-    return pace.rate;
-  }
 
   /** One `powprime: …` line on stderr, the bar restarted beneath it. */
   readonly notice = (message: string): void => {
@@ -157,4 +142,15 @@ export class SearchProgress {
 function formatCount(n: number): string {
   if (n < 1e4) return String(Math.round(n));
   return n < 1e6 ? `${(n / 1e3).toFixed(1)}k` : `${(n / 1e6).toFixed(1)}M`;
+}
+
+/**
+ * The bar's text with the search's expectation. Tests are counted a slice at
+ * a time, after the sieve's setup (some 30 s at 8192 bits, or for a large
+ * batch): until the first count the line says the run is starting, and for
+ * how long, rather than `0 tests run` standing still.
+ */
+export function testsText(tests: number, testsLeft: number, etaMs: number | null, elapsedMs: number): string {
+  if (tests === 0) return `starting (${formatEta(elapsedMs)}), expected ${formatCount(testsLeft)} tests`;
+  return `${formatCount(tests)} tests run, expected ${formatCount(testsLeft)} more${etaMs === null ? '' : ` ≈ ${formatEta(etaMs)}`}`;
 }

@@ -55,3 +55,29 @@ export class PhaseTimeLeft {
     return (elapsed * (1 - workDone)) / workDone;
   }
 }
+
+/**
+ * The rate of a count that comes in steps (a search's tests, a slice at a
+ * time), a second: measured from the first count reported, since the setup
+ * before it is not the count's pace, and only when the count moves, since
+ * between steps a rate falling with the clock would have the time left
+ * climb. Null until MIN_ELAPSED_MS after that first count: the threads' first
+ * steps land close together, and at 8192 bits their rate was 78 tests a
+ * second against the 22 that followed.
+ */
+export class CountPace {
+  private first: { count: number; at: number } | null = null;
+  private counted = 0;
+  private rate: number | null = null;
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  perSecond(count: number): number | null {
+    if (count === this.counted) return this.rate;
+    const at = this.now();
+    this.counted = count;
+    if (this.first === null) this.first = { count, at };
+    else if (at - this.first.at >= MIN_ELAPSED_MS) this.rate = ((count - this.first.count) * 1000) / (at - this.first.at);
+    return this.rate;
+  }
+}
