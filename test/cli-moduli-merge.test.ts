@@ -43,6 +43,13 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     expect(gappy.stderr).toBe('powprime: warning: the 2048-bit moduli of seed 21 lack index 1 (a shard not merged, or not finished)\n');
     expect(firstLine(merged)).toMatch(/^# powprime moduli: seed 21 stream 2 indexes 2048:0,2 /);
     expect(timeless(merged)).toEqual([0, 2].map((i) => timelessLines(straight.stdout)[i]));
+    // Into the shard's own file, with gaps: refused, the file left as it was (it would no longer resume as the shard).
+    const before = readFileSync(s1, 'utf8');
+    expect(cli('merge', s1, '--out', s1)).toMatchObject({
+      status: 2,
+      stderr: `powprime: --out ${s1} is shard 1/2's file (seed 21), which \`moduli --shard 1/2\` resumes; merged with gaps it would resume as no shard: write the merge to another file\n`,
+    });
+    expect(readFileSync(s1, 'utf8')).toBe(before);
     const resumeGappy = cli('moduli', '--bits', '2048', '--count', '3', '--out', merged);
     expect(resumeGappy).toMatchObject({ status: 2, stderr: `powprime: --out file ${merged} is a merge with gaps; merge the missing shards into it, or use another file\n` });
     // The other shard merged into it (--out one of the inputs), twice over: the straight run, deduplicated.

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { lackedIndexes } from './index-gaps.ts';
 import { checkNothingLost } from './merge-target.ts';
-import { inputKind, mergeModuli } from './moduli-merge.ts';
+import { checkShardFileKept, inputKind, mergeModuli } from './moduli-merge.ts';
 import { lockOutFile, readExisting, type SearchLine } from './jsonl-file.ts';
 import { replaceablePath } from './out-path.ts';
 import { plural } from './plural.ts';
@@ -97,8 +97,10 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
 
 async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string | undefined): Promise<void> {
   // Refused before the minutes of verifying, which only refuses and never changes the text.
-  const r = await mergeModuli(files, (text, moduli) => {
-    if (target !== undefined && moduli > 0) checkNothingLost(target, opts.out!, files, text);
+  const r = await mergeModuli(files, ({ text, moduli, gapped }) => {
+    if (target === undefined || moduli === 0) return;
+    checkNothingLost(target, opts.out!, files, text);
+    checkShardFileKept(target, opts.out!, files, gapped);
   });
   for (const w of r.warnings) process.stderr.write(`powprime: warning: ${w}\n`);
   // Nothing to merge is "found nothing" (exit 1), said, not an empty file and success.

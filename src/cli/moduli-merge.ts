@@ -8,6 +8,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { lackedIndexes } from './index-gaps.ts';
+import { sameFile } from './merge-target.ts';
 import { toRanges } from './index-ranges.ts';
 import { tornInputWarning } from './whole-lines.ts';
 import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
@@ -52,17 +53,19 @@ export interface MergeResult {
   lines: number;
   moduli: number;
   warnings: string[];
+  /** The seeds whose runs were merged with gaps. */
+  gapped: Set<bigint>;
 }
 
 /**
- * Merges the moduli files. `beforeVerify` sees the merged text (and how many
- * moduli it holds) before any modulus is re-verified, which takes minutes
- * for a large file, and may throw: verifying changes nothing in the text, it
- * only refuses.
+ * Merges the moduli files. `beforeVerify` sees the merge before any modulus
+ * is re-verified, which takes minutes for a large file, and may throw:
+ * verifying changes nothing in the text, it only refuses.
  */
-export async function mergeModuli(files: string[], beforeVerify?: (text: string, moduli: number) => void): Promise<MergeResult> {
+export async function mergeModuli(files: string[], beforeVerify?: (merged: Omit<MergeResult, 'lines' | 'warnings'>) => void): Promise<MergeResult> {
   const runs = new Map<bigint, Run>();
   const warnings: string[] = [];
+  const gapped = new Set<bigint>();
   let lines = 0;
   for (const file of files) {
     const existing = readModuliFile(file, 'input', '');
@@ -100,6 +103,7 @@ export async function mergeModuli(files: string[], beforeVerify?: (text: string,
       const lacked = lackedIndexes(xs);
       if (!lacked) continue;
       whole = false;
+      gapped.add(seed);
       warnings.push(`the ${bits}-bit moduli of seed ${seed} lack ${lacked} (a shard not merged, or not finished)`);
     }
     out.push(encodeModuliLine({ kind: 'header', seed, stream: run.header.stream, shard: null, indexes: whole ? null : new Map([...indexes].map(([bits, xs]) => [bits, toRanges(xs)])) }));
@@ -107,7 +111,24 @@ export async function mergeModuli(files: string[], beforeVerify?: (text: string,
     moduli += all.length;
   }
   const text = out.map((l) => `${l}\n`).join('');
-  beforeVerify?.(text, moduli);
+  beforeVerify?.({ text, moduli, gapped });
   for (const { all, header } of sorted) await verifyModuli(all, header, '');
-  return { text, lines, moduli, warnings };
+  return { text, lines, moduli, warnings, gapped };
+}
+
+/**
+ * Refuses `merge … --out F` when F, one of the inputs, is a shard's file and
+ * the merge leaves that run with gaps: a file merged with gaps resumes as no
+ * shard, so the shard's own `moduli --shard` run could not go on in F, and
+ * the hours it would still add to it would have to be run again elsewhere.
+ */
+export function checkShardFileKept(target: string, out: string, inputs: readonly string[], gapped: ReadonlySet<bigint>): void {
+  if (!inputs.some((f) => sameFile(f, target))) return;
+  for (const { header } of moduliSections(target, readModuliFile(target, 'input', ''), 'input', '')) {
+    if (!header.shard || !gapped.has(header.seed)) continue;
+    const shard = `${header.shard.k + 1}/${header.shard.n}`;
+    throw new RangeError(
+      `--out ${out} is shard ${shard}'s file (seed ${header.seed}), which \`moduli --shard ${shard}\` resumes; merged with gaps it would resume as no shard: write the merge to another file`,
+    );
+  }
 }
