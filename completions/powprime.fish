@@ -75,7 +75,7 @@ complete -c powprime -n '__powprime_at dhparam' -l backend -x -a 'auto native js
 complete -c powprime -n '__powprime_at dhparam' -l json -d 'print {"bits","seed","elapsedMs","out"} (with --out) or the parameters inside {"pem",…} (DER: {"der"} in base64)'
 complete -c powprime -n '__powprime_at dhparam' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at dhparam' -F
-complete -c powprime -n '__powprime_at moduli' -l bits -x -d 'sizes in bits, comma-separated, each 2048-8192 (e.g. 3072,4096,8192)'
+complete -c powprime -n '__powprime_at moduli' -l bits -x -d 'sizes in bits, comma-separated or repeated, each 2048-8192 (e.g. 3072,4096,8192)'
 complete -c powprime -n '__powprime_at moduli' -l count -x -d 'moduli per size (with --out: in the file, counting earlier runs)'
 complete -c powprime -n '__powprime_at moduli' -l seed -x -d 'search seed, decimal or 0x: the same seed gives the same moduli (default: taken from --out, else random and reported)'
 complete -c powprime -n '__powprime_at moduli' -l threads -x -d 'worker threads (default: one per core)'

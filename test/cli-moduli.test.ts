@@ -155,11 +155,29 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
     expect(timelessLines(straight.stdout)).toEqual(timeless(file));
   });
 
+  it('stopped without --out, says its saved stdout resumes it, and --out on that file does', async () => {
+    const file = path.join(tmp(), 'saved');
+    const a = startCli(['moduli', '--bits', '2048', '--count', '40', '--seed', '78']);
+    await a.waitFor((out) => timelessLines(out).length >= 1, 'a modulus on stdout');
+    a.child.kill('SIGTERM');
+    const stopped = await a.exited;
+    expect(stopped.status).toBe(143);
+    expect(stopped.stderr).toMatch(/^powprime: interrupted \(SIGTERM\): \d+ new modul(us|i) kept; to resume, rerun it with --out naming the file stdout went to\n$/);
+    // What a shell's `> saved` would hold; the advice taken, a run of one more goes on from it.
+    writeFileSync(file, stopped.stdout);
+    const saved = timeless(file);
+    const resumed = cli('moduli', '--bits', '2048', '--count', String(saved.length + 1), '--out', file);
+    expect(resumed.stdout).toBe(`1 new modulus; ${saved.length + 1} in ${file} (seed 78)\n`);
+    expect(timeless(file).slice(0, -1)).toEqual(saved);
+  });
+
   it('bad usage: one line, exit 2', () => {
     const cases: [string[], RegExp][] = [
       [['moduli', '--bits', '1024', '--count', '1'], /--bits must be an integer from 2048 to 8192 \(got 1024\)/],
       [['moduli', '--bits', '2048,abc', '--count', '1'], /--bits must be an integer \(got "abc"\)/],
       [['moduli', '--bits', '2048,2048', '--count', '1'], /--bits names 2048 twice/],
+      // Repeated, the lists add up (commander would keep the last alone).
+      [['moduli', '--bits', '2048', '--bits', '3072,2048', '--count', '1'], /--bits names 2048 twice/],
       [['moduli', '--bits', '2048'], /--count is needed/],
       [['moduli', '--bits', '1024'], /--bits must be an integer from 2048 to 8192 \(got 1024\)/],
       [['moduli', '--bits', '2048,,3072', '--count', '1'], /--bits has an empty item \(got "2048,,3072"\)/],

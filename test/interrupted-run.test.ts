@@ -29,6 +29,8 @@ describe('an interrupted run', () => {
       expect(err).toBeInstanceOf(InterruptedError);
       expect((err as InterruptedError).message).toBe('interrupted (SIGTERM): 0 new moduli kept; rerun the same command to resume');
       expect(interruptedKeeping('3 new primes', undefined).message).toBe('interrupted (SIGTERM): 3 new primes kept; rerun with --seed and --out to make a run resumable');
+      // Moduli's stdout carries the header: saved to a file, that file resumes the run.
+      expect(interruptedKeeping('2 new moduli', undefined, true).message).toBe('interrupted (SIGTERM): 2 new moduli kept; to resume, rerun it with --out naming the file stdout went to');
       // timeout(1)'s second delivery, a moment after the first: not a second stop.
       process.emit('SIGTERM');
     });

@@ -108,6 +108,14 @@ describe('search --shard and merge', () => {
     expect(r.stderr).toMatch(/--shard needs --seed/);
   });
 
+  it('a shard with none of the indexes says so, off a terminal too, and ends 0 having done nothing', async () => {
+    const search = await runCli('search', '--bits', '64', '--count', '2', '--seed', '5', '--shard', '3/3');
+    expect(search).toMatchObject({ status: 0, stdout: '', stderr: 'powprime: shard 3 of 3 has no index: --count 2 gives work to the first 2 shards only; nothing to do\n' });
+    const moduli = await runCli('moduli', '--bits', '2048,3072', '--count', '1', '--seed', '5', '--shard', '2/2');
+    expect(moduli).toMatchObject({ status: 0, stderr: 'powprime: shard 2 of 2 has no index: --count 1 of each size gives work to shard 1 only; nothing to do\n' });
+    expect(moduli.stdout).toMatch(/^# powprime moduli: seed 5 stream 2 shard 2\/2 [^\n]*\n$/);
+  });
+
   it('merge drops duplicates, warns about missing indexes, and writes stdout without --out', async () => {
     const dir = tempDir();
     const a = join(dir, 'a.jsonl');

@@ -6,9 +6,14 @@
 import { InterruptedError } from '../errors.ts';
 import { interruptSignal } from './interrupt.ts';
 
-export function interruptedKeeping(kept: string, out: string | undefined): InterruptedError {
+/**
+ * `stdoutResumes`: the run's stdout carries the header --out resumes from
+ * (moduli's does) and went to a file or pipe, so that file resumes the run.
+ */
+export function interruptedKeeping(kept: string, out: string | undefined, stdoutResumes = false): InterruptedError {
   const { signal } = interruptSignal.reason as InterruptedError;
-  return new InterruptedError(signal, `${kept} kept; ${out ? 'rerun the same command to resume' : 'rerun with --seed and --out to make a run resumable'}`);
+  const next = out ? 'rerun the same command to resume' : stdoutResumes ? 'to resume, rerun it with --out naming the file stdout went to' : 'rerun with --seed and --out to make a run resumable';
+  return new InterruptedError(signal, `${kept} kept; ${next}`);
 }
 
 /** `run`, whose interruption says nothing new was kept. */

@@ -15,7 +15,7 @@ import { parseIntArg } from './args.ts';
 import { lockOutFile } from './jsonl-file.ts';
 import { checkNothingLost, type KeptBy } from './merge-target.ts';
 import { interruptSignal } from './interrupt.ts';
-import type { ModuliOpts } from './moduli.ts';
+import type { ModuliOpts } from './moduli-flags.ts';
 import { replaceablePath } from './out-path.ts';
 import { isQuiet } from './progress-mode.ts';
 import { readTextInput } from './read-input.ts';

@@ -6,75 +6,23 @@
  * moduli file instead (moduli-screen.ts). docs/moduli.md is the admin's guide.
  */
 import type { Command } from 'commander';
-import { BACKEND_CHOICES, resolveBackend, type BackendChoice } from '../backend.ts';
+import { resolveBackend } from '../backend.ts';
 import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS, type ModuliEntry } from '../moduli/format.ts';
 import { generateModuli, moduliEntry } from '../moduli/generate.ts';
 import { poolSize } from '../pool/pool.ts';
 import { expectedTestsPerPrime } from '../prime/expectation.ts';
-import { parseSeed, randomSeed } from '../prime/seed.ts';
+import { randomSeed } from '../prime/seed.ts';
 import { sieveLimit } from '../prime/sieve-depth.ts';
 import { LATEST_STREAM } from '../prime/stream.ts';
-import { DEFAULT_QUEUE_NAME, loadQueueLibraries, parseQueueTarget, type QueueTarget } from '../queue/connection.ts';
-import { checkCount, checkOneOf, checkRounds, checkThreads } from '../validate.ts';
-import { parseIntArg } from './args.ts';
+import { DEFAULT_QUEUE_NAME, loadQueueLibraries } from '../queue/connection.ts';
 import { interruptSignal } from './interrupt.ts';
 import { interruptedKeeping, keepingNothing } from './interrupted-run.ts';
 import { encodeModuliLine } from './moduli-file.ts';
 import { resumeModuli } from './moduli-resume.ts';
-import { parseSizes } from './moduli-sizes.ts';
+import { parseModuliFlags, type ModuliFlags, type ModuliOpts } from './moduli-flags.ts';
 import { isQuiet } from './progress-mode.ts';
 import { SearchProgress } from './search-progress.ts';
-import { parseShard, shardSize, type Shard } from './shard.ts';
-
-export interface ModuliOpts {
-  bits?: string;
-  count?: string;
-  seed?: string;
-  threads?: string;
-  backend: string;
-  rounds?: string;
-  out?: string;
-  json?: boolean;
-  screen?: string;
-  shard?: string;
-  shardCount?: string;
-  queue?: string;
-  queueName: string;
-}
-
-interface ModuliFlags {
-  sizes: number[];
-  count: number;
-  threads: number | undefined;
-  backend: BackendChoice;
-  rounds: number | undefined;
-  seed: bigint | undefined;
-  shard: Shard | null;
-  target: QueueTarget | null;
-}
-
-/** Every flag checked, and which go together, before a file is opened or Redis touched. */
-function parseModuliFlags(opts: ModuliOpts): ModuliFlags {
-  if (opts.bits === undefined) throw new RangeError('--bits is needed (or --screen FILE to check a moduli file)');
-  // A bad size is said before a missing count: the first mistake on the line first.
-  const sizes = parseSizes(opts.bits);
-  if (opts.count === undefined) throw new RangeError('--count is needed: how many moduli of each size');
-  const count = Number(checkCount('--count', parseIntArg('--count', opts.count)));
-  const threads = opts.threads === undefined ? undefined : checkThreads('--threads', parseIntArg('--threads', opts.threads));
-  const backend = checkOneOf<BackendChoice>('--backend', opts.backend, BACKEND_CHOICES);
-  const rounds = opts.rounds === undefined ? undefined : checkRounds('--rounds', parseIntArg('--rounds', opts.rounds));
-  const seed = opts.seed === undefined ? undefined : parseSeed('--seed', opts.seed);
-  const shard = opts.shard === undefined ? null : parseShard(opts.shard, opts.shardCount);
-  if (opts.shardCount !== undefined && opts.shard !== 'auto') throw new RangeError('--shard-count goes with --shard auto');
-  if (opts.queueName !== DEFAULT_QUEUE_NAME && opts.queue === undefined) throw new RangeError('--queue-name goes with --queue');
-  const target = opts.queue === undefined ? null : parseQueueTarget(opts.queue, opts.queueName);
-  if (target && shard) throw new RangeError('--shard and --queue do not go together: a queue already spreads the work');
-  // Workers run chunks with their own settings: flags that would not reach them are refused, not dropped.
-  if (target && rounds !== undefined) throw new RangeError('--rounds does not go with --queue: workers run the default rounds');
-  if (target && (threads !== undefined || opts.backend !== 'auto')) throw new RangeError('--threads and --backend do not go with --queue: give them to each powprime worker');
-  if (opts.json && opts.out === undefined) throw new RangeError('--json goes with --out: without it the moduli lines are the output');
-  return { sizes, count, threads, backend, rounds, seed, shard, target };
-}
+import { emptyShardNotice, shardSize } from './shard.ts';
 
 /** `1 new modulus`, `3 new moduli`: the noun's plural is not plural()'s. */
 function moduliCount(n: number, adjective = ''): string {
@@ -85,7 +33,10 @@ export function registerModuli(program: Command): void {
   program
     .command('moduli')
     .description("OpenSSH moduli (sshd's Diffie-Hellman group exchange): safe primes with ssh-keygen's generator, resumable with --out; --screen checks a moduli file")
-    .option('--bits <list>', `sizes in bits, comma-separated, each ${MODULI_MIN_BITS}-${MODULI_MAX_BITS} (e.g. 3072,4096,8192)`)
+    // Repeated, the lists add up: `--bits 3072 --bits 8192` is both sizes, not the last.
+    .option('--bits <list>', `sizes in bits, comma-separated or repeated, each ${MODULI_MIN_BITS}-${MODULI_MAX_BITS} (e.g. 3072,4096,8192)`, (v: string, prev?: string) =>
+      prev === undefined ? v : `${prev},${v}`,
+    )
     .option('--count <C>', 'moduli per size (with --out: in the file, counting earlier runs)')
     .option('--seed <S>', 'search seed, decimal or 0x: the same seed gives the same moduli (default: taken from --out, else random and reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
@@ -129,7 +80,8 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   const earlier = [...done.values()].reduce((a, b) => a + b, 0);
   if (tty && earlier) process.stderr.write(`resuming ${opts.out}: ${earlier} of ${wanted * sizes.length} done, seed ${seed}\n`);
   else if (tty && flags.seed === undefined) process.stderr.write(`seed ${seed}\n`);
-  if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes of each size\n`);
+  if (shard && wanted === 0) process.stderr.write(emptyShardNotice(shard, count, ' of each size'));
+  else if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes of each size\n`);
   let found = 0;
   try {
     const header = { kind: 'header', seed, stream: LATEST_STREAM, shard: shard ? { k: shard.k, n: shard.n } : null, indexes: null } as const;
@@ -203,7 +155,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
     }
   } catch (err) {
     if (!interruptSignal.aborted) throw err;
-    throw interruptedKeeping(moduliCount(found, 'new '), opts.out);
+    throw interruptedKeeping(moduliCount(found, 'new '), opts.out, !process.stdout.isTTY);
   } finally {
     out?.close();
   }

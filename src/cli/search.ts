@@ -20,6 +20,7 @@ import { parseSearchFlags, type SearchFormat, type SearchOpts } from './search-f
 import { SearchProgress } from './search-progress.ts';
 import { searchOnQueue } from './search-queue.ts';
 import { Registering } from './search-register.ts';
+import { emptyShardNotice } from './shard.ts';
 import { resumeOut } from './search-resume.ts';
 import { summary } from './search-summary.ts';
 
@@ -86,7 +87,8 @@ export function registerSearch(program: Command): void {
       } else if (opts.seed === undefined && !existing.lines.length && tty) {
         process.stderr.write(`seed ${seed}\n`);
       }
-      if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes\n`);
+      if (shard && wanted === 0) process.stderr.write(emptyShardNotice(shard, count));
+      else if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes\n`);
       const registering = opts.register ? new Registering(makeRegistrar(opts), bits) : null;
       if (registering) {
         await registering.start();

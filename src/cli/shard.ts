@@ -61,3 +61,13 @@ export function parseShard(spec: string, countText: string | undefined, env: Nod
 export function shardSize(s: Shard, total: number): number {
   return s.k >= total ? 0 : Math.ceil((total - s.k) / s.n);
 }
+
+/**
+ * What a shard with none of the indexes says, on stderr even off a terminal:
+ * a scheduler's log should show why the run did nothing (more shards than
+ * --count, say 10 Indexed Jobs for 8 moduli).
+ */
+export function emptyShardNotice(s: Shard, count: number, ofEach = ''): string {
+  const from = s.source.startsWith('--shard') ? '' : ` (${s.source})`;
+  return `powprime: shard ${s.k + 1} of ${s.n}${from} has no index: --count ${count}${ofEach} gives work to ${count === 1 ? 'shard 1' : `the first ${count} shards`} only; nothing to do\n`;
+}
