@@ -47,7 +47,7 @@ import { RANGE_SEARCH_OPTIONS } from '../src/prime/range-search.ts';
 import { FIND_SAFE_PRIME_OPTIONS, SEARCH_SAFE_PRIMES_OPTIONS } from '../src/prime/search.ts';
 import { SEARCH_OPTIONS } from '../src/prime/search-options.ts';
 import { SLICE_OPTIONS } from '../src/prime/slice-search.ts';
-import { optionNames } from '../src/validate.ts';
+import { optionNames } from '../src/option-checks.ts';
 import { backends } from './helpers/backends.ts';
 import { isPrimeByTrialDivision } from './helpers/number-theory.ts';
 import { tempDir } from './helpers/tmp.ts';

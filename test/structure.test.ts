@@ -18,7 +18,6 @@ const OVER_200: Record<string, number> = {
   'src/clients/ads/client.ts': 203,
   'src/clients/errors.ts': 210,
   'src/native.ts': 223,
-  'src/validate.ts': 219,
   'src/queue/chunk-plan.ts': 256,
   'src/clients/http/rate-limiter.ts': 257,
   'src/clients/registry/client.ts': 257,

@@ -1,6 +1,6 @@
 /** The public `sha256()`: one message hashed by the kernel asked for, native or the TS one in ./sha256.ts. */
 import { native } from '../native.ts';
-import { checkOptions, optionNames } from '../validate.ts';
+import { checkOptions, optionNames } from '../option-checks.ts';
 import { sha256 as sha256Js } from './sha256.ts';
 
 export interface Sha256Options {

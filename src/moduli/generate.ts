@@ -14,7 +14,8 @@
 import { InternalError } from '../errors.ts';
 import { defaultRounds } from '../prime/primality.ts';
 import { SEARCH_SAFE_PRIMES_OPTIONS, searchModuliPrimes, type SearchSafePrimesOptions } from '../prime/search.ts';
-import { checkInteger, checkRequiredOptions, checkRounds } from '../validate.ts';
+import { checkInteger, checkRounds } from '../validate.ts';
+import { checkRequiredOptions } from '../option-checks.ts';
 import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS, MODULI_TESTS_MILLER_RABIN, MODULI_TESTS_SIEVE, MODULI_TYPE_SAFE, moduliTimestamp, sshGenerator, type ModuliEntry } from './format.ts';
 
 /** A search's options (searchSafePrimes'), one size from 2048 to 8192 bits. */

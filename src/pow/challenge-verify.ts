@@ -1,12 +1,12 @@
 /**
- * The checking half: verifySolution accepts a solved token once. Its cost is
- * bounded before any work: every field's size is capped first, then one
- * HMAC (over 43 bytes: two compressions) and one SHA-256 (two or three), and
- * only then the replay store, the one step that may wait (Redis).
+ * The checking half: verifySolution accepts a solved token once. Its cost is bounded before any
+ * work: every field's size is capped first, then one HMAC (over 43 bytes: two compressions) and
+ * one SHA-256 (two or three), and only then the replay store, the one step that may wait (Redis).
  */
 import { ChallengeError } from '../errors.ts';
 import { MAX_DIFFICULTY, MAX_SOLUTION_LENGTH } from '../limits.ts';
-import { checkRequiredOptions, argumentError, optionNames, show } from '../validate.ts';
+import { argumentError, show } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../option-checks.ts';
 import { macMatches } from './challenge-hmac.ts';
 import { checkAudience, checkKeys, checkNow, type ChallengeKey } from './challenge-options.ts';
 import { meetsBits } from './challenge-work.ts';

@@ -5,7 +5,8 @@
  * WebCrypto, the MAC on the project's own SHA-256, no Node module.
  */
 import { MAX_DIFFICULTY, MIN_DIFFICULTY } from '../limits.ts';
-import { argumentError, checkInteger, checkRequiredOptions, optionNames } from '../validate.ts';
+import { argumentError, checkInteger } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../option-checks.ts';
 import { macInto } from './challenge-hmac.ts';
 import { checkAudience, checkKeys, checkNow, checkTtl, type ChallengeKey } from './challenge-options.ts';
 import {

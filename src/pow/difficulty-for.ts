@@ -5,7 +5,8 @@
  * d hex digits), independently, so the attempts to the first success follow
  * a geometric distribution: mean 1/p, and a long tail.
  */
-import { argumentError, checkOneOf, checkRequiredOptions, optionNames, show } from '../validate.ts';
+import { argumentError, checkOneOf, show } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../option-checks.ts';
 import { MAX_DIFFICULTY } from '../limits.ts';
 import { MAX_DIFFICULTY_BITS } from './challenge.ts';
 

@@ -5,7 +5,8 @@
  * token has expired). The client is injected, so nothing here loads a Redis
  * library.
  */
-import { argumentError, checkInteger, checkOptions, checkString, optionNames, show } from '../validate.ts';
+import { argumentError, checkInteger, checkString, show } from '../validate.ts';
+import { checkOptions, optionNames } from '../option-checks.ts';
 import type { ReplayStore } from './replay-store.ts';
 
 /**

@@ -5,7 +5,8 @@
  * never forget one sooner: a forgotten entry is a replay let through.
  */
 import { ChallengeError } from '../errors.ts';
-import { checkInteger, checkOptions, optionNames } from '../validate.ts';
+import { checkInteger } from '../validate.ts';
+import { checkOptions, optionNames } from '../option-checks.ts';
 
 export interface ReplayStore {
   /**

@@ -3,7 +3,8 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { native } from '../native.ts';
 import { runTask } from '../pool/pool.ts';
 import { MAX_CHECK_BITS, NATIVE_MAX_BITS } from '../limits.ts';
-import { argumentError, checkOneOf, checkOptions, checkRounds, optionNames, parseBigInt } from '../validate.ts';
+import { argumentError, checkOneOf, checkRounds, parseBigInt } from '../validate.ts';
+import { checkOptions, optionNames } from '../option-checks.ts';
 import { bitLength } from './bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
 

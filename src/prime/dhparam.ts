@@ -10,7 +10,7 @@
  * candidates, so this costs what one safe prime does.
  */
 import { DH_MAX_BITS, DH_MIN_BITS } from '../limits.ts';
-import { checkOptions, optionNames } from '../validate.ts';
+import { checkOptions, optionNames } from '../option-checks.ts';
 import { dhParamsDer, dhParamsPem } from './dh-pem.ts';
 import { findSafePrime23Mod24 } from './search.ts';
 import { parseBits, type SafePrimeSearchOptions } from './search-options.ts';

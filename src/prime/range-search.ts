@@ -3,7 +3,7 @@ import type { BackendChoice } from '../backend.ts';
 import { poolSize } from '../pool/pool.ts';
 import { shared } from '../pool/shared-search.ts';
 import { RunLifecycle, throwIfAborted } from '../run-lifecycle.ts';
-import { checkRequiredOptions, optionNames } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../option-checks.ts';
 import type { Keep } from './sieve.ts';
 import { RangeRun } from './runs.ts';
 import { parseRangeOptions } from './search-options.ts';

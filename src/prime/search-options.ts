@@ -7,7 +7,8 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { poolSize } from '../pool/pool.ts';
 import { INDEX_LIMIT, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { KEEPS, type Keep } from './sieve.ts';
-import { argumentError, checkCount, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, optionNames, parseBigInt } from '../validate.ts';
+import { argumentError, checkCount, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, parseBigInt } from '../validate.ts';
+import { optionNames } from '../option-checks.ts';
 import { parseSeed, randomSeed } from './seed.ts';
 import type { RangeSearchOptions } from './range-search.ts';
 import type { SliceOptions } from './slice-search.ts';

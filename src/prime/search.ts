@@ -8,7 +8,7 @@ import { InternalError } from '../errors.ts';
 import type { SafePrimeResult } from './runs.ts';
 import { runSearch } from './scheduler.ts';
 import { parseIndex, parseOptions, SEARCH_OPTIONS, type SafePrimeSearchOptions } from './search-options.ts';
-import { checkRequiredOptions, optionNames } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../option-checks.ts';
 
 /** The options of searchSafePrimes: a search's, and which of its primes to yield. */
 export type SearchSafePrimesOptions = SafePrimeSearchOptions & { count: number | bigint; startIndex?: number | bigint; stride?: number | bigint };

@@ -1,6 +1,6 @@
 /** One slice of an index's candidate stream, searched on the calling thread. */
 import type { BackendChoice } from '../backend.ts';
-import { checkRequiredOptions, optionNames } from '../validate.ts';
+import { checkRequiredOptions, optionNames } from '../option-checks.ts';
 import { IndexStream } from './index-stream.ts';
 import { parseSliceOptions } from './search-options.ts';
 import type { StreamVersion } from './stream.ts';

@@ -1,9 +1,8 @@
 /**
- * Client for the ad service: random ad, the index, the leaderboard, images
- * (cached on disk), and the contact link — built at the moment of use from
- * the token and never cached, since the spec says its URL can change.
- * `pick()` chooses from the cached index by `bias`, so showing an ad does not
- * spend the `random` budget.
+ * Client for the ad service: random ad, the index, the leaderboard, images (cached on disk), and
+ * the contact link — built at the moment of use from the token and never cached, since the spec
+ * says its URL can change. `pick()` chooses from the cached index by `bias`, so showing an ad
+ * does not spend the `random` budget.
  */
 import { isoTime } from '../clock.ts';
 import type { Bytes } from '../bytes.ts';
@@ -13,7 +12,8 @@ import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
 import { DAY, MINUTE } from '../http/rate-limiter.ts';
-import { argumentError, optionNames, show } from '../../validate.ts';
+import { argumentError, show } from '../../validate.ts';
+import { optionNames } from '../../option-checks.ts';
 import { fillPath } from '../http/routes.ts';
 import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';

@@ -1,8 +1,7 @@
 /**
- * What every service client does on each call: answer from the cache when
- * the route's headers allow, wait for a rate-limit slot (persisted), send
- * with the session cookie, turn statuses into typed errors, and retry
- * transient failures with backoff — each retry through the limiter again.
+ * What every service client does on each call: answer from the cache when the route's headers
+ * allow, wait for a rate-limit slot (persisted), send with the session cookie, turn statuses into
+ * typed errors, and retry transient failures with backoff — each retry through the limiter again.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +14,8 @@ import { ResponseCache } from './cache.ts';
 import { DEFAULT_BAN_MS, MAX_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
 import { fillPath, limitsOf, routeLabel, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, probe, send, type HttpResponse } from './transport.ts';
-import { argumentError, checkHttpUrl, checkRequiredOptions, optionNames, show } from '../../validate.ts';
+import { argumentError, checkHttpUrl, show } from '../../validate.ts';
+import { checkRequiredOptions, optionNames } from '../../option-checks.ts';
 import { linkSignals } from './linked-signal.ts';
 
 export interface ServiceClientOptions {

@@ -1,7 +1,6 @@
 /**
- * Client for the question service: every route, proof-of-work-gated posting,
- * the spec's limits, on-disk file cache, and the attribution its spec
- * requires on everything delivered.
+ * Client for the question service: every route, proof-of-work-gated posting, the spec's limits,
+ * on-disk file cache, and the attribution its spec requires on everything delivered.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,7 +19,8 @@ import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { isoTime } from '../clock.ts';
 import type { Bytes } from '../bytes.ts';
-import { argumentError, checkOneOf, checkOptions, checkRequiredOptions, checkThreads, optionNames, show } from '../../validate.ts';
+import { argumentError, checkOneOf, checkThreads, show } from '../../validate.ts';
+import { checkOptions, checkRequiredOptions, optionNames } from '../../option-checks.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
 

@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events';
 import type { QuestionClient } from './client.ts';
 import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
-import { checkOptionKeys, optionNames } from '../../validate.ts';
+import { checkOptionKeys, optionNames } from '../../option-checks.ts';
 import { type Deliver, PipelineActions, type PipelineEvents } from './pipeline-actions.ts';
 import type { AnsweredItem, DroppedItem, PromptItem } from './pipeline-items.ts';
 import { PipelineState, pipelineFile, promptKey } from './pipeline-state.ts';

@@ -1,8 +1,7 @@
 /**
- * Client for the prime registry: every route, a TOTP computed per request
- * from GET /totp, `{error, ident}` turned into typed errors. The spec leaves
- * open where the TOTP goes on GET routes and how primes are encoded; both
- * are options here, with documented defaults.
+ * Client for the prime registry: every route, a TOTP computed per request from GET /totp,
+ * `{error, ident}` turned into typed errors. The spec leaves open where the TOTP goes on GET
+ * routes and how primes are encoded; both are options here, with documented defaults.
  */
 import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
@@ -12,7 +11,8 @@ import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, t
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
-import { argumentError, optionNames, show } from '../../validate.ts';
+import { argumentError, show } from '../../validate.ts';
+import { optionNames } from '../../option-checks.ts';
 
 export interface KeyMaterial {
   /** The prime's key, encrypted for the current 256-second window. */

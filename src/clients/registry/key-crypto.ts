@@ -10,7 +10,7 @@ import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { randomBytes } from 'node:crypto';
 import { b85decode, b85encode } from './base85.ts';
-import { checkRequiredOptions, optionNames } from '../../validate.ts';
+import { checkRequiredOptions, optionNames } from '../../option-checks.ts';
 
 const WINDOW_SECONDS = 256;
 const SUBKEY_BYTES = 64;

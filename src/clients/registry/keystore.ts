@@ -17,7 +17,8 @@
 import path from 'node:path';
 import { FileLockedError, WriteFailedError } from '../../errors.ts';
 import { lockHolderText, lockWaitSync, processAlive } from '../../fs/file-lock.ts';
-import { argumentError, checkOptions, optionNames, show } from '../../validate.ts';
+import { argumentError, show } from '../../validate.ts';
+import { checkOptions, optionNames } from '../../option-checks.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
 import { KeyJournal } from './keystore-journal.ts';
 import { Ledger, type LedgerEntry } from './ledger.ts';

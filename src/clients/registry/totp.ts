@@ -6,7 +6,7 @@
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha3_512 } from '@noble/hashes/sha3.js';
-import { checkRequiredOptions, optionNames } from '../../validate.ts';
+import { checkRequiredOptions, optionNames } from '../../option-checks.ts';
 
 export interface TotpOptions {
   /** Reference time in UNIX seconds (default reading: the `ts` from GET /totp). */
