@@ -2,7 +2,8 @@
 import { isMainThread } from 'node:worker_threads';
 import { backendEnv, jsAlone } from './backend-env.ts';
 import { BackendUnavailableError } from './errors.ts';
-import { native as loadNative, nativeLoadError, type NativeBinding } from './native.ts';
+import type { NativeBinding } from './native-binding.ts';
+import { native as loadNative, nativeLoadError } from './native.ts';
 import { wasmKernel, wasmLoadError } from './pow/wasm-kernel.ts';
 import { wasmModexp } from './prime/wasm-bignum.ts';
 

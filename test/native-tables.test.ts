@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_DIFFICULTY, MAX_ROUNDS, MIN_DIFFICULTY, MIN_ROUNDS, NATIVE_MAX_BITS, NATIVE_MAX_LIMBS } from '../src/limits.ts';
-import { native, type NativeBinding, type NativeIntrospect } from '../src/native.ts';
+import type { NativeBinding, NativeIntrospect } from '../src/native-binding.ts';
+import { native } from '../src/native.ts';
 import { DENSE_SIEVE_LIMIT } from '../src/prime/sieve.ts';
 import { FOUR, THREE } from '../src/pow/kernel.ts';
 import { defaultRounds } from '../src/prime/primality.ts';

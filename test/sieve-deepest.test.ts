@@ -7,7 +7,8 @@
 // primes near 2^32 are held against BigInt residues in sieve-roots.test.ts,
 // and the tables' primes against published counts in deep-prime-table.test.ts.
 import { describe, expect, it } from 'vitest';
-import { native, type NativeSieve } from '../src/native.ts';
+import type { NativeSieve } from '../src/native-binding.ts';
+import { native } from '../src/native.ts';
 import { skipNativeNotice } from './helpers/backends.ts';
 
 skipNativeNotice('the sieve to 2^32');

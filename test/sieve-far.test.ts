@@ -5,7 +5,8 @@
 // kernel's copy of the walk, whether a start is a slot of the block,
 // follows it, skips some, or lies below it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { native, type NativeSieve } from '../src/native.ts';
+import type { NativeSieve } from '../src/native-binding.ts';
+import { native } from '../src/native.ts';
 import { skipNativeNotice, usableBignumKernels } from './helpers/backends.ts';
 
 skipNativeNotice('the far blocks of the deep sieve');

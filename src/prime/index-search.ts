@@ -1,6 +1,6 @@
 /** The search for prime number `index`: its stream (index-stream.ts) cut into slices, shared by pool threads (pool/claim-loop.ts), and what a thread keeps between tasks. */
 import type { Backend } from '../backend.ts';
-import type { NativeSieve } from '../native.ts';
+import type { NativeSieve } from '../native-binding.ts';
 import { claimLoop, type ChunkResult } from '../pool/claim-loop.ts';
 import { shared, type SharedSearch } from '../pool/shared-search.ts';
 import type { StreamVersion } from './stream.ts';

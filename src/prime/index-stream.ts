@@ -1,7 +1,8 @@
 /** An index's candidate stream as the sieves search it, natively or in TS: what one pool thread holds of an index (index-search.ts keeps it between tasks). */
 import type { Backend } from '../backend.ts';
 import { BackendUnavailableError, InternalError } from '../errors.ts';
-import { native, nativeLoadError, type NativeSieve } from '../native.ts';
+import type { NativeSieve } from '../native-binding.ts';
+import { native, nativeLoadError } from '../native.ts';
 import { KEEP_CODE, SafePrimeSieveJs, type Keep, type SliceResult } from './sieve.ts';
 import { candidateAt, stream, type Stream, type StreamVersion } from './stream.ts';
 import { deepPlan, sieveLimit } from './sieve-depth.ts';

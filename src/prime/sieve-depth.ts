@@ -47,7 +47,7 @@
  */
 import { availableParallelism, totalmem } from 'node:os';
 import type { Backend } from '../backend.ts';
-import type { DeepPlan } from '../native.ts';
+import type { DeepPlan } from '../native-binding.ts';
 
 /** The deepest sieve: the native core's sieve primes go up to here (kSieveLimit). */
 export const SIEVE_LIMIT_MAX = 2 ** 32;
