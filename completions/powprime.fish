@@ -184,7 +184,7 @@ complete -c powprime -n '__powprime_at question file' -l timeout -x -d 'fail (ex
 complete -c powprime -n '__powprime_at question file' -l json -d 'machine-readable output'
 complete -c powprime -n '__powprime_at question file' -l homepage-url -x -d 'service homepage credited with every answer (default: the base URL)'
 complete -c powprime -n '__powprime_at question file' -s h -l help -d 'display help for command'
-complete -c powprime -n '__powprime_at question run' -l prompts -r -F -d 'one prompt per line'
+complete -c powprime -n '__powprime_at question run' -l prompts -r -F -d 'one prompt per line, UTF-8 text (- reads stdin)'
 complete -c powprime -n '__powprime_at question run' -l out -r -F -d 'append answers as JSON lines here (default: stdout)'
 complete -c powprime -n '__powprime_at question run' -l files-dir -x -a '(__fish_complete_directories)' -d 'save attached files here'
 complete -c powprime -n '__powprime_at question run' -l first-check -x -d 'first look for an answer this long after posting (later looks back off)'

@@ -98,6 +98,8 @@ export type { KeystoreOptions, LedgerEntry, LedgerState } from './clients/regist
 export { Registrar, type Registration } from './clients/registry/registrar.ts';
 export { pipelineFile, QuestionPipeline } from './clients/question/pipeline.ts';
 export type { PipelineOptions } from './clients/question/pipeline.ts';
+export type { PipelineEvents } from './clients/question/pipeline-actions.ts';
+export { promptKey } from './clients/question/pipeline-state.ts';
 export { AdClient } from './clients/ads/client.ts';
 export { AD_ROUTES } from './clients/ads/routes.ts';
 export { QUESTION_ROUTES } from './clients/question/routes.ts';

@@ -130,6 +130,13 @@ describe('OpenSSL spellings', () => {
     const der = path.join(dir, 'a.der');
     expect(cli('dhparam', '-in', a, '-outform', 'DER', '-out', der).status).toBe(0);
     expect(cli('dhparam', '-inform', 'DER', '-in', der, '-check', '-noout').stderr).toMatch(/^DH parameters appear to be ok\.\n$/);
+    // -inform is what the file must be, as openssl has it (`openssl dhparam -inform DER -in a.pem` fails too), not a hint.
+    expect(openssl('dhparam', '-inform', 'DER', '-in', a, '-check', '-noout').status).not.toBe(0);
+    expect(cli('dhparam', '-inform', 'DER', '-in', a, '-check', '-noout')).toMatchObject({
+      status: 2,
+      stderr: `powprime: --in ${a} is not DER (a DER DHParameter starts with a SEQUENCE, byte 0x30): it is PEM text; leave out --inform DER\n`,
+    });
+    expect(cli('dhparam', '--inform', 'PEM', '--in', der, '--check', '--noout')).toMatchObject({ status: 2, stderr: `powprime: --in ${der}: no "-----BEGIN DH PARAMETERS-----" block\n` });
   });
 
   it('check -hex is --hex', () => {

@@ -12,13 +12,21 @@ import { tempDir } from './helpers/tmp.ts';
 const dir = tempDir('powprime-exit-');
 const aFile = path.join(dir, 'a-file');
 writeFileSync(aFile, 'x');
+const binaryFile = path.join(dir, 'binary');
+writeFileSync(binaryFile, Buffer.from([0x30, 0x82, 0x01, 0x08, 0xff, 0xfe, 0x0a, 0x02, 0x82]));
+const nulFile = path.join(dir, 'nul');
+writeFileSync(nulFile, 'a fine prompt\r\nand\u0000another\n');
 
 describe('unusable paths are bad input (exit 2, one line)', () => {
   it.each([
     ['--out in a missing folder', ['search', '--bits', '64', '--count', '1', '--out', path.join(dir, 'missing', 'x.jsonl')], /--out .*: its folder .*missing does not exist$/m],
     ['--out a directory', ['search', '--bits', '64', '--count', '1', '--out', dir], /is a directory/],
     ['--out under a file', ['search', '--bits', '64', '--count', '1', '--out', path.join(aFile, 'x.jsonl')], /--out .*: its folder .*a-file is not a directory$/m],
-    ['--prompts missing', ['question', 'run', '--prompts', path.join(dir, 'nope.txt'), '--base-url', 'http://127.0.0.1:9'], /cannot use .*nope\.txt/],
+    ['--prompts missing', ['question', 'run', '--prompts', path.join(dir, 'nope.txt'), '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*nope\.txt: no such file$/m],
+    ['--prompts a directory', ['question', 'run', '--prompts', dir, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .* is a directory; give a file$/m],
+    // A binary file's "lines" would each be posted from the service's few questions a day: nothing is sent (port 9 would refuse anyway).
+    ['--prompts a binary file', ['question', 'run', '--prompts', binaryFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*binary is not UTF-8 text \(a binary file\?\)$/m],
+    ['--prompts with a NUL', ['question', 'run', '--prompts', nulFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*nul line 2 holds a control character: is it a text file\?$/m],
     ['--state-dir a file', ['question', 'stats', '--state-dir', aFile, '--base-url', 'http://127.0.0.1:9'], /cannot use .*a-file/],
     // The system refuses to make it with ENOENT under a parent that exists: Node's recursive mkdir retried that for ever.
     ['--state-dir under /proc', ['question', 'stats', '--state-dir', '/proc/powprime-none/state', '--base-url', 'http://127.0.0.1:9'], /cannot use \/proc\/powprime-none: no such file/],

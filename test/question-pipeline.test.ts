@@ -10,6 +10,7 @@ import { QuestionClient } from '../src/clients/question/client.ts';
 import { pipelineFile, QuestionPipeline } from '../src/clients/question/pipeline.ts';
 import { DAY, HOUR, MINUTE } from '../src/clients/http/rate-limiter.ts';
 import { FileLockedError } from '../src/errors.ts';
+import { promptKey } from '../src/index.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -108,6 +109,11 @@ describe('QuestionPipeline against the local server', () => {
     expect(second.status().queued).toBe(7);
     await second.run();
     expect(second.status()).toEqual({ queued: 0, awaiting: 0, delivering: 0, answered: 10, dropped: 0 });
+    // The package's promptKey is the key each answer is kept under: a caller matches answers to its prompts by it.
+    for (const a of second.answered) expect(a.key).toBe(promptKey(a.prompt!));
+    expect(new Set(second.answered.map((a) => a.key))).toEqual(new Set(Array.from({ length: 10 }, (_, i) => promptKey(`restart question ${i}`))));
+    expect(() => promptKey(7 as unknown as string)).toThrow(TypeError);
+    expect(() => promptKey(7 as unknown as string)).toThrow('prompt must be a string (got 7)');
     expect(fake.requests.filter((r) => r === 'POST /gpt/api/query')).toHaveLength(10);
     expect(fake.question.limits.refusals).toEqual([]);
   });

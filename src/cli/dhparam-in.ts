@@ -41,6 +41,11 @@ export async function dhparamFromFile(opts: DhparamInOpts): Promise<void> {
   const bytes = readFileSync(opts.in);
   if (bytes.length === 0) throw new RangeError(`--in ${opts.in} is empty`);
   if (bytes.length > MAX_IN_BYTES) throw new RangeError(`--in ${opts.in} is ${bytes.length} bytes: too large for DH parameters`);
+  // parseDhParams reads either: --inform DER must not fall back to PEM, as openssl's does not.
+  if (inform === 'DER' && bytes[0] !== 0x30) {
+    const pem = bytes.includes('-----BEGIN ') ? ': it is PEM text; leave out --inform DER' : '';
+    throw new RangeError(`--in ${opts.in} is not DER (a DER DHParameter starts with a SEQUENCE, byte 0x30)${pem}`);
+  }
   let params: ReturnType<typeof parseDhParams>;
   try {
     // Without --inform the content says which: PEM is text with a BEGIN line.

@@ -1,5 +1,4 @@
 /** `powprime question run`: post every prompt of a file and collect the answers within the limits, resuming where the last run stopped. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { QuestionClient } from '../clients/question/client.ts';
@@ -11,9 +10,13 @@ import { AnswerSink } from './answer-sink.ts';
 import { parseIntArg } from './args.ts';
 import { interruptSignal } from './interrupt.ts';
 import { questionAction, questionFlags } from './question-flags.ts';
+import { readInputBytes, textLines } from './read-input.ts';
 import { countdown } from './service-command.ts';
 import type { StatusLine } from './status.ts';
 import { terminalLine } from './terminal-text.ts';
+
+/** A prompts file past this is not a list of questions for a service that takes a few a day. */
+const MAX_PROMPTS_BYTES = 16 << 20;
 
 interface RunFlags {
   prompts: string;
@@ -28,7 +31,7 @@ export function registerQuestionRun(q: Command): void {
   questionFlags(
     q
       .command('run')
-      .requiredOption('--prompts <file>', 'one prompt per line')
+      .requiredOption('--prompts <file>', 'one prompt per line, UTF-8 text (- reads stdin)')
       .option('--out <file.jsonl>', 'append answers as JSON lines here (default: stdout)')
       .option('--files-dir <dir>', 'save attached files here', 'question-files')
       .option('--first-check <seconds>', 'first look for an answer this long after posting (later looks back off)', '300')
@@ -59,8 +62,8 @@ async function runPrompts(client: QuestionClient, status: StatusLine, opts: RunF
     throw new RangeError('--timeout does not go with question run: it runs until every answer is in; stop it with a signal (its state is kept) or bound the looks with --max-interval');
   const firstCheck = checkInteger('--first-check', parseIntArg('--first-check', opts.firstCheck), 0, MAX_CHECK_INTERVAL_SECONDS);
   const maxInterval = checkInteger('--max-interval', parseIntArg('--max-interval', opts.maxInterval), 1, MAX_CHECK_INTERVAL_SECONDS);
-  const prompts = readFileSync(opts.prompts, 'utf8')
-    .split('\n')
+  // Checked as text first: a binary file's "lines" would each be posted, from the service's small daily budget.
+  const prompts = textLines(await readInputBytes(opts.prompts, '--prompts', MAX_PROMPTS_BYTES, interruptSignal), `--prompts ${opts.prompts}`)
     .map((l) => l.trim())
     .filter(Boolean);
   // The sink is made once the pipeline holds the state dir, so a refused second run leaves --out alone; answers are delivered only in run().

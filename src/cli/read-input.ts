@@ -8,12 +8,20 @@ import { createReadStream, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 
 const MIB = 1 << 20;
+/** The C0 controls but tab, and DEL: none is in a line of text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /**
  * The text of `file` (`-`: stdin), refused (RangeError, naming `flag`) when it is a folder, missing or over
  * `maxBytes`. `signal` stops the wait: a pipe's writer may take its time, and a stop must not wait for it.
  */
 export async function readTextInput(file: string, flag: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readInputBytes(file, flag, maxBytes, signal)).toString('utf8');
+}
+
+/** readTextInput's bytes, undecoded: for a caller that must refuse what is not text. */
+export async function readInputBytes(file: string, flag: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   if (file === '') throw new RangeError(`${flag} must name a file, or - for stdin (got "")`);
   const what = file === '-' ? `${flag} - (stdin)` : `${flag} ${file}`;
   if (file !== '-') checkInputFile(file, what);
@@ -31,7 +39,27 @@ export async function readTextInput(file: string, flag: string, maxBytes: number
   } finally {
     if (file !== '-') input.destroy();
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `bytes` as lines of text, refused (RangeError naming `what` and the line)
+ * when they are not UTF-8 or a line holds a control character other than a
+ * tab: a binary file given by mistake, whose lines would otherwise be taken
+ * as text with U+FFFD in place of each bad byte.
+ */
+export function textLines(bytes: Buffer, what: string): string[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new RangeError(`${what} is not UTF-8 text (a binary file?)`);
+  }
+  const lines = text.split('\n');
+  // A CR before the newline is a Windows line ending, not a control character of the line.
+  const bad = lines.findIndex((l) => CONTROL.test(l.replace(/\r$/, '')));
+  if (bad >= 0) throw new RangeError(`${what} line ${bad + 1} holds a control character: is it a text file?`);
+  return lines;
 }
 
 /** Refuses (RangeError) an input `file` that is missing or a folder, naming it as `what` (the flag and file, or the file). */

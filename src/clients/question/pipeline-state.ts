@@ -22,10 +22,11 @@ import type { QuestionClient } from './client.ts';
 import { LISTS, type Lists, type PromptItem, stateShape } from './pipeline-items.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
 import { DEFAULT_FIRST_CHECK_MS } from './pipeline-timing.ts';
+import { checkString } from '../../validate.ts';
 
-/** The key of a prompt: a hash of its text. */
+/** The key of a prompt: a hash of its text (public: a caller matches answers to its prompts by it). */
 export function promptKey(prompt: string): string {
-  return createHash('sha256').update(prompt).digest('hex').slice(0, 16);
+  return createHash('sha256').update(checkString('prompt', prompt)).digest('hex').slice(0, 16);
 }
 
 /**
