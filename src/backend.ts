@@ -56,19 +56,35 @@ export function backendInfo(): BackendInfo {
   // What solvePow gets here by default, by resolvePowBackend's own rule; where
   // POWPRIME_BACKEND names one that did not load (solvePow would refuse), what 'auto' gets.
   const powBackend = powBackendFor(env, n !== null, wasm !== null) ?? powBackendFor('auto', n !== null, wasm !== null) ?? 'js';
+  // POWPRIME_BACKEND=js keeps the TS backend's exponentiations in BigInt too (src/prime/modexp.ts).
+  const tsBignum = env !== 'js' && wasmModexp() ? 'wasm + js' : 'js';
   if (!n) {
-    // POWPRIME_BACKEND=js keeps the TS backend's exponentiations in BigInt too (src/prime/modexp.ts).
-    const bignum = env !== 'js' && wasmModexp() ? 'wasm + js' : 'js';
-    return { backend: 'js', powBackend, wasm, wasmError, sha256: 'js', bignum, bignumKernels: [], bignumRefused: [], kernels: [], kernelRates: {}, refused: [], nativeError: nativeLoadError() };
+    return {
+      backend: 'js',
+      powBackend,
+      wasm,
+      wasmError,
+      sha256: 'js',
+      bignum: tsBignum,
+      bignumKernels: [],
+      bignumRefused: [],
+      kernels: [],
+      kernelRates: {},
+      refused: [],
+      nativeError: nativeLoadError(),
+    };
   }
   const info = n.backendInfo();
+  // POWPRIME_BACKEND=wasm: the addon is loaded (file locks, `backend: 'native'` asked by name), but the
+  // work runs on the TS backend, so its kernels are what is in use; the addon's stay listed as usable.
+  const ts = env === 'wasm';
   return {
-    backend: env === 'wasm' ? 'js' : 'native',
+    backend: ts ? 'js' : 'native',
     powBackend,
     wasm,
     wasmError,
-    sha256: info.sha256,
-    bignum: info.bignum,
+    sha256: ts ? 'js' : info.sha256,
+    bignum: ts ? tsBignum : info.bignum,
     bignumKernels: info.bignumKernels,
     bignumRefused: info.bignumRefused,
     kernels: info.kernels,

@@ -358,6 +358,8 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--format', 'number'], /^powprime: --format does not go with --out: /],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--format', 'hex', '--hex'], /^powprime: --hex goes with JSON lines; --format hex prints the bare prime\n$/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--format', 'decimal'], /^powprime: --format must be one of 'json', 'number', 'hex'/],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--format', 'number', '--json'], /^powprime: --json goes with JSON lines or --out; --format number prints the bare prime\n$/],
+    [['check', '--status', '--json', '23', '9'], /^powprime: --json does not go with --status, which prints nothing: its answer is the exit code\n$/],
     [['search', '--count', '1', '--seed', '1'], /^powprime: --bits is required \(or an --out file whose primes give it\)\n$/],
   ])('bad input %j → one line, exit 2', (args, message) => {
     const r = cli(...args);

@@ -116,6 +116,17 @@ describe('search --shard and merge', () => {
     expect(moduli.stdout).toMatch(/^# powprime moduli: seed 5 stream 2 shard 2\/2 [^\n]*\n$/);
   });
 
+  it('merge of nothing is found-nothing (exit 1, said); a line no search could write is refused (exit 2)', async () => {
+    const dir = tempDir();
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    expect(await runCli('merge', empty)).toMatchObject({ status: 1, stdout: '', stderr: 'powprime: no safe primes in 1 file; nothing written\n' });
+    // 23 is a safe prime of 5 bits, below any search's 16: search --out refuses such a file, and so does merge.
+    const tiny = join(dir, 'tiny.jsonl');
+    writeFileSync(tiny, '{"prime":"23","bits":5,"seed":"1","index":0,"elapsedMs":0}\n');
+    expect(await runCli('merge', tiny)).toMatchObject({ status: 2, stdout: '', stderr: `powprime: ${tiny} line 1: "bits":5 is not a search's bit length (16 to 16384)\n` });
+  });
+
   it('merge drops duplicates, warns about missing indexes, and writes stdout without --out', async () => {
     const dir = tempDir();
     const a = join(dir, 'a.jsonl');

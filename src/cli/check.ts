@@ -65,6 +65,7 @@ export function registerCheck(program: Command): void {
     )
     .action(async (args: string[], opts: CheckOpts) => {
       if (opts.safe && !opts.status) throw new RangeError('--safe goes with --status (without it every verdict is printed)');
+      if (opts.json && opts.status) throw new RangeError('--json does not go with --status, which prints nothing: its answer is the exit code');
       const status = opts.status ? (opts.safe ? 'safe' : 'prime') : null;
       // Parse every number first, so a typo in the last one costs no work.
       const numbers = (await numberTexts(args)).map(({ text, from }) => parseNumber(text, from));

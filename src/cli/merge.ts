@@ -79,6 +79,12 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
     });
   }
   const all = [...byKey.values()];
+  // Nothing to merge is "found nothing" (exit 1), said, as for moduli files: not silence and success.
+  if (all.length === 0) {
+    process.exitCode = 1;
+    process.stderr.write(`powprime: no safe primes in ${plural(files.length, 'file')}; nothing written\n`);
+    return;
+  }
   all.sort((a, b) => a.line.bits - b.line.bits || cmp(BigInt(a.line.seed), BigInt(b.line.seed)) || a.line.index - b.line.index);
   const text = all.map((s) => `${JSON.stringify(s.line)}\n`).join('');
   // Refused before the minutes of verifying, which only refuses and never changes the text.

@@ -87,6 +87,7 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   if (opts.hex && opts.out !== undefined) throw new RangeError('--hex does not go with --out: the file keeps primes in decimal, for resume and merge');
   if (opts.format !== undefined && opts.out !== undefined) throw new RangeError('--format does not go with --out: the file keeps JSON lines, for resume and merge');
   if (opts.hex && format !== 'json') throw new RangeError(`--hex goes with JSON lines; --format ${format} prints the bare prime`);
+  if (opts.json && format !== 'json') throw new RangeError(`--json goes with JSON lines or --out; --format ${format} prints the bare prime`);
   const registerRate = opts.registerRate === undefined ? null : parseRate('--register-rate', opts.registerRate);
   const chunkLength = opts.chunkLength === undefined ? undefined : BigInt(checkInteger('--chunk-length', parseIntArg('--chunk-length', opts.chunkLength), 1, MAX_CHUNK_LENGTH));
   // This process runs indexes base, base+stride, …: all of them, or one shard's.

@@ -5,6 +5,7 @@
  * A safe-prime check is cheap next to the search that found the prime.
  */
 import { forEachAtOnce } from '../at-once.ts';
+import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { isSafePrime } from '../prime/check.ts';
 import type { StreamVersion } from '../prime/stream.ts';
 import type { SearchLine } from './jsonl-file.ts';
@@ -25,7 +26,10 @@ export function checkLineFields({ line, where }: Located): void {
     throw new RangeError(`${where}: ${what}`);
   };
   if (!DECIMAL.test(line.seed)) bad(`"seed":${JSON.stringify(line.seed)} is not a decimal seed`);
-  if (!Number.isSafeInteger(line.bits) || line.bits < 2) bad(`"bits":${JSON.stringify(line.bits)} is not a bit length`);
+  // A search's own bounds: a line no search could write (a 5-bit "prime") is not merged or resumed.
+  if (!Number.isSafeInteger(line.bits) || line.bits < MIN_SEARCH_BITS || line.bits > MAX_SEARCH_BITS) {
+    bad(`"bits":${JSON.stringify(line.bits)} is not a search's bit length (${MIN_SEARCH_BITS} to ${MAX_SEARCH_BITS})`);
+  }
   if (!Number.isSafeInteger(line.index) || line.index < 0) bad(`"index":${JSON.stringify(line.index)} is not an index`);
   if (line.stream !== undefined && line.stream !== 1 && line.stream !== 2) bad(`"stream":${JSON.stringify(line.stream)} is not a stream version (1 or 2)`);
   if (!DECIMAL.test(line.prime)) bad(`"prime":${JSON.stringify(line.prime)} is not a decimal number`);
