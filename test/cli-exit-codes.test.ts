@@ -43,6 +43,14 @@ describe('service addresses are bad input named as given (exit 2, one line)', ()
   it.each([
     ['--base-url not a URL', {}, ['question', 'stats', '--base-url', 'not a url'], 'powprime: --base-url must be an absolute http(s) URL (got "not a url")'],
     ['an environment address of another scheme', { POWPRIME_ADS_URL: 'ftp://x' }, ['ads', 'random'], 'powprime: POWPRIME_ADS_URL must be an absolute http(s) URL (got "ftp://x")'],
+    // In the flags' words, not the API's (limits: 'off', baseUrl); nothing is sent to the host.
+    [
+      '--no-limits off this machine',
+      {},
+      ['ads', 'random', '--base-url', 'http://example.com:41905', '--no-limits'],
+      'powprime: --no-limits is for a service on this machine (a loopback --base-url), not example.com:41905',
+    ],
+    ['an empty --state-dir', {}, ['registry', 'totp', '--base-url', 'http://127.0.0.1:9', '--state-dir', ''], 'powprime: --state-dir must name a folder (got "")'],
   ])('%s', (_what, env, args, line) => {
     const r = cli.withEnv(env)(...args);
     expect(r.status, r.stderr).toBe(2);

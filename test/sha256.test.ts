@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,24 @@ const searchersOnly = backendInfo().kernels.filter((k) => k === 'avx2' || k.star
 it.runIf(searchersOnly.length > 0).each(searchersOnly)('the %s kernel, a group searcher only, refuses to hash a message', (kernel) => {
   expect(() => sha256(new Uint8Array(3), { kernel })).toThrow(RangeError);
   expect(() => sha256(new Uint8Array(3), { kernel })).toThrow(new RegExp(`^kernel '${kernel}' only searches proof-of-work groups`));
+});
+
+// Every kernel named in the native dispatch tables, read from the source: each is a name sha256() knows (hashed,
+// or refused as unusable here or as a searcher), and only a name in none of them is a slip, said as one.
+it('knows every kernel the native tables name, and says a name in none of them is not a kernel', () => {
+  const dispatch = readFileSync(fileURLToPath(new URL('../native/sha256/dispatch.cc', import.meta.url)), 'utf8');
+  const names = [...new Set([...dispatch.matchAll(/\.name = "([a-z0-9-]+)"/g)].map((m) => m[1]!))];
+  expect(names.length).toBeGreaterThanOrEqual(7);
+  for (const kernel of names) {
+    try {
+      expect(hex(sha256(new TextEncoder().encode('abc'), { kernel }))).toBe(nodeSha256Hex('abc'));
+    } catch (err) {
+      expect((err as Error).message, kernel).toMatch(new RegExp(`^kernel '${kernel}' (only searches|is not usable on this machine|is unavailable)`));
+    }
+  }
+  expect(() => sha256(new Uint8Array(3), { kernel: 'foo' })).toThrow(/^kernel must be one of js, scalar, .* \(got "foo"\)$/);
+  expect(() => sha256(new Uint8Array(3), { kernel: 7 as unknown as string })).toThrow(TypeError);
+  expect(() => sha256(new Uint8Array(3), { kernel: 7 as unknown as string })).toThrow(/^kernel must be a string \(got 7\)$/);
 });
 
 // The kernel tests below iterate backendInfo().kernels; this makes sure a CPU

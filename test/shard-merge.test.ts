@@ -38,6 +38,11 @@ describe('parseShard', () => {
     expect(parseShard('auto', undefined, { SLURM_ARRAY_TASK_ID: '5', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '8' })).toMatchObject({ k: 4, n: 8 });
     expect(parseShard('auto', undefined, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '2' })).toMatchObject({ k: 0, n: 2 });
     expect(parseShard('auto', '3', { PARALLEL_SEQ: '3' })).toMatchObject({ k: 2, n: 3, source: 'PARALLEL_SEQ' });
+    // A Slurm task with no count (not an array, or the variable dropped by a wrapper): said, not "must be a whole number (got \"\")".
+    expect(() => parseShard('auto', undefined, { SLURM_ARRAY_TASK_ID: '2' })).toThrow(
+      '--shard auto found SLURM_ARRAY_TASK_ID but no SLURM_ARRAY_TASK_COUNT (Slurm sets it for job arrays): add --shard-count N',
+    );
+    expect(parseShard('auto', '4', { SLURM_ARRAY_TASK_ID: '2' })).toMatchObject({ k: 2, n: 4 });
   });
 
   it.each([

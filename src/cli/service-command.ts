@@ -3,6 +3,7 @@ import { type Command, Option } from 'commander';
 import { realClock, type Clock } from '../clients/clock.ts';
 import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
 import { linkSignals } from '../clients/http/linked-signal.ts';
+import { isLoopback } from '../clients/http/transport.ts';
 import type { ServiceClientOptions } from '../clients/http/service-client.ts';
 import { MAX_WAIT_SECONDS } from '../limits.ts';
 import { checkHttpUrl, checkInteger } from '../validate.ts';
@@ -59,6 +60,9 @@ export function clientOptions(
   const timeoutMs = o.timeout === undefined ? undefined : parseTimeout(o.timeout);
   const defaultUrl = defaultBaseUrl(envVar);
   const baseUrl = baseUrlFrom(o, envVar);
+  // Said in the flags' words before the client says it in the API's (limits: 'off', baseUrl).
+  if (o.limits === false && !isLoopback(new URL(baseUrl))) throw new RangeError(`--no-limits is for a service on this machine (a loopback --base-url), not ${new URL(baseUrl).host}`);
+  if (o.stateDir === '') throw new RangeError('--state-dir must name a folder (got "")');
   const deadline = timeoutMs === undefined ? null : deadlineSignal(timeoutMs, new URL(baseUrl).host);
   return {
     baseUrl,

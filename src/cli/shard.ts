@@ -47,6 +47,9 @@ export function parseShard(spec: string, countText: string | undefined, env: Nod
   if (env.SLURM_ARRAY_TASK_ID !== undefined) {
     const id = int('SLURM_ARRAY_TASK_ID', env.SLURM_ARRAY_TASK_ID, 0);
     const min = env.SLURM_ARRAY_TASK_MIN === undefined ? 0 : int('SLURM_ARRAY_TASK_MIN', env.SLURM_ARRAY_TASK_MIN, 0);
+    if (count === undefined && env.SLURM_ARRAY_TASK_COUNT === undefined) {
+      throw new RangeError('--shard auto found SLURM_ARRAY_TASK_ID but no SLURM_ARRAY_TASK_COUNT (Slurm sets it for job arrays): add --shard-count N');
+    }
     const n = count ?? int('SLURM_ARRAY_TASK_COUNT', env.SLURM_ARRAY_TASK_COUNT, 1);
     if (id < min) throw new RangeError(`--shard auto: SLURM_ARRAY_TASK_ID ${id} is below SLURM_ARRAY_TASK_MIN ${min}`);
     return check({ k: id - min, n, source: 'SLURM_ARRAY_TASK_ID' });
