@@ -163,7 +163,7 @@ describe("every question command's JSON follows the JSON convention of docs/cli.
   });
 });
 
-describe('question run keys prompts by their text, and each --out holds the whole run', () => {
+describe("question run keys prompts by their text, and each --out holds its prompts' answers", () => {
   const posts = (): number => fake.requests.filter((q) => q === 'POST /gpt/api/query').length;
   const runArgs = (dir: string, prompts: string, out: string): string[] => [
     'question',
@@ -191,7 +191,7 @@ describe('question run keys prompts by their text, and each --out holds the whol
       .map((l) => (JSON.parse(l) as { question: string }).question)
       .sort();
 
-  it('an edited line posts its new text; a new --out gets the answers known; nothing is posted twice', async () => {
+  it("an edited line posts its new text; a new --out gets the answers known to the file's prompts; nothing is posted twice", async () => {
     const dir = tmp();
     const prompts = path.join(dir, 'prompts.txt');
     writeFileSync(prompts, 'alpha\nbeta\n');
@@ -209,13 +209,23 @@ describe('question run keys prompts by their text, and each --out holds the whol
     expect(questions(out)).toEqual(['alpha', 'beta', 'beta, edited']);
     expect(edited.stderr).toMatch(/^3 answered \(3 in .*a\.jsonl\), 0 awaiting, 0 queued, 0 dropped$/m);
 
-    // A new --out: given every answer already known, without a request to post anything.
+    // A new --out: given the answers already known to the file's prompts, without a request to post anything;
+    // not the answer to the line's old text, which the file no longer has.
     const fresh = path.join(dir, 'b.jsonl');
     const again = await cli(...runArgs(dir, prompts, fresh));
     expect(again.status, again.stderr).toBe(0);
     expect(posts()).toBe(before + 1);
-    expect(questions(fresh)).toEqual(['alpha', 'beta', 'beta, edited']);
-    expect(again.stderr).toMatch(/^3 answered \(3 in .*b\.jsonl, 3 of them from earlier runs\), 0 awaiting, 0 queued, 0 dropped$/m);
+    expect(questions(fresh)).toEqual(['alpha', 'beta, edited']);
+    expect(again.stderr).toMatch(/^3 answered \(2 in .*b\.jsonl, 2 of them from earlier runs\), 0 awaiting, 0 queued, 0 dropped$/m);
+
+    // Another prompts file through the same state dir: its --out holds its own answers, none of the first file's.
+    const other = path.join(dir, 'other.txt');
+    writeFileSync(other, 'gamma\n');
+    const otherOut = path.join(dir, 'c.jsonl');
+    const third = await cli(...runArgs(dir, other, otherOut));
+    expect(third.status, third.stderr).toBe(0);
+    expect(posts()).toBe(before + 2);
+    expect(questions(otherOut)).toEqual(['gamma']);
   });
 
   it('a prompt edited before it went out: the old text is withdrawn, only the new one is posted', async () => {

@@ -4,7 +4,7 @@
  * written atomically unless it is already there, then the answer's line is
  * appended and synced unless a line with its key (or its question's id) is
  * already in the file. A new file is first given the answers delivered
- * before (backfill), so each output holds the whole run.
+ * before to the prompts it is for (backfill), so each output holds them all.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

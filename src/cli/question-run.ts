@@ -71,9 +71,11 @@ async function runPrompts(client: QuestionClient, status: StatusLine, opts: RunF
   const pipeline = openPipeline(client, { firstCheckAfterMs: firstCheck * 1000, maxCheckIntervalMs: maxInterval * 1000, deliver: (answer) => sink.deliver(answer) });
   try {
     sink = new AnswerSink(client, opts.filesDir, opts.out);
-    queuePrompts(pipeline, opts.prompts, prompts);
-    // A new --out gets every answer already known, so it holds the whole run's answers.
-    const backfilled = opts.out ? sink.backfill(pipeline.answered) : { written: 0, unavailable: 0 };
+    const keys = queuePrompts(pipeline, opts.prompts, prompts);
+    // A new --out gets the answers to this file's prompts already known, so it holds them all; answers to
+    // another prompts file run through the same state dir are not this run's (an answer arriving now to one
+    // still awaiting is written, though: it is delivered once, and here).
+    const backfilled = opts.out ? sink.backfill(pipeline.answered.filter((a) => keys.has(a.key))) : { written: 0, unavailable: 0 };
     reportProgress(pipeline, status);
     try {
       await pipeline.run({ signal: interruptSignal });
@@ -89,8 +91,8 @@ async function runPrompts(client: QuestionClient, status: StatusLine, opts: RunF
   }
 }
 
-/** The prompt file's lines queued by their hashes; queued prompts no longer in it are withdrawn. */
-function queuePrompts(pipeline: QuestionPipeline, promptsFile: string, prompts: string[]): void {
+/** The prompt file's lines queued by their hashes, which are returned; queued prompts no longer in it are withdrawn. */
+function queuePrompts(pipeline: QuestionPipeline, promptsFile: string, prompts: string[]): Set<string> {
   // Keys were once the prompt file's path and line; state saved so is renamed to the prompts' hashes.
   const file = path.resolve(promptsFile);
   for (const [i, p] of prompts.entries()) pipeline.adoptKey(`${file}#${i}`, p);
@@ -98,6 +100,7 @@ function queuePrompts(pipeline: QuestionPipeline, promptsFile: string, prompts: 
   // A line edited or deleted before its prompt went out: the old text is not posted.
   const withdrawn = pipeline.withdraw(keys);
   if (withdrawn.length) process.stderr.write(`powprime: ${withdrawn.length} queued prompt${withdrawn.length === 1 ? '' : 's'} no longer in ${promptsFile} withdrawn before posting\n`);
+  return keys;
 }
 
 /** The pipeline's waits as a countdown, its posts on the status line, its failures and drops on stderr. */
