@@ -371,7 +371,8 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
     expect((await runCli('bench', '--quick', '--compare', bad)).stderr).toMatch(/machine or rows damaged/);
     writeFileSync(bad, 'not json');
     expect((await runCli('bench', '--quick', '--compare', bad)).status).toBe(2);
-    expect((await runCli('bench', '--quick', '--compare', join(dir, 'missing.json'))).status).toBe(2);
+    const missing = join(dir, 'missing.json');
+    expect(await runCli('bench', '--quick', '--compare', missing)).toMatchObject({ status: 2, stderr: `powprime: --compare ${missing}: no such file\n` });
   });
 
   it('--moduli-bits: only with --suite moduli and not --quick, sizes in range, refused before measuring (exit 2)', async () => {

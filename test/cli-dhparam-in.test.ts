@@ -111,6 +111,7 @@ describe.skipIf(!hasOpenssl)('powprime dhparam --in', () => {
     [['1024', '--check'], /^powprime: --check goes with --in \(parameters read from a file\)\n$/],
     [['--in', 'x.pem', '--text', '--json'], /^powprime: --text does not go with --json/],
     [['--in', '/dev/zero', '--check'], /^powprime: --in \/dev\/zero is not a regular file/],
+    [['--in', 'no-such-params.pem', '--check'], /^powprime: --in no-such-params\.pem: no such file\n$/],
   ])('dhparam %j → one line, exit 2', (args, message) => {
     const r = cli('dhparam', ...args);
     expect(r.status).toBe(2);

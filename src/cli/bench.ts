@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { checkOneOf } from '../validate.ts';
 import { parseSizes } from './moduli-sizes.ts';
 import { replaceablePath } from './out-path.ts';
+import { checkInputFile } from './read-input.ts';
 import { StatusLine } from './status.ts';
 
 interface BenchOpts {
@@ -60,6 +61,7 @@ export function registerBench(program: Command): void {
       // A bad --compare file is refused before minutes of measuring, not after.
       let old: import('../../bench/schema.ts').BenchResult | undefined;
       if (opts.compare !== undefined) {
+        checkInputFile(opts.compare, `--compare ${opts.compare}`);
         let parsed: unknown;
         try {
           parsed = JSON.parse(readFileSync(opts.compare, 'utf8'));

@@ -1,4 +1,5 @@
 /** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
+import { statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { realClock, type Clock } from '../clients/clock.ts';
 import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
@@ -63,6 +64,8 @@ export function clientOptions(
   // Said in the flags' words before the client says it in the API's (limits: 'off', baseUrl).
   if (o.limits === false && !isLoopback(new URL(baseUrl))) throw new RangeError(`--no-limits is for a service on this machine (a loopback --base-url), not ${new URL(baseUrl).host}`);
   if (o.stateDir === '') throw new RangeError('--state-dir must name a folder (got "")');
+  // Made when missing, as the default is; a file in its place is named here, not by the first state file under it.
+  if (o.stateDir && statSync(o.stateDir, { throwIfNoEntry: false })?.isDirectory() === false) throw new RangeError(`--state-dir ${o.stateDir} is not a folder`);
   const deadline = timeoutMs === undefined ? null : deadlineSignal(timeoutMs, new URL(baseUrl).host);
   return {
     baseUrl,
