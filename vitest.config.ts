@@ -52,6 +52,8 @@ export const FAST_FILES = [
   'test/wasm-kernel.test.ts',
   'test/wasm-bignum.test.ts',
   'test/bench-wasm-modexp.test.ts',
+  'test/time-left.test.ts',
+  'test/progress-numbers.test.ts',
 ];
 
 /**

@@ -36,9 +36,14 @@ export function info(line: string): void {
   if (!quiet) process.stderr.write(`${line}\n`);
 }
 
-/** Numbers as JSON gives them: integral values as integers, others to 3 significant decimals. */
-function tidy(v: number): number {
-  return Number.isInteger(v) || !Number.isFinite(v) ? v : Math.round(v * 1000) / 1000;
+/**
+ * Numbers as JSON gives them: integral values as integers, others to 3
+ * decimals, or below 1 to 3 significant digits: an 8192-bit moduli run's
+ * rate, 0.000279 groups a second, would otherwise read 0.
+ */
+export function tidy(v: number): number {
+  if (Number.isInteger(v) || !Number.isFinite(v)) return v;
+  return Math.abs(v) >= 1 ? Math.round(v * 1000) / 1000 : Number(v.toPrecision(3));
 }
 
 /** One progress tick as a JSON line on stderr, under --progress=json only. */
