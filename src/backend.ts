@@ -29,8 +29,9 @@ export interface BackendInfo {
   /** Active SHA-256 kernel for the PoW search: "avx512 x48", "sha-ni x5", "sha-ni x2", "avx2 x8", "scalar" or "js". */
   sha256: string;
   /**
-   * Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "avx2 x4 + mulx/adx", "mulx/adx", "portable"; without the addon "wasm + js"
-   * (exponentiations in WebAssembly at the sizes a timing at first use finds it faster, BigInt elsewhere) or "js".
+   * Bignum kernel in force: "avx512-ifma x8 + mulx/adx", "avx2 x4 + mulx/adx", "mulx/adx", "portable"; on the TS backend
+   * (without the addon, or POWPRIME_BACKEND=wasm) "wasm + js" (exponentiations in WebAssembly at the sizes a timing at
+   * first use finds it faster, BigInt elsewhere) or "js".
    */
   bignum: string;
   /** Ids of the native bignum kernels usable on this CPU, best first (empty without the addon). */
@@ -56,8 +57,9 @@ export function backendInfo(): BackendInfo {
   // What solvePow gets here by default, by resolvePowBackend's own rule; where
   // POWPRIME_BACKEND names one that did not load (solvePow would refuse), what 'auto' gets.
   const powBackend = powBackendFor(env, n !== null, wasm !== null) ?? powBackendFor('auto', n !== null, wasm !== null) ?? 'js';
-  // POWPRIME_BACKEND=js keeps the TS backend's exponentiations in BigInt too (src/prime/modexp.ts).
-  const tsBignum = env !== 'js' && wasmModexp() ? 'wasm + js' : 'js';
+  // The TS backend's exponentiations; POWPRIME_BACKEND=js keeps them in BigInt too (src/prime/modexp.ts).
+  // Asked only where that backend runs: the question loads and times the WebAssembly kernel.
+  const tsBignum = (): string => (env !== 'js' && wasmModexp() ? 'wasm + js' : 'js');
   if (!n) {
     return {
       backend: 'js',
@@ -65,7 +67,7 @@ export function backendInfo(): BackendInfo {
       wasm,
       wasmError,
       sha256: 'js',
-      bignum: tsBignum,
+      bignum: tsBignum(),
       bignumKernels: [],
       bignumRefused: [],
       kernels: [],
@@ -75,16 +77,16 @@ export function backendInfo(): BackendInfo {
     };
   }
   const info = n.backendInfo();
-  // POWPRIME_BACKEND=wasm: the addon is loaded (file locks, `backend: 'native'` asked by name), but the
-  // work runs on the TS backend, so its kernels are what is in use; the addon's stay listed as usable.
+  // POWPRIME_BACKEND=wasm: the addon is loaded (file locks, sha256(), `backend: 'native'` asked by name),
+  // but the prime work runs on the TS backend, so its kernels are what is in use; the addon's stay listed.
   const ts = env === 'wasm';
   return {
     backend: ts ? 'js' : 'native',
     powBackend,
     wasm,
     wasmError,
-    sha256: ts ? 'js' : info.sha256,
-    bignum: ts ? tsBignum : info.bignum,
+    sha256: info.sha256,
+    bignum: ts ? tsBignum() : info.bignum,
     bignumKernels: info.bignumKernels,
     bignumRefused: info.bignumRefused,
     kernels: info.kernels,

@@ -50,6 +50,21 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
       stderr: `powprime: --out ${s1} is shard 1/2's file (seed 21), which \`moduli --shard 1/2\` resumes; merged with gaps it would resume as no shard: write the merge to another file\n`,
     });
     expect(readFileSync(s1, 'utf8')).toBe(before);
+    // The same when the shard's file is not an input but a copy of it is: its lines are all kept, its header would not be.
+    const copy = path.join(path.dirname(s1), 's1-copy');
+    writeFileSync(copy, before);
+    expect(cli('merge', copy, '--out', s1)).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^powprime: --out \S+ is shard 1\/2's file \(seed 21\), .* merged with gaps it would resume as no shard/),
+    });
+    expect(readFileSync(s1, 'utf8')).toBe(before);
+    // A shard of one group (index 0, no gap) merged alone: the same loss, said so.
+    const first = path.join(path.dirname(s1), 'first');
+    writeFileSync(first, `${before.split('\n').slice(0, 2).join('\n')}\n`);
+    expect(cli('merge', first, '--out', first)).toMatchObject({
+      status: 2,
+      stderr: `powprime: --out ${first} is shard 1/2's file (seed 21), which \`moduli --shard 1/2\` resumes; merged alone it would resume as no shard: write the merge to another file\n`,
+    });
     const resumeGappy = cli('moduli', '--bits', '2048', '--count', '3', '--out', merged);
     expect(resumeGappy).toMatchObject({ status: 2, stderr: `powprime: --out file ${merged} is a merge with gaps; merge the missing shards into it, or use another file\n` });
     // The other shard merged into it (--out one of the inputs), twice over: the straight run, deduplicated.

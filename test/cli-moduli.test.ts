@@ -157,14 +157,19 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
 
   it('stopped without --out, says its saved stdout resumes it, and --out on that file does', async () => {
     const file = path.join(tmp(), 'saved');
-    const a = startCli(['moduli', '--bits', '2048', '--count', '40', '--seed', '78']);
-    await a.waitFor((out) => timelessLines(out).length >= 1, 'a modulus on stdout');
+    // stdout to a file, as a shell's `> saved` has it.
+    const a = startCli(['moduli', '--bits', '2048', '--count', '40', '--seed', '78'], {}, file);
+    await a.waitFor(() => timeless(file).length >= 1, 'a modulus in the file');
     a.child.kill('SIGTERM');
     const stopped = await a.exited;
     expect(stopped.status).toBe(143);
     expect(stopped.stderr).toMatch(/^powprime: interrupted \(SIGTERM\): \d+ new modul(us|i) kept; to resume, rerun it with --out naming the file stdout went to\n$/);
-    // What a shell's `> saved` would hold; the advice taken, a run of one more goes on from it.
-    writeFileSync(file, stopped.stdout);
+    // To a pipe nothing is kept: the advice is a resumable run.
+    const piped = startCli(['moduli', '--bits', '2048', '--count', '40', '--seed', '78']);
+    await piped.waitFor((out) => out.startsWith('# powprime moduli'), 'the header on stdout');
+    piped.child.kill('SIGTERM');
+    expect((await piped.exited).stderr).toMatch(/kept; rerun with --seed and --out to make a run resumable\n$/);
+    // The advice taken, a run of one more goes on from the file.
     const saved = timeless(file);
     const resumed = cli('moduli', '--bits', '2048', '--count', String(saved.length + 1), '--out', file);
     expect(resumed.stdout).toBe(`1 new modulus; ${saved.length + 1} in ${file} (seed 78)\n`);

@@ -119,6 +119,15 @@ describe('search --shard and merge', () => {
     const moduli = await runCli('moduli', '--bits', '2048,3072', '--count', '1', '--seed', '5', '--shard', '2/2');
     expect(moduli).toMatchObject({ status: 0, stderr: 'powprime: shard 2 of 2 has no index: --count 1 of each size gives work to shard 1 only; nothing to do\n' });
     expect(moduli.stdout).toMatch(/^# powprime moduli: seed 5 stream 2 shard 2\/2 [^\n]*\n$/);
+    // With --out the empty shard leaves its file, so merging every shard's file works.
+    const dir = tempDir();
+    const [s1, s3] = [join(dir, 's1.jsonl'), join(dir, 's3.jsonl')];
+    expect((await runCli('search', '--bits', '64', '--count', '1', '--seed', '5', '--shard', '1/3', '--out', s1)).status).toBe(0);
+    expect(await runCli('search', '--bits', '64', '--count', '1', '--seed', '5', '--shard', '3/3', '--out', s3)).toMatchObject({ status: 0, stdout: `0 new safe primes; 0 in ${s3} (seed 5)\n` });
+    expect(readFileSync(s3, 'utf8')).toBe('');
+    const merged = await runCli('merge', s1, s3);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(readFileSync(s1, 'utf8'));
   });
 
   it('merge of nothing is found-nothing (exit 1, said); a line no search could write is refused (exit 2)', async () => {

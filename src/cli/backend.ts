@@ -31,11 +31,11 @@ function howChosen(first: string): string {
 
 function text(info: BackendInfo): string {
   const timed = info.kernels.map((k) => `${k} ${(info.kernelRates[k]! / 1e6).toFixed(1)} M/s`).join(', ');
-  // POWPRIME_BACKEND=wasm: the addon loaded, and its kernels are listed, but not as what runs.
+  // POWPRIME_BACKEND=wasm: the addon loaded (sha256() hashes with it), but its bignum kernels do not run the prime work.
   const unused = info.backend !== 'native';
   const lines = [
     `backend: ${info.backend}`,
-    `sha256: ${info.sha256}${timed ? ` (${unused ? "the addon's kernels, not in use" : howChosen(info.kernels[0]!)}: ${timed})` : ''}`,
+    `sha256: ${info.sha256}${timed ? ` (${howChosen(info.kernels[0]!)}: ${timed})` : ''}`,
     `bignum: ${info.bignum}${info.bignumKernels.length ? ` (${unused ? "the addon's, not in use" : 'usable'}: ${info.bignumKernels.join(', ')})` : ''}`,
     `wasm: ${info.wasm ?? `unavailable (${info.wasmError})`}`,
     // Said only where PoW runs elsewhere than the rest: the wasm backend has a PoW kernel only.

@@ -8,7 +8,7 @@ import { interruptSignal } from './interrupt.ts';
 
 /**
  * `stdoutResumes`: the run's stdout carries the header --out resumes from
- * (moduli's does) and went to a file or pipe, so that file resumes the run.
+ * (moduli's does) and went to a regular file, so that file resumes the run.
  */
 export function interruptedKeeping(kept: string, out: string | undefined, stdoutResumes = false): InterruptedError {
   const { signal } = interruptSignal.reason as InterruptedError;

@@ -9,8 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { plural } from './plural.ts';
 
-/** Whether two paths are one file (a link, another spelling). */
-export function sameFile(a: string, b: string): boolean {
+function sameFile(a: string, b: string): boolean {
   const sa = statSync(a, { throwIfNoEntry: false });
   const sb = statSync(b, { throwIfNoEntry: false });
   return sa !== undefined && sb !== undefined && sa.dev === sb.dev && sa.ino === sb.ino;

@@ -103,10 +103,10 @@ async function merge(files: string[], opts: MergeOpts, target: string | undefine
 
 async function mergeModuliFiles(files: string[], opts: MergeOpts, target: string | undefined): Promise<void> {
   // Refused before the minutes of verifying, which only refuses and never changes the text.
-  const r = await mergeModuli(files, ({ text, moduli, gapped }) => {
-    if (target === undefined || moduli === 0) return;
-    checkNothingLost(target, opts.out!, files, text);
-    checkShardFileKept(target, opts.out!, files, gapped);
+  const r = await mergeModuli(files, (merged) => {
+    if (target === undefined || merged.moduli === 0) return;
+    checkNothingLost(target, opts.out!, files, merged.text);
+    checkShardFileKept(target, opts.out!, merged);
   });
   for (const w of r.warnings) process.stderr.write(`powprime: warning: ${w}\n`);
   // Nothing to merge is "found nothing" (exit 1), said, not an empty file and success.

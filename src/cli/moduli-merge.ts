@@ -6,9 +6,8 @@
  * `moduli` command that made it can resume the merged file; one with gaps
  * lists its indexes, so a later merge can still fill them.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { lackedIndexes } from './index-gaps.ts';
-import { sameFile } from './merge-target.ts';
 import { toRanges } from './index-ranges.ts';
 import { tornInputWarning } from './whole-lines.ts';
 import { encodeModuliLine, HEADER_START, moduliSections, readModuliFile, verifyModuli, type IndexedModulus, type ModuliHeader } from './moduli-file.ts';
@@ -55,6 +54,8 @@ export interface MergeResult {
   warnings: string[];
   /** The seeds whose runs were merged with gaps. */
   gapped: Set<bigint>;
+  /** Each run's indexes merged (of every size), by seed. */
+  indexes: Map<bigint, number[]>;
 }
 
 /**
@@ -66,6 +67,7 @@ export async function mergeModuli(files: string[], beforeVerify?: (merged: Omit<
   const runs = new Map<bigint, Run>();
   const warnings: string[] = [];
   const gapped = new Set<bigint>();
+  const runIndexes = new Map<bigint, number[]>();
   let lines = 0;
   for (const file of files) {
     const existing = readModuliFile(file, 'input', '');
@@ -92,6 +94,10 @@ export async function mergeModuli(files: string[], beforeVerify?: (merged: Omit<
     const run = runs.get(seed)!;
     const all = [...run.byKey.values()].sort((a, b) => a.bits - b.bits || a.index - b.index);
     sorted.push({ all, header: run.header });
+    runIndexes.set(
+      seed,
+      all.map((e) => e.index),
+    );
     const indexes = new Map<number, number[]>();
     for (const e of all) {
       const xs = indexes.get(e.bits) ?? [];
@@ -111,24 +117,35 @@ export async function mergeModuli(files: string[], beforeVerify?: (merged: Omit<
     moduli += all.length;
   }
   const text = out.map((l) => `${l}\n`).join('');
-  beforeVerify?.({ text, moduli, gapped });
+  beforeVerify?.({ text, moduli, gapped, indexes: runIndexes });
   for (const { all, header } of sorted) await verifyModuli(all, header, '');
-  return { text, lines, moduli, warnings, gapped };
+  return { text, lines, moduli, warnings, gapped, indexes: runIndexes };
 }
 
 /**
- * Refuses `merge … --out F` when F, one of the inputs, is a shard's file and
- * the merge leaves that run with gaps: a file merged with gaps resumes as no
- * shard, so the shard's own `moduli --shard` run could not go on in F, and
- * the hours it would still add to it would have to be run again elsewhere.
+ * Refuses `merge … --out F` when F is a shard's file (an input, or a file
+ * whose groups an input holds too, such as a copy) and the merge leaves that
+ * run with gaps or with that shard's groups alone: F would be rewritten as a
+ * merge, which resumes as no shard, so the shard's own `moduli --shard` run
+ * could not go on in F, and the hours it would still add to it would have to
+ * be run again elsewhere.
  */
-export function checkShardFileKept(target: string, out: string, inputs: readonly string[], gapped: ReadonlySet<bigint>): void {
-  if (!inputs.some((f) => sameFile(f, target))) return;
-  for (const { header } of moduliSections(target, readModuliFile(target, 'input', ''), 'input', '')) {
-    if (!header.shard || !gapped.has(header.seed)) continue;
-    const shard = `${header.shard.k + 1}/${header.shard.n}`;
+export function checkShardFileKept(target: string, out: string, merged: Pick<MergeResult, 'gapped' | 'indexes'>): void {
+  if (!statSync(target, { throwIfNoEntry: false })?.size) return;
+  let sections: ReturnType<typeof moduliSections>;
+  try {
+    sections = moduliSections(target, readModuliFile(target, 'input', ''), 'input', '');
+  } catch {
+    return; // not a file of ours (checkNothingLost has kept its lines): it has no shard header to keep
+  }
+  for (const { header } of sections) {
+    if (!header.shard) continue;
+    const { k, n } = header.shard;
+    const gaps = merged.gapped.has(header.seed);
+    if (!gaps && !(merged.indexes.get(header.seed) ?? []).every((i) => i % n === k)) continue;
+    const shard = `${k + 1}/${n}`;
     throw new RangeError(
-      `--out ${out} is shard ${shard}'s file (seed ${header.seed}), which \`moduli --shard ${shard}\` resumes; merged with gaps it would resume as no shard: write the merge to another file`,
+      `--out ${out} is shard ${shard}'s file (seed ${header.seed}), which \`moduli --shard ${shard}\` resumes; merged ${gaps ? 'with gaps' : 'alone'} it would resume as no shard: write the merge to another file`,
     );
   }
 }

@@ -5,6 +5,7 @@
  * resumable with --out, put together with `merge`. `--screen FILE` checks a
  * moduli file instead (moduli-screen.ts). docs/moduli.md is the admin's guide.
  */
+import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import { resolveBackend } from '../backend.ts';
 import { formatModuliLine, MODULI_MAX_BITS, MODULI_MIN_BITS, type ModuliEntry } from '../moduli/format.ts';
@@ -155,7 +156,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
     }
   } catch (err) {
     if (!interruptSignal.aborted) throw err;
-    throw interruptedKeeping(moduliCount(found, 'new '), opts.out, !process.stdout.isTTY);
+    throw interruptedKeeping(moduliCount(found, 'new '), opts.out, stdoutIsFile());
   } finally {
     out?.close();
   }
@@ -163,4 +164,13 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   const total = earlier + found;
   if (opts.json) process.stdout.write(`${JSON.stringify({ out: opts.out, found, total, seed: seed.toString(), bits: sizes, ...(shard ? { shard: `${shard.k + 1}/${shard.n}` } : {}) })}\n`);
   else process.stdout.write(`${moduliCount(found, 'new ')}; ${total} in ${opts.out} (seed ${seed})\n`);
+}
+
+/** Whether stdout goes to a regular file (`> saved`), which then resumes the run; a pipe or a terminal keeps nothing. */
+function stdoutIsFile(): boolean {
+  try {
+    return fstatSync(1).isFile();
+  } catch {
+    return false; // no stdout at all: nothing saved
+  }
 }

@@ -63,7 +63,7 @@ async function runPrompts(client: QuestionClient, status: StatusLine, opts: RunF
   const firstCheck = checkInteger('--first-check', parseIntArg('--first-check', opts.firstCheck), 0, MAX_CHECK_INTERVAL_SECONDS);
   const maxInterval = checkInteger('--max-interval', parseIntArg('--max-interval', opts.maxInterval), 1, MAX_CHECK_INTERVAL_SECONDS);
   // Checked as text first: a binary file's "lines" would each be posted, from the service's small daily budget.
-  const prompts = textLines(await readInputBytes(opts.prompts, '--prompts', MAX_PROMPTS_BYTES, interruptSignal), `--prompts ${opts.prompts}`)
+  const prompts = textLines(await readInputBytes(opts.prompts, '--prompts', MAX_PROMPTS_BYTES, interruptSignal), `--prompts ${opts.prompts === '-' ? '- (stdin)' : opts.prompts}`)
     .map((l) => l.trim())
     .filter(Boolean);
   // The sink is made once the pipeline holds the state dir, so a refused second run leaves --out alone; answers are delivered only in run().

@@ -2,7 +2,9 @@
  * `powprime search`: the command, and the order of a run: flags, resume from
  * --out, registration of earlier primes, then the search here or on a queue.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { randomSeed } from '../prime/seed.ts';
 import { searchSafePrimes } from '../prime/search.ts';
@@ -96,6 +98,8 @@ export function registerSearch(program: Command): void {
         for (const l of existing.lines) await registering.register(BigInt(l.prime), { earlier: true });
       }
       if (remaining <= 0) {
+        // A shard with no index still leaves its (empty) file, as moduli's does: merge is given every shard's.
+        if (opts.out && wanted === 0 && !existsSync(opts.out)) writeFileAtomic(opts.out, '', 0o644);
         // Counted while the file is still locked: a run starting next must not change it under the count.
         const total = linesOnDisk(opts.out, existing.lines.length);
         outFile?.close();

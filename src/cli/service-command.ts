@@ -65,7 +65,7 @@ export function clientOptions(
   if (o.limits === false && !isLoopback(new URL(baseUrl))) throw new RangeError(`--no-limits is for a service on this machine (a loopback --base-url), not ${new URL(baseUrl).host}`);
   if (o.stateDir === '') throw new RangeError('--state-dir must name a folder (got "")');
   // Made when missing, as the default is; a file in its place is named here, not by the first state file under it.
-  if (o.stateDir && statSync(o.stateDir, { throwIfNoEntry: false })?.isDirectory() === false) throw new RangeError(`--state-dir ${o.stateDir} is not a folder`);
+  if (o.stateDir) checkStateDir(o.stateDir);
   const deadline = timeoutMs === undefined ? null : deadlineSignal(timeoutMs, new URL(baseUrl).host);
   return {
     baseUrl,
@@ -163,4 +163,16 @@ export function withCommand<O extends ServiceFlags>(fn: (cmd: Command, o: O) => 
     const cmd = args[args.length - 1] as Command;
     await fn(cmd, cmd.opts<O>());
   };
+}
+
+/** Refuses a --state-dir that is a file, or lies under one, in the flag's words (a missing one is made). */
+function checkStateDir(dir: string): void {
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(dir, { throwIfNoEntry: false })?.isDirectory();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
+    throw new RangeError(`--state-dir ${dir} lies under a file, not a folder`);
+  }
+  if (isDir === false) throw new RangeError(`--state-dir ${dir} is not a folder`);
 }

@@ -1,5 +1,6 @@
 /** Long-running CLI processes in tests: watched while they run, killed with -9, and all stopped at the end. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { CLI_ENTRY, type CliResult } from './cli.ts';
 
 export interface Running {
@@ -14,8 +15,12 @@ export interface Running {
 
 const started = new Set<ChildProcess>();
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
+/** `stdoutTo`: a file stdout is written to, as a shell's `> file` (stdout() is then empty). */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, stdoutTo?: string): Running {
+  const fd = stdoutTo === undefined ? undefined : openSync(stdoutTo, 'w');
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { stdio: ['pipe', fd ?? 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // The child has its own copy of the descriptor.
+  if (fd !== undefined) closeSync(fd);
   started.add(child);
   let out = '';
   let err = '';
@@ -23,7 +28,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
   const poke = (): void => {
     for (const w of waiters) w();
   };
-  child.stdout!.on('data', (d: Buffer) => {
+  child.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
     poke();
   });
