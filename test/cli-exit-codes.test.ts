@@ -28,7 +28,11 @@ describe('unusable paths are bad input (exit 2, one line)', () => {
     ['--prompts a binary file', ['question', 'run', '--prompts', binaryFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*binary is not UTF-8 text \(a binary file\?\)$/m],
     ['--prompts with a NUL', ['question', 'run', '--prompts', nulFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*nul line 2 holds a control character: is it a text file\?$/m],
     ['--state-dir a file', ['question', 'stats', '--state-dir', aFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --state-dir .*a-file is not a folder$/m],
-    ['--state-dir under a file', ['question', 'stats', '--state-dir', path.join(aFile, 'sub'), '--base-url', 'http://127.0.0.1:9'], /^powprime: --state-dir .*a-file\/sub lies under a file, not a folder$/m],
+    [
+      '--state-dir under a file',
+      ['question', 'stats', '--state-dir', path.join(aFile, 'sub'), '--base-url', 'http://127.0.0.1:9'],
+      /^powprime: --state-dir .*a-file\/sub lies under a file, not a folder$/m,
+    ],
     // The system refuses to make it with ENOENT under a parent that exists: Node's recursive mkdir retried that for ever.
     ['--state-dir under /proc', ['question', 'stats', '--state-dir', '/proc/powprime-none/state', '--base-url', 'http://127.0.0.1:9'], /cannot use \/proc\/powprime-none: no such file/],
   ])('%s', (_what, args, message) => {
