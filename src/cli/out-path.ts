@@ -22,12 +22,13 @@ function statOf(p: string, link = false): Stats | undefined {
   }
 }
 
-/** Refuses a path that is not a regular file (or absent), following links. */
-export function checkRegularFile(file: string, flag: string): void {
+/** Refuses a path that is not a regular file (or absent, unless it must exist: an input), following links. */
+export function checkRegularFile(file: string, flag: string, mustExist = false): void {
   if (file === '') throw new RangeError(`${flag} must name a file (got "")`);
   // Elsewhere "-" means stdin or stdout: taken as a file's name it would surprise.
   if (file === '-') throw new RangeError(`${flag} - is not stdin or stdout here; give a file name (./- for a file named "-")`);
   const st = statOf(file);
+  if (st === undefined && mustExist) throw new RangeError(`${flag} ${file}: no such file`);
   if (st === undefined) return;
   if (st.isDirectory()) throw new RangeError(`${flag} ${file} is a directory; give a file name`);
   if (!st.isFile()) throw new RangeError(`${flag} ${file} is not a regular file (a device, FIFO or socket); give a file name`);

@@ -61,12 +61,13 @@ export function clientOptions(
   const timeoutMs = o.timeout === undefined ? undefined : parseTimeout(o.timeout);
   const defaultUrl = defaultBaseUrl(envVar);
   const baseUrl = baseUrlFrom(o, envVar);
+  const url = new URL(baseUrl);
   // Said in the flags' words before the client says it in the API's (limits: 'off', baseUrl).
-  if (o.limits === false && !isLoopback(new URL(baseUrl))) throw new RangeError(`--no-limits is for a service on this machine (a loopback --base-url), not ${new URL(baseUrl).host}`);
+  if (o.limits === false && !isLoopback(url)) throw new RangeError(`--no-limits is for a service on this machine (a loopback --base-url), not ${url.host}`);
   if (o.stateDir === '') throw new RangeError('--state-dir must name a folder (got "")');
   // Made when missing, as the default is; a file in its place is named here, not by the first state file under it.
   if (o.stateDir) checkStateDir(o.stateDir);
-  const deadline = timeoutMs === undefined ? null : deadlineSignal(timeoutMs, new URL(baseUrl).host);
+  const deadline = timeoutMs === undefined ? null : deadlineSignal(timeoutMs, url.host);
   return {
     baseUrl,
     ...(defaultUrl !== undefined ? { defaultBaseUrl: defaultUrl } : {}),

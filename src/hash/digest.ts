@@ -2,7 +2,7 @@
 import { native } from '../native.ts';
 import { checkOptions, optionNames } from '../option-checks.ts';
 import { sha256 as sha256Js } from './sha256.ts';
-import { argumentError, show } from '../validate.ts';
+import { argumentError, checkOneOf, show } from '../validate.ts';
 
 export interface Sha256Options {
   /**
@@ -19,15 +19,13 @@ export const SHA256_OPTIONS = optionNames<Sha256Options>()(['kernel']);
  * Every kernel name powprime has, on any CPU (native/sha256/): a name not
  * among them is a slip, said as such rather than "not usable on this machine".
  */
-const KERNEL_NAMES = ['js', 'scalar', 'sha-ni', 'sha-ni-x5', 'armv8-sha2', 'avx2', 'avx512', 'avx512-lean', 'avx512-spare'];
+const KERNEL_NAMES: readonly string[] = ['js', 'scalar', 'sha-ni', 'sha-ni-x5', 'armv8-sha2', 'avx2', 'avx512', 'avx512-lean', 'avx512-spare'];
 
 /** SHA-256 of `data`, computed by the selected kernel. */
 export function sha256(data: Uint8Array, opts?: Sha256Options): Uint8Array {
   if (!(data instanceof Uint8Array)) throw argumentError(TypeError, 'data', `must be a Uint8Array (got ${show(data)})`);
   const options: Sha256Options = checkOptions('options', opts, 'sha256', SHA256_OPTIONS);
-  const kernel = options.kernel;
-  if (kernel !== undefined && typeof kernel !== 'string') throw argumentError(TypeError, 'kernel', `must be a string (got ${show(kernel)})`);
-  if (kernel !== undefined && !KERNEL_NAMES.includes(kernel)) throw argumentError(RangeError, 'kernel', `must be one of ${KERNEL_NAMES.join(', ')} (got ${show(kernel)})`);
+  const kernel = options.kernel === undefined ? undefined : checkOneOf('kernel', options.kernel, KERNEL_NAMES);
   const n = native();
   if (kernel === 'js' || (kernel === undefined && !n)) return sha256Js(data);
   if (!n) throw new RangeError(`kernel '${kernel}' is unavailable: the native addon is not loaded`);
