@@ -311,7 +311,7 @@ complete -c powprime -n '__powprime_at bench' -l suite -x -a 'pow prime moduli a
 complete -c powprime -n '__powprime_at bench' -l save -r -F -d 'keep the result, to --compare a later run with'
 complete -c powprime -n '__powprime_at bench' -l report -r -F -d 'write a self-contained HTML page with SVG charts of the result'
 complete -c powprime -n '__powprime_at bench' -l compare -r -F -d 'show each figure’s change against a result saved with --save'
-complete -c powprime -n '__powprime_at bench' -l moduli-bits -x -d 'with --suite moduli (not --quick): only these sizes, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)'
+complete -c powprime -n '__powprime_at bench' -l moduli-bits -x -d 'with --suite moduli (not --quick): only these sizes, comma-separated or repeated, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)'
 complete -c powprime -n '__powprime_at bench' -s h -l help -d 'display help for command'
 complete -c powprime -n '__powprime_at fake-services' -l port -x -d 'port on 127.0.0.1; 0 takes any free one'
 complete -c powprime -n '__powprime_at fake-services' -l difficulty -x -d 'proof-of-work difficulty of the question service'

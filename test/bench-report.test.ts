@@ -381,6 +381,8 @@ describe('powprime bench --quick --suite pow (a real, short run)', () => {
       [['--suite', 'moduli', '--quick', '--moduli-bits', '8192'], /--moduli-bits goes with --suite moduli, without --quick/],
       [['--suite', 'moduli', '--moduli-bits', '1024'], /--moduli-bits must be an integer from 2048 to 8192 \(got 1024\)/],
       [['--suite', 'moduli', '--moduli-bits', '8192,8192'], /--moduli-bits names 8192 twice/],
+      // Repeated, the lists add up, as moduli --bits's do (commander would keep the last alone).
+      [['--suite', 'moduli', '--moduli-bits', '8192', '--moduli-bits', '2048,8192'], /--moduli-bits names 8192 twice/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli('bench', '--progress', 'json', ...args);

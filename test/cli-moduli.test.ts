@@ -186,6 +186,8 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
       [['moduli', '--bits', '2048'], /--count is needed/],
       [['moduli', '--bits', '1024'], /--bits must be an integer from 2048 to 8192 \(got 1024\)/],
       [['moduli', '--bits', '2048,,3072', '--count', '1'], /--bits has an empty item \(got "2048,,3072"\)/],
+      // Repeated, each list is quoted as it was given, not as the joined text.
+      [['moduli', '--bits', '2048', '--bits', '', '--count', '1'], /--bits has an empty item \(got ""\)/],
       [['moduli', '--screen', 'x', '--shard-count', '2'], /--shard-count does not go with --screen/],
       [['moduli', '--screen', 'x', '--queue-name', 'q'], /--queue-name does not go with --screen/],
       [['moduli', '--count', '2'], /--bits is needed/],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { checkOneOf } from '../validate.ts';
-import { parseSizes } from './moduli-sizes.ts';
+import { collectSizes, parseSizes } from './moduli-sizes.ts';
 import { replaceablePath } from './out-path.ts';
 import { checkInputFile } from './read-input.ts';
 import { StatusLine } from './status.ts';
@@ -15,7 +15,7 @@ interface BenchOpts {
   save?: string;
   report?: string;
   compare?: string;
-  moduliBits?: string;
+  moduliBits?: string[];
 }
 
 export function registerBench(program: Command): void {
@@ -37,7 +37,7 @@ export function registerBench(program: Command): void {
     .option('--save <file.json>', 'keep the result, to --compare a later run with')
     .option('--report <file.html>', 'write a self-contained HTML page with SVG charts of the result')
     .option('--compare <old.json>', 'show each figure’s change against a result saved with --save')
-    .option('--moduli-bits <list>', 'with --suite moduli (not --quick): only these sizes, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)')
+    .option('--moduli-bits <list>', 'with --suite moduli (not --quick): only these sizes, comma-separated or repeated, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)', collectSizes)
     .action(async (opts: BenchOpts) => {
       const suite = checkOneOf('--suite', opts.suite, ['pow', 'prime', 'moduli', 'all'] as const);
       if (opts.moduliBits !== undefined && (suite !== 'moduli' || opts.quick)) throw new RangeError('--moduli-bits goes with --suite moduli, without --quick');

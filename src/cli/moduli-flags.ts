@@ -11,7 +11,7 @@ import { parseSizes } from './moduli-sizes.ts';
 import { parseShard, type Shard } from './shard.ts';
 
 export interface ModuliOpts {
-  bits?: string;
+  bits?: string[];
   count?: string;
   seed?: string;
   threads?: string;

@@ -19,6 +19,7 @@ import { DEFAULT_QUEUE_NAME, loadQueueLibraries } from '../queue/connection.ts';
 import { interruptSignal } from './interrupt.ts';
 import { interruptedKeeping, keepingNothing } from './interrupted-run.ts';
 import { encodeModuliLine } from './moduli-file.ts';
+import { collectSizes } from './moduli-sizes.ts';
 import { resumeModuli } from './moduli-resume.ts';
 import { parseModuliFlags, type ModuliFlags, type ModuliOpts } from './moduli-flags.ts';
 import { isQuiet } from './progress-mode.ts';
@@ -35,9 +36,7 @@ export function registerModuli(program: Command): void {
     .command('moduli')
     .description("OpenSSH moduli (sshd's Diffie-Hellman group exchange): safe primes with ssh-keygen's generator, resumable with --out; --screen checks a moduli file")
     // Repeated, the lists add up: `--bits 3072 --bits 8192` is both sizes, not the last.
-    .option('--bits <list>', `sizes in bits, comma-separated or repeated, each ${MODULI_MIN_BITS}-${MODULI_MAX_BITS} (e.g. 3072,4096,8192)`, (v: string, prev?: string) =>
-      prev === undefined ? v : `${prev},${v}`,
-    )
+    .option('--bits <list>', `sizes in bits, comma-separated or repeated, each ${MODULI_MIN_BITS}-${MODULI_MAX_BITS} (e.g. 3072,4096,8192)`, collectSizes)
     .option('--count <C>', 'moduli per size (with --out: in the file, counting earlier runs)')
     .option('--seed <S>', 'search seed, decimal or 0x: the same seed gives the same moduli (default: taken from --out, else random and reported)')
     .option('--threads <n>', 'worker threads (default: one per core)')
