@@ -16,6 +16,8 @@ const binaryFile = path.join(dir, 'binary');
 writeFileSync(binaryFile, Buffer.from([0x30, 0x82, 0x01, 0x08, 0xff, 0xfe, 0x0a, 0x02, 0x82]));
 const nulFile = path.join(dir, 'nul');
 writeFileSync(nulFile, 'a fine prompt\r\nand\u0000another\n');
+const crFile = path.join(dir, 'cr');
+writeFileSync(crFile, 'first prompt\rsecond prompt\r');
 
 describe('unusable paths are bad input (exit 2, one line)', () => {
   it.each([
@@ -27,6 +29,11 @@ describe('unusable paths are bad input (exit 2, one line)', () => {
     // A binary file's "lines" would each be posted from the service's few questions a day: nothing is sent (port 9 would refuse anyway).
     ['--prompts a binary file', ['question', 'run', '--prompts', binaryFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*binary is not UTF-8 text \(a binary file\?\)$/m],
     ['--prompts with a NUL', ['question', 'run', '--prompts', nulFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --prompts .*nul line 2 holds a control character: is it a text file\?$/m],
+    [
+      '--prompts ended by CR alone',
+      ['question', 'run', '--prompts', crFile, '--base-url', 'http://127.0.0.1:9'],
+      /^powprime: --prompts .*cr line 1 holds a carriage return inside it: are its lines ended by CR alone\?/m,
+    ],
     ['--state-dir a file', ['question', 'stats', '--state-dir', aFile, '--base-url', 'http://127.0.0.1:9'], /^powprime: --state-dir .*a-file is not a folder$/m],
     [
       '--state-dir under a file',

@@ -58,8 +58,11 @@ export function textLines(bytes: Buffer, what: string): string[] {
   const lines = text.split('\n');
   // A CR before the newline is a Windows line ending, not a control character of the line.
   const bad = lines.findIndex((l) => CONTROL.test(l.replace(/\r$/, '')));
-  if (bad >= 0) throw new RangeError(`${what} line ${bad + 1} holds a control character: is it a text file?`);
-  return lines;
+  if (bad < 0) return lines;
+  // A CR inside a line, and no other control character: lines ended by CR alone (classic Mac OS), not a binary file.
+  if (!CONTROL.test(lines[bad]!.replace(/\r/g, '')))
+    throw new RangeError(`${what} line ${bad + 1} holds a carriage return inside it: are its lines ended by CR alone? Save it with LF (or CRLF) line endings`);
+  throw new RangeError(`${what} line ${bad + 1} holds a control character: is it a text file?`);
 }
 
 /** Refuses (RangeError) an input `file` that is missing or a folder, naming it as `what` (the flag and file, or the file). */
