@@ -55,14 +55,14 @@ export type { SafePrimeResult } from './prime/runs.ts';
 export type { SafePrimeProgress, SafePrimeSearchOptions } from './prime/search-options.ts';
 export { QuestionClient } from './clients/question/client.ts';
 export { sanitizeFilename } from './clients/http/file-names.ts';
-export type { DeliveredFile, FileListing, ItemError, QuestionClientOptions, QuestionPowOptions, Stats, Thread, ThreadItem } from './clients/question/client.ts';
+export type { QuestionClientOptions, QuestionPowOptions } from './clients/question/client.ts';
+export type { DeliveredFile, FileListing, ItemError, Stats, Thread, ThreadItem } from './clients/question/threads.ts';
 export { HUMAN_NOTICE, attributionText } from './clients/question/attribution.ts';
 export type { Attribution } from './clients/question/attribution.ts';
 export {
   BadRequestError,
   ChallengeExpiredError,
   DeadlineError,
-  NetworkError,
   ServiceNotFoundError,
   ProtocolError,
   RateLimitWaitError,
@@ -74,6 +74,7 @@ export {
   ResponseTooLargeError,
   UnauthorizedError,
 } from './clients/errors.ts';
+export { NetworkError } from './clients/network-error.ts';
 export { realClock } from './clients/clock.ts';
 export type { Clock } from './clients/clock.ts';
 export { b85decode, b85encode } from './clients/registry/base85.ts';
@@ -98,7 +99,7 @@ export type { KeystoreOptions, LedgerEntry, LedgerState } from './clients/regist
 export { Registrar, type Registration } from './clients/registry/registrar.ts';
 export { pipelineFile, QuestionPipeline } from './clients/question/pipeline.ts';
 export type { PipelineOptions } from './clients/question/pipeline.ts';
-export type { PipelineEvents } from './clients/question/pipeline-actions.ts';
+export type { PipelineEvents } from './clients/question/pipeline-items.ts';
 export { promptKey } from './clients/question/pipeline-state.ts';
 export { AdClient } from './clients/ads/client.ts';
 export { AD_ROUTES } from './clients/ads/routes.ts';

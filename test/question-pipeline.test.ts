@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NetworkError } from '../src/clients/errors.ts';
+import { NetworkError } from '../src/clients/network-error.ts';
 import { ManualClock } from '../src/clients/clock.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';

@@ -16,15 +16,14 @@ const root = join(import.meta.dirname, '..');
  */
 const OVER_200: Record<string, number> = {
   'src/clients/ads/client.ts': 203,
-  'src/clients/errors.ts': 210,
+  'src/clients/registry/client.ts': 253,
   'src/queue/chunk-plan.ts': 256,
   'src/clients/http/rate-limiter.ts': 257,
-  'src/clients/registry/client.ts': 257,
   'src/fake-services/question-service.ts': 273,
   'src/clients/registry/registrar.ts': 275,
+  'src/clients/http/service-client.ts': 287,
+  'src/clients/question/client.ts': 329,
   'src/fs/file-lock.ts': 361,
-  'src/clients/question/client.ts': 385,
-  'src/clients/http/service-client.ts': 386,
 };
 
 function filesUnder(dir: string): string[] {

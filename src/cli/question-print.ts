@@ -1,7 +1,7 @@
 /** How question threads read on stdout: for a person (every server string's controls escaped) or, with --json, verbatim. */
 import { isoTime } from '../clients/clock.ts';
 import { attributionText } from '../clients/question/attribution.ts';
-import { threadJson, type ItemError, type Thread, type ThreadItem } from '../clients/question/client.ts';
+import { threadJson, type ItemError, type Thread, type ThreadItem } from '../clients/question/threads.ts';
 import { terminalLine, terminalText } from './terminal-text.ts';
 
 /** A thread for a person: every server string with its controls escaped (--json keeps them verbatim). */

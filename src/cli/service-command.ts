@@ -5,7 +5,7 @@ import { realClock, type Clock } from '../clients/clock.ts';
 import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
 import { linkSignals } from '../clients/http/linked-signal.ts';
 import { isLoopback } from '../clients/http/transport.ts';
-import type { ServiceClientOptions } from '../clients/http/service-client.ts';
+import type { ServiceClientOptions } from '../clients/http/client-options.ts';
 import { MAX_WAIT_SECONDS } from '../limits.ts';
 import { checkHttpUrl, checkInteger } from '../validate.ts';
 import { parseDuration, parseIntArg } from './args.ts';

@@ -12,12 +12,13 @@ import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
 import { DAY, MINUTE } from '../http/rate-limiter.ts';
-import { argumentError, show } from '../../validate.ts';
+import { argumentError, checkFunction, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
 import { fillPath } from '../http/routes.ts';
 import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
-import { optionalNumber, ServiceClient, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
+import { ServiceClient } from '../http/service-client.ts';
+import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } from '../http/client-options.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
@@ -63,8 +64,7 @@ export class AdClient extends ServiceClient<AdRoute> {
     for (const name of ['indexMaxAgeMs', 'imageMaxAgeMs'] as const) optionalNumber(opts, name, (n) => n >= 0, 'a number of milliseconds ≥ 0');
     this.indexMaxAgeMs = opts.indexMaxAgeMs ?? 10 * MINUTE;
     this.imageMaxAgeMs = opts.imageMaxAgeMs ?? 30 * DAY;
-    if (opts.random !== undefined && typeof opts.random !== 'function') throw argumentError(TypeError, 'random', `must be a function (got ${show(opts.random)})`);
-    this.rand = opts.random ?? Math.random;
+    this.rand = checkFunction<() => number>('random', opts.random) ?? Math.random;
   }
 
   /** An ad with its required fields checked; colours not of the form #… are dropped. */

@@ -6,7 +6,8 @@
  */
 import { packageVersion } from '../../package-root.ts';
 import { connect } from 'node:net';
-import { NetworkError, ProtocolError, RequestTimeoutError, ResponseTooLargeError } from '../errors.ts';
+import { ProtocolError, RequestTimeoutError, ResponseTooLargeError } from '../errors.ts';
+import { NetworkError } from '../network-error.ts';
 import type { Bytes } from '../bytes.ts';
 import { linkSignals } from './linked-signal.ts';
 

@@ -14,62 +14,15 @@ import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
-import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
+import { ServiceClient, type CallSpec } from '../http/service-client.ts';
+import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } from '../http/client-options.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
-import { isoTime } from '../clock.ts';
-import type { Bytes } from '../bytes.ts';
+import type { DeliveredFile, FileListing, ItemError, Stats, Thread, ThreadItem } from './threads.ts';
 import { argumentError, checkOneOf, checkThreads, show } from '../../validate.ts';
 import { checkOptions, checkRequiredOptions, optionNames } from '../../option-checks.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
-
-interface FileDescriptor {
-  filename: string;
-  mimetype: string;
-  size: number;
-}
-
-export interface Thread {
-  question: string;
-  /** Markdown, written by a person. */
-  answer: string;
-  answeree: string;
-  /** UNIX seconds. */
-  time: number;
-  files?: FileDescriptor[];
-  attribution: Attribution;
-}
-
-export interface ThreadItem extends Thread {
-  id: string;
-}
-
-export interface ItemError {
-  error: string;
-  id?: string;
-}
-
-export interface FileListing extends FileDescriptor {
-  question: string;
-}
-
-export interface Stats {
-  count: number;
-  files: number;
-  pages: number;
-}
-
-export interface DeliveredFile {
-  id: string;
-  filename: string;
-  /** Where it is cached on disk; null when the route's headers forbid keeping it (no-store, max-age=0). */
-  path: string | null;
-  content: Bytes;
-  mimetype: string | null;
-  fromCache: boolean;
-  attribution: Attribution;
-}
 
 export interface QuestionClientOptions extends ServiceClientOptions {
   /** The service's homepage, credited with every delivery (default: the base URL's origin). */
@@ -372,13 +325,4 @@ function fileMetaShape(x: unknown): string | undefined {
   if (typeof m.expires !== 'number' || !Number.isFinite(m.expires)) return 'has no finite "expires"';
   if (m.mimetype !== null && typeof m.mimetype !== 'string') return 'has a "mimetype" that is neither a string nor null';
   return undefined;
-}
-
-/**
- * A thread as powprime's JSON gives it (`--json`, the lines `question run`
- * writes): the service's UNIX-seconds `time` as an ISO 8601 instant, like
- * every instant in powprime's JSON; the rest as the service sent it.
- */
-export function threadJson<T extends Thread>(t: T): Omit<T, 'time'> & { time: string } {
-  return { ...t, time: isoTime(t.time * 1000) };
 }

@@ -8,23 +8,14 @@
  * host, TLS) stops the run with its NetworkError instead of counting against
  * the items: an outage is not a reason to drop a prompt.
  */
-import { BadRequestError, NetworkError, RateLimitedError } from '../errors.ts';
-import type { ItemError, QuestionClient, ThreadItem } from './client.ts';
+import { BadRequestError, RateLimitedError } from '../errors.ts';
+import { NetworkError } from '../network-error.ts';
+import type { QuestionClient } from './client.ts';
+import type { ItemError, ThreadItem } from './threads.ts';
 import { DAY } from '../http/rate-limiter.ts';
-import type { AwaitingItem, DeliveringItem, DroppedItem, Lists, PromptItem } from './pipeline-items.ts';
+import type { AwaitingItem, Deliver, DeliveringItem, DroppedItem, Lists, PipelineEvents, PromptItem } from './pipeline-items.ts';
 import type { PipelineState } from './pipeline-state.ts';
-import { type Action, checkRoute, nextCheck } from './pipeline-timing.ts';
-
-/** What the caller does with an answer; it must be idempotent: after a crash it runs again. */
-export type Deliver = (answer: { key: string; prompt: string; thread: ThreadItem; lastAttempt: boolean }) => Promise<void> | void;
-
-export interface PipelineEvents {
-  posted: [{ key: string; prompt: string; id: string }];
-  answered: [{ key: string; prompt: string; thread: ThreadItem }];
-  dropped: [DroppedItem];
-  waiting: [{ until: number; action: Action }];
-  failed: [Error];
-}
+import { checkRoute, nextCheck } from './pipeline-timing.ts';
 
 /** The pipeline's options the actions follow (see PipelineOptions), defaults applied. */
 export interface ActionSettings {

@@ -1,9 +1,11 @@
 /**
  * What the question pipeline's state file holds: its five lists, the entries
- * of each, and the shape a file read back must have to be used.
+ * of each, and the shape a file read back must have to be used; and what the
+ * pipeline tells its caller of them (its events, the answer it delivers).
  */
 import type { ShapeCheck } from '../http/state-file.ts';
-import type { ThreadItem } from './client.ts';
+import type { Action } from './pipeline-timing.ts';
+import type { ThreadItem } from './threads.ts';
 
 export interface PromptItem {
   key: string;
@@ -87,3 +89,14 @@ export const stateShape: ShapeCheck = (v) => {
   }
   return undefined;
 };
+
+/** What the caller does with an answer; it must be idempotent: after a crash it runs again. */
+export type Deliver = (answer: { key: string; prompt: string; thread: ThreadItem; lastAttempt: boolean }) => Promise<void> | void;
+
+export interface PipelineEvents {
+  posted: [{ key: string; prompt: string; id: string }];
+  answered: [{ key: string; prompt: string; thread: ThreadItem }];
+  dropped: [DroppedItem];
+  waiting: [{ until: number; action: Action }];
+  failed: [Error];
+}

@@ -11,13 +11,13 @@ import { EventEmitter } from 'node:events';
 import type { QuestionClient } from './client.ts';
 import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
 import { checkOptionKeys, optionNames } from '../../option-checks.ts';
-import { type Deliver, PipelineActions, type PipelineEvents } from './pipeline-actions.ts';
+import { PipelineActions } from './pipeline-actions.ts';
 import type { AnsweredItem, DroppedItem, PromptItem } from './pipeline-items.ts';
 import { PipelineState, pipelineFile, promptKey } from './pipeline-state.ts';
 import { DEFAULT_FIRST_CHECK_MS, nextAction } from './pipeline-timing.ts';
 
-export type { Deliver, PipelineEvents } from './pipeline-actions.ts';
-export type { AnsweredItem, DroppedItem, PromptItem } from './pipeline-items.ts';
+import type { Deliver, PipelineEvents } from './pipeline-items.ts';
+export type { AnsweredItem, Deliver, DroppedItem, PipelineEvents, PromptItem } from './pipeline-items.ts';
 export { pipelineFile } from './pipeline-state.ts';
 
 export interface PipelineOptions {

@@ -7,11 +7,12 @@ import { REGISTRY_ROUTES, type RegistryRoute } from './routes.ts';
 import { b85decode } from './base85.ts';
 import { ProtocolError, type ServiceError } from '../errors.ts';
 import { knownIdent, NotExistError, RegistryError, registryError, TotpError } from './errors.ts';
-import { optionalNumber, ServiceClient, type CallSpec, type ClientOptionNames, type ServiceClientOptions } from '../http/service-client.ts';
+import { ServiceClient, type CallSpec } from '../http/service-client.ts';
+import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } from '../http/client-options.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
-import { argumentError, show } from '../../validate.ts';
+import { argumentError, checkOneOf, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
 
 export interface KeyMaterial {
@@ -66,12 +67,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
 
   constructor(opts: RegistryClientOptions) {
     super('registry', REGISTRY_ROUTES, opts, REGISTRY_CLIENT_OPTIONS);
-    const oneOf = <T extends string>(name: keyof RegistryClientOptions, allowed: readonly T[], fallback: T): T => {
-      const v = opts[name];
-      if (v === undefined) return fallback;
-      if (!allowed.includes(v as T)) throw argumentError(RangeError, name, `must be ${allowed.map((a) => `'${a}'`).join(' or ')} (got ${show(v)})`);
-      return v as T;
-    };
+    const oneOf = <T extends string>(name: keyof RegistryClientOptions, allowed: readonly T[], fallback: T): T => (opts[name] === undefined ? fallback : checkOneOf(name, opts[name], allowed));
     optionalNumber(opts, 'totpDigits', (n) => Number.isInteger(n) && n >= 1 && n <= 10, 'a whole number from 1 to 10');
     this.ro = {
       totpReading: oneOf('totpReading', ['t0', 'server-clock'], 't0'),

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { isoTime } from '../clock.ts';
 import { Keystore, type LedgerEntry } from './keystore.ts';
 import { JsonError, NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
-import { NetworkError } from '../errors.ts';
+import { NetworkError } from '../network-error.ts';
 import { PrimeRegistryClient, type KeyMaterial } from './client.ts';
 import { argumentError, show } from '../../validate.ts';
 
