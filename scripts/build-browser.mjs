@@ -32,9 +32,9 @@ export async function buildBrowser(outRoot = root) {
       build.onLoad({ filter: /[\\/]src[\\/]browser[\\/]worker-source\.ts$/ }, () => ({ contents: `export const WORKER_SOURCE = ${JSON.stringify(workerCode)};`, loader: 'js' }));
     },
   };
-  // keepNames: errors name themselves after their class (src/errors.ts); the names are
-  // set as strings here, so a page's minifier renaming the classes leaves err.name intact.
-  const entry = await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/browser/index.ts')], format: 'esm', keepNames: true, plugins: [workerSource] });
+  // No keepNames: its wrapper calls at the top level would keep every export in a page's bundle.
+  // Errors carry their names as strings (src/errors.ts), which a page's minifier leaves intact.
+  const entry = await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/browser/index.ts')], format: 'esm', plugins: [workerSource] });
   mkdirSync(out, { recursive: true });
   const files = { module: path.join(out, 'powprime.js'), worker: path.join(out, 'powprime-worker.js') };
   writeFileSync(files.module, entry.outputFiles[0].text);

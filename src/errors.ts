@@ -9,19 +9,20 @@
 export abstract class PowprimeError extends Error {
   /** Stable identifier, e.g. 'ERR_POW_EXHAUSTED'; part of the public API. */
   abstract readonly code: string;
+  /**
+   * The class's name, a string each class sets (so stack traces and String(err) say what it is):
+   * not `new.target.name`, which a page's minifier renames, nor a bundler's keep-names wrapper,
+   * whose calls keep every export in a bundle.
+   */
+  abstract override readonly name: string;
   /** True when the same call may succeed later (retried with backoff where the caller retries). */
   readonly transient: boolean = false;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    // The subclass's own name, so stack traces and String(err) say what it is.
-    this.name = new.target.name;
-  }
 }
 
 /** solvePow tried every candidate it was allowed to and none met the difficulty. */
 export class PowExhaustedError extends PowprimeError {
   readonly code = 'ERR_POW_EXHAUSTED';
+  override readonly name: string = 'PowExhaustedError';
   constructor(
     /** Candidates tested. */
     readonly attempts: number,
@@ -36,6 +37,7 @@ export class PowExhaustedError extends PowprimeError {
 /** A backend was asked for by name but cannot run here. */
 export class BackendUnavailableError extends PowprimeError {
   readonly code = 'ERR_BACKEND_UNAVAILABLE';
+  override readonly name: string = 'BackendUnavailableError';
   constructor(
     readonly backend: string,
     readonly reason: string,
@@ -51,6 +53,7 @@ export class BackendUnavailableError extends PowprimeError {
  */
 export class InterruptedError extends PowprimeError {
   readonly code = 'ERR_INTERRUPTED';
+  override readonly name: string = 'InterruptedError';
   constructor(
     readonly signal: string = 'SIGINT',
     readonly detail?: string,
@@ -62,6 +65,7 @@ export class InterruptedError extends PowprimeError {
 /** closePool() ended the pool while this call's work was still running on it. */
 export class PoolClosedError extends PowprimeError {
   readonly code = 'ERR_POOL_CLOSED';
+  override readonly name: string = 'PoolClosedError';
   constructor(options?: { cause?: unknown }) {
     super('the worker pool was closed while the work was running', options);
   }
@@ -70,6 +74,7 @@ export class PoolClosedError extends PowprimeError {
 /** A search was stopped (its signal aborted, or its caller left early) before it reached an answer. */
 export class SearchStoppedError extends PowprimeError {
   readonly code = 'ERR_SEARCH_STOPPED';
+  override readonly name: string = 'SearchStoppedError';
   constructor() {
     super('the search was stopped before it finished');
   }
@@ -78,6 +83,7 @@ export class SearchStoppedError extends PowprimeError {
 /** Not one candidate of a safe-prime index's range is a safe prime. */
 export class NoSafePrimeError extends PowprimeError {
   readonly code = 'ERR_NO_SAFE_PRIME';
+  override readonly name: string = 'NoSafePrimeError';
   constructor(
     readonly bits: number,
     readonly index: bigint,
@@ -86,56 +92,16 @@ export class NoSafePrimeError extends PowprimeError {
   }
 }
 
-/** Why verifySolution refused a proof-of-work token (see ChallengeError). */
-export type ChallengeRefusal =
-  /** The nonce or solution is not of the token's or the spec's form (not a string, wrong alphabet or length, unknown version). */
-  | 'malformed'
-  /** The nonce or solution is longer than a token or a solution can be: refused before anything was hashed. */
-  | 'oversized'
-  /** No key of the list has the token's key id (the key was rotated out, or the token is not ours). */
-  | 'unknown-key'
-  /** The MAC does not match: the token was altered, spliced or made without the key. */
-  | 'forged'
-  /** The token's expiry has passed. */
-  | 'expired'
-  /** The token was issued for another audience, or with none where one is required (or the reverse). */
-  | 'wrong-audience'
-  /** SHA-256(nonce‖solution) does not start with the difficulty's zeros. */
-  | 'insufficient-work'
-  /** The token was used before: each is good for one request. */
-  | 'replayed'
-  /** The replay store is full of unexpired tokens and cannot record this one; try later. */
-  | 'busy'
-  /** The replay store failed (Redis unreachable, say); `cause` says how. */
-  | 'store-failed';
-
-/**
- * verifySolution refused a token or its solution. One code for every refusal
- * (a service answers them all alike, 401); `reason` says which check failed.
- * Only the replay store's troubles ('busy', 'store-failed') are transient: the
- * same token may pass once the store has room or is back.
- */
-export class ChallengeError extends PowprimeError {
-  readonly code = 'ERR_CHALLENGE_REFUSED';
-  override readonly transient: boolean;
-  constructor(
-    readonly reason: ChallengeRefusal,
-    detail?: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`proof-of-work token refused (${reason})${detail ? `: ${detail}` : ''}`, options);
-    this.transient = reason === 'busy' || reason === 'store-failed';
-  }
-}
-
 /** A broken internal invariant: a bug in powprime, never the caller's input. */
 export class InternalError extends PowprimeError {
   readonly code = 'ERR_INTERNAL';
+  override readonly name: string = 'InternalError';
 }
 
 /** Redis, where a queue-mode search keeps its jobs, could not be reached. */
 export class QueueUnreachableError extends PowprimeError {
   readonly code = 'ERR_QUEUE_UNREACHABLE';
+  override readonly name: string = 'QueueUnreachableError';
   constructor(
     readonly target: string,
     reason: string,
@@ -147,6 +113,7 @@ export class QueueUnreachableError extends PowprimeError {
 /** A job of a queue-mode search (a chunk, or a registration) failed on every attempt; its error is the worker's. */
 export class QueueJobFailedError extends PowprimeError {
   readonly code = 'ERR_QUEUE_JOB_FAILED';
+  override readonly name: string = 'QueueJobFailedError';
   constructor(
     readonly kind: 'chunk' | 'registration',
     readonly jobId: string,
@@ -165,6 +132,7 @@ export class QueueJobFailedError extends PowprimeError {
  */
 export class WriteFailedError extends PowprimeError {
   readonly code = 'ERR_WRITE_FAILED';
+  override readonly name: string = 'WriteFailedError';
   constructor(
     readonly file: string,
     readonly reason: string,
@@ -182,6 +150,7 @@ export class WriteFailedError extends PowprimeError {
  */
 export class FileLockedError extends PowprimeError {
   readonly code = 'ERR_FILE_LOCKED';
+  override readonly name: string = 'FileLockedError';
   constructor(
     readonly file: string,
     readonly holder: string,

@@ -29,9 +29,8 @@ export {
   QueueJobFailedError,
   WriteFailedError,
   FileLockedError,
-  ChallengeError,
 } from './errors.ts';
-export type { ChallengeRefusal } from './errors.ts';
+export { ChallengeError, type ChallengeRefusal } from './pow/challenge-error.ts';
 export { closePool } from './pool/pool.ts';
 export { isProbablePrime, isProbablePrimeSync, isSafePrime, isSafePrimeSync } from './prime/check.ts';
 export type { PrimeCheckOptions } from './prime/check.ts';

@@ -76,6 +76,7 @@ describe.skipIf(!chromium)('the browser build in headless Chromium', () => {
   let base = '';
   let pageBundle = '';
   let sizeGzipped = 0;
+  let verifyGzipped = 0;
 
   const bundle = async (entry: string, minify: boolean) => {
     copyFileSync(path.join(root, 'test/fixtures/browser', entry), path.join(tmp, entry));
@@ -106,6 +107,8 @@ describe.skipIf(!chromium)('the browser build in headless Chromium', () => {
     expect(built.inputs.filter((f) => f.includes('powprime/') && !f.endsWith('dist/browser/powprime.js'))).toEqual([]);
     sizeGzipped = gzipSync((await bundle('size-entry.js', true)).text, { level: 9 }).length;
     console.log(`browser bundle of solvePow + verifyPow (worker and its kernels inside), minified: ${(sizeGzipped / 1024).toFixed(1)} KB gzipped`);
+    verifyGzipped = gzipSync((await bundle('verify-entry.js', true)).text, { level: 9 }).length;
+    console.log(`browser bundle of verifyPow alone, minified: ${(verifyGzipped / 1024).toFixed(1)} KB gzipped`);
 
     const worker = readFileSync(path.join(pkg, 'dist/browser/powprime-worker.js'));
     const routes: Record<string, { body: string | Buffer; type: string; csp?: string }> = {
@@ -179,6 +182,13 @@ describe.skipIf(!chromium)('the browser build in headless Chromium', () => {
     expect(pageBundle).not.toMatch(/piscina|worker_threads/);
     expect(sizeGzipped).toBeGreaterThan(1000);
     expect(sizeGzipped).toBeLessThanOrEqual(SIZE_BUDGET);
+  });
+
+  // A page bundles what it imports: nothing at the build's top level (a keep-names wrapper's calls, say) may
+  // hold the worker and the kernels in a page that only checks solutions.
+  it('a page that imports verifyPow alone gets neither the worker nor the kernels', () => {
+    expect(verifyGzipped).toBeGreaterThan(500);
+    expect(verifyGzipped).toBeLessThan(sizeGzipped / 4);
   });
 
   // Byte lengths: one block; 43/44 (the layouts either side of the 12-digit rule); 56..63

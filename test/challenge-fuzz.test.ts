@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChallengeError, type ChallengeRefusal } from '../src/errors.ts';
+import { ChallengeError, type ChallengeRefusal } from '../src/pow/challenge-error.ts';
 import { createChallenge } from '../src/pow/challenge.ts';
 import { verifySolution, type VerifySolutionOptions } from '../src/pow/challenge-verify.ts';
 import { MemoryReplayStore } from '../src/pow/replay-store.ts';

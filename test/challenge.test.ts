@@ -5,7 +5,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChallengeError, type ChallengeRefusal } from '../src/errors.ts';
+import { ChallengeError, type ChallengeRefusal } from '../src/pow/challenge-error.ts';
 import { closePool } from '../src/pool/pool.ts';
 import { createChallenge, type Challenge } from '../src/pow/challenge.ts';
 import { verifySolution, verifySolutionSync, type VerifySolutionOptions } from '../src/pow/challenge-verify.ts';

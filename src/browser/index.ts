@@ -20,5 +20,5 @@ export { MemoryReplayStore } from '../pow/replay-store.ts';
 export type { ReplayStore, MemoryReplayStoreOptions } from '../pow/replay-store.ts';
 export { difficultyFor } from '../pow/difficulty-for.ts';
 export type { DifficultyForOptions, DifficultyChoice } from '../pow/difficulty-for.ts';
-export { BackendUnavailableError, ChallengeError, InternalError, PowExhaustedError, PowprimeError } from '../errors.ts';
-export type { ChallengeRefusal } from '../errors.ts';
+export { BackendUnavailableError, InternalError, PowExhaustedError, PowprimeError } from '../errors.ts';
+export { ChallengeError, type ChallengeRefusal } from '../pow/challenge-error.ts';

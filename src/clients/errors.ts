@@ -7,6 +7,7 @@ import { PowprimeError } from '../errors.ts';
 
 /** The service answered with an error status. `serviceMessage` is its `{error}` text, if any. */
 export class ServiceError extends PowprimeError {
+  override readonly name: string = 'ServiceError';
   readonly code: string = 'ERR_SERVICE';
   constructor(
     readonly service: string,
@@ -20,23 +21,28 @@ export class ServiceError extends PowprimeError {
 
 /** 400: a field or the session cookie was missing. */
 export class BadRequestError extends ServiceError {
+  override readonly name: string = 'BadRequestError';
   override readonly code = 'ERR_BAD_REQUEST';
 }
 /** 401: the proof-of-work solution was refused. */
 export class UnauthorizedError extends ServiceError {
+  override readonly name: string = 'UnauthorizedError';
   override readonly code = 'ERR_UNAUTHORIZED';
 }
 /** 404 on routes where it is not a normal answer. */
 export class ServiceNotFoundError extends ServiceError {
+  override readonly name: string = 'ServiceNotFoundError';
   override readonly code = 'ERR_SERVICE_NOT_FOUND';
 }
 /** 5xx: the service failed; the same call may work later. */
 export class ServerError extends ServiceError {
+  override readonly name: string = 'ServerError';
   override readonly code = 'ERR_SERVER';
   override readonly transient = true;
 }
 /** 429: rate limited. The host is then treated as banned until `retryAt` (ms since the epoch). */
 export class RateLimitedError extends ServiceError {
+  override readonly name: string = 'RateLimitedError';
   override readonly code = 'ERR_RATE_LIMITED';
   override readonly transient = true;
   constructor(
@@ -51,6 +57,7 @@ export class RateLimitedError extends ServiceError {
 
 /** The response could not be understood: not JSON, truncated, or not of the documented shape. */
 export class ProtocolError extends PowprimeError {
+  override readonly name: string = 'ProtocolError';
   readonly code: string = 'ERR_PROTOCOL';
   // A truncated or garbled body is usually the connection's fault: worth another try.
   override readonly transient: boolean = true;
@@ -69,6 +76,7 @@ export class ProtocolError extends PowprimeError {
  * thrown at once, never retried. Read only up to the limit, then dropped.
  */
 export class ResponseTooLargeError extends ProtocolError {
+  override readonly name: string = 'ResponseTooLargeError';
   override readonly code = 'ERR_RESPONSE_TOO_LARGE';
   override readonly transient = false;
   constructor(
@@ -84,6 +92,7 @@ export class ResponseTooLargeError extends ProtocolError {
 /** No response within the timeout. (Not DOMException's TimeoutError, which an AbortSignal.timeout throws.) */
 export class RequestTimeoutError extends PowprimeError {
   readonly code = 'ERR_REQUEST_TIMEOUT';
+  override readonly name: string = 'RequestTimeoutError';
   override readonly transient = true;
   constructor(
     readonly route: string,
@@ -100,6 +109,7 @@ export class RequestTimeoutError extends PowprimeError {
  */
 export class DeadlineError extends PowprimeError {
   readonly code = 'ERR_DEADLINE';
+  override readonly name: string = 'DeadlineError';
   constructor(
     /** The deadline, as a time from the start (ms). */
     readonly timeoutMs: number,
@@ -122,6 +132,7 @@ export function formatDuration(ms: number): string {
 /** A call would have to wait for the rate limit (or a ban) longer than allowed. */
 export class RateLimitWaitError extends PowprimeError {
   readonly code = 'ERR_RATE_LIMIT_WAIT';
+  override readonly name: string = 'RateLimitWaitError';
   constructor(
     readonly route: string,
     /** When the call may go out (ms since the epoch). */
@@ -135,6 +146,7 @@ export class RateLimitWaitError extends PowprimeError {
 /** Every proof-of-work challenge expired before its solution was ready, so nothing was sent. */
 export class ChallengeExpiredError extends PowprimeError {
   readonly code = 'ERR_CHALLENGE_EXPIRED';
+  override readonly name: string = 'ChallengeExpiredError';
   override readonly transient = true;
   constructor(readonly route: string) {
     super(`${route}: every challenge expired before its solution was ready`);
@@ -148,6 +160,7 @@ export class ChallengeExpiredError extends PowprimeError {
  */
 export class StateFileCorruptError extends PowprimeError {
   readonly code = 'ERR_STATE_CORRUPT';
+  override readonly name: string = 'StateFileCorruptError';
   constructor(
     readonly file: string,
     cause?: unknown,

@@ -32,6 +32,7 @@ const isTlsFailure = (code: string): boolean => /^ERR_(SSL|TLS)_|CERT|SELF_SIGNE
  */
 export class NetworkError extends PowprimeError {
   readonly code = 'ERR_NETWORK';
+  override readonly name: string = 'NetworkError';
   override readonly transient: boolean;
   /** The system's code, e.g. ECONNREFUSED, ENOTFOUND, ECONNRESET, CERT_HAS_EXPIRED. */
   readonly errno: string | undefined;

@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clients/clock.ts';
-import { ChallengeError, type ChallengeRefusal } from '../errors.ts';
+import { ChallengeError, type ChallengeRefusal } from '../pow/challenge-error.ts';
 import { createChallenge } from '../pow/challenge.ts';
 import { verifySolutionSync } from '../pow/challenge-verify.ts';
 import { MemoryReplayStore } from '../pow/replay-store.ts';

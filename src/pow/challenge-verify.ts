@@ -3,7 +3,7 @@
  * work: every field's size is capped first, then one HMAC (over 43 bytes: two compressions) and
  * one SHA-256 (two or three), and only then the replay store, the one step that may wait (Redis).
  */
-import { ChallengeError } from '../errors.ts';
+import { ChallengeError } from './challenge-error.ts';
 import { MAX_DIFFICULTY, MAX_SOLUTION_LENGTH } from '../limits.ts';
 import { argumentError, show } from '../validate.ts';
 import { checkRequiredOptions, optionNames } from '../option-checks.ts';

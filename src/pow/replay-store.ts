@@ -4,7 +4,7 @@
  * expiry (after that the expiry check refuses the token anyway) and must
  * never forget one sooner: a forgotten entry is a replay let through.
  */
-import { ChallengeError } from '../errors.ts';
+import { ChallengeError } from './challenge-error.ts';
 import { checkInteger } from '../validate.ts';
 import { checkOptions, optionNames } from '../option-checks.ts';
 
