@@ -95,6 +95,18 @@ describe('sha256 against other implementations', () => {
     expect(() => sha256('abc' as unknown as Uint8Array)).toThrow(TypeError);
     expect(() => sha256(new Uint8Array(1), { kernel: 'avx512-dream' })).toThrow(RangeError);
   });
+
+  // A transferred buffer's view reads as empty: every kernel must refuse it, not hash nothing.
+  it('refuses a view of a transferred buffer with every kernel, and still hashes an empty message', () => {
+    const buffer = new ArrayBuffer(8);
+    const view = new Uint8Array(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    for (const kernel of [undefined, 'js', ...(native() ? ['scalar'] : [])]) {
+      expect(() => sha256(view, { kernel }), String(kernel)).toThrow(TypeError);
+      expect(() => sha256(view, { kernel }), String(kernel)).toThrow(/^data is detached/);
+      expect(hex(sha256(new Uint8Array(0), { kernel })), String(kernel)).toBe(nodeSha256Hex(''));
+    }
+  });
 });
 
 it.runIf(backendInfo().backend === 'native')('PoW kernels are ranked by their timing at load, scalar last, each rate reported', () => {
