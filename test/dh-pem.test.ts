@@ -58,10 +58,15 @@ describe.skipIf(!hasOpenssl)('DH parameters PEM (openssl as the oracle)', () => 
 });
 
 describe('DH parameters: bad arguments', () => {
-  it('names the argument', () => {
-    expect(() => dhParamsDer(2n, 2n)).toThrow(/p must/);
-    expect(() => dhParamsDer(23n, 1n)).toThrow(/g must/);
-    expect(() => dhParamsDer(23n, 23n)).toThrow(/g must/);
-    expect(() => dhParamsDer(23 as unknown as bigint, 2n)).toThrow(RangeError);
+  it('names the argument: a TypeError for a wrong type, a RangeError for a value out of range', () => {
+    expect(() => dhParamsDer(2n, 2n)).toThrow(RangeError);
+    expect(() => dhParamsDer(2n, 2n)).toThrow(/^p must be at least 3 \(got 2\)$/);
+    expect(() => dhParamsDer(23n, 1n)).toThrow(/^g must be from 2 to p − 1 \(got 1\)$/);
+    expect(() => dhParamsDer(23n, 23n)).toThrow(RangeError);
+    for (const p of [23, '23', null]) {
+      expect(() => dhParamsPem(p as unknown as bigint, 2n)).toThrow(TypeError);
+      expect(() => dhParamsPem(p as unknown as bigint, 2n)).toThrow(/^p must be a bigint \(got /);
+    }
+    expect(() => dhParamsPem(23n, 2 as unknown as bigint)).toThrow(TypeError);
   });
 });

@@ -9,6 +9,7 @@
  * byte for byte against the `openssl` CLI's encoding of the same group.
  */
 import { toBytes } from './bigint.ts';
+import { argumentError, show } from '../validate.ts';
 
 /** DER length octets: short form below 128, else 0x80|n followed by n big-endian bytes. */
 function derLength(n: number): Uint8Array {
@@ -34,8 +35,10 @@ function derInteger(n: bigint): Uint8Array {
 
 /** The DER encoding of DHParameter { p, g }. */
 export function dhParamsDer(p: bigint, g: bigint): Uint8Array {
-  if (typeof p !== 'bigint' || p < 3n) throw new RangeError('p must be a bigint of at least 3');
-  if (typeof g !== 'bigint' || g < 2n || g >= p) throw new RangeError('g must be a bigint with 2 ≤ g < p');
+  if (typeof p !== 'bigint') throw argumentError(TypeError, 'p', `must be a bigint (got ${show(p)})`);
+  if (p < 3n) throw argumentError(RangeError, 'p', `must be at least 3 (got ${p})`);
+  if (typeof g !== 'bigint') throw argumentError(TypeError, 'g', `must be a bigint (got ${show(g)})`);
+  if (g < 2n || g >= p) throw argumentError(RangeError, 'g', `must be from 2 to p − 1 (got ${g})`);
   const ints = [derInteger(p), derInteger(g)];
   const body = new Uint8Array(ints[0]!.length + ints[1]!.length);
   body.set(ints[0]!);
