@@ -151,7 +151,7 @@ export function resolveBackend(requested: BackendChoice): Backend {
   if (choice === 'native') throw new BackendUnavailableError('native', reason);
   if (!warned && !jsAlone()) {
     warned = true;
-    process.emitWarning(`native addon unavailable (${reason}); using the TypeScript backend`, {
+    process.emitWarning(`using the TypeScript backend: the native addon did not load (${reason})`, {
       code: 'POWPRIME_NO_NATIVE',
     });
   }
@@ -178,7 +178,7 @@ export function resolvePowBackend(requested: PowBackendChoice): PowBackend {
   if (!warned) {
     warned = true;
     const instead = wasm ? 'the WebAssembly kernel for proof of work' : `the TypeScript backend (no WebAssembly kernel either: ${wasmLoadError()})`;
-    process.emitWarning(`native addon unavailable (${reason}); using ${instead}`, { code: 'POWPRIME_NO_NATIVE' });
+    process.emitWarning(`using ${instead}: the native addon did not load (${reason})`, { code: 'POWPRIME_NO_NATIVE' });
   }
   return backend;
 }

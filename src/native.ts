@@ -77,7 +77,7 @@ function load(): { binding: NativeBinding | null; error: string | null } {
   }
   // As the install script says: cmake-js is an optional peer, so a source build needs it installed too.
   const fix = 'to build it: install cmake, a C++17 compiler and cmake-js (`npm install cmake-js`), then run `npm rebuild powprime`';
-  return { binding: null, error: `native addon not loaded (tried ${tried.join('; ')}); ${fix}` };
+  return { binding: null, error: `tried ${tried.join('; ')}; ${fix}` };
 }
 
 /** The native binding, or null (see nativeLoadError()). Loads the addon on the first call in this thread. */
