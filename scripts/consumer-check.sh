@@ -110,8 +110,17 @@ cp "$repo/test/consumer/cjs.cjs" .
 node cjs.cjs
 
 if [ "${POWPRIME_CONSUMER_TYPES:-1}" != 0 ]; then
-  step "TypeScript consumers: 5.x and 7, strict, skipLibCheck off, with and without @types/node"
-  cp "$repo/test/consumer/consumer.ts" "$repo/test/consumer/no-node-types.ts" .
+  step "TypeScript consumers: 5.0, 5.9 and 7, strict, skipLibCheck off, with and without @types/node"
+  cp "$repo/test/consumer/consumer.ts" "$repo/test/consumer/no-node-types.ts" "$repo/test/consumer/consumer.cts" .
+  # TypeScript 5.0, the oldest 5 the docs name, from npm into a folder of its own: as a devDependency
+  # beside 5.9 and 7 its `tsc` would contend with theirs for node_modules/.bin.
+  ts50="$work/typescript50"
+  mkdir -p "$ts50"
+  (cd "$ts50" && echo '{ "name": "typescript50", "version": "1.0.0", "private": true }' > package.json \
+    && npm install --no-audit --no-fund --silent typescript@5.0.4)
+  tsc_of() { # compiler
+    if [ "$1" = typescript50 ]; then echo "$ts50/node_modules/typescript/bin/tsc"; else echo "$repo/node_modules/$1/bin/tsc"; fi
+  }
   # types: a JSON list, or "" to leave the field out (TypeScript 7 then loads no
   # @types package unless a declaration references it).
   typescript() { # compiler module moduleResolution types file
@@ -122,24 +131,35 @@ if [ "${POWPRIME_CONSUMER_TYPES:-1}" != 0 ]; then
   "strict": true, "skipLibCheck": false, "noEmit": true, $types_field "forceConsistentCasingInFileNames": true },
   "files": ["$5"] }
 JSON
-    node "$repo/node_modules/$1/bin/tsc" -p tsconfig.json
-    echo "$(node "$repo/node_modules/$1/bin/tsc" --version), module=$2 moduleResolution=$3 types=${4:-(unset)} $5: ok"
+    node "$(tsc_of "$1")" -p tsconfig.json
+    echo "$(node "$(tsc_of "$1")" --version), module=$2 moduleResolution=$3 types=${4:-(unset)} $5: ok"
   }
   [ ! -e node_modules/@types/node ] || { echo "the default install brought @types/node"; exit 1; }
-  for compiler in typescript typescript7; do
+  # typescript50: the oldest TypeScript 5, for declarations that need no newer one. The app has no
+  # "type": "module", so under nodenext its .ts files are CommonJS, which may require an ES module
+  # from TypeScript 5.8 on; before that an ES module importer is a .mts file (or "type": "module").
+  cp no-node-types.ts no-node-types.mts
+  cp consumer.ts consumer.mts
+  for compiler in typescript50 typescript typescript7; do
+    ext=ts; [ "$compiler" = typescript50 ] && ext=mts
     for mode in "nodenext nodenext" "esnext bundler"; do
-      typescript "$compiler" $mode '[]' no-node-types.ts
+      typescript "$compiler" $mode '[]' no-node-types.$ext
     done
   done
   # Now as a Node project has it: @types/node installed beside the package.
   mkdir -p node_modules/@types
   ln -s "$repo/node_modules/@types/node" node_modules/@types/node
   ln -s "$repo/node_modules/undici-types" node_modules/undici-types
-  for compiler in typescript typescript7; do
+  for compiler in typescript50 typescript typescript7; do
+    ext=ts; [ "$compiler" = typescript50 ] && ext=mts
     for mode in "nodenext nodenext" "esnext bundler"; do
-      typescript "$compiler" $mode '' consumer.ts
-      typescript "$compiler" $mode '["node"]' consumer.ts
+      typescript "$compiler" $mode '' consumer.$ext
+      typescript "$compiler" $mode '["node"]' consumer.$ext
     done
+  done
+  # CommonJS TypeScript requiring the ES module: from TypeScript 5.8 on, so not with typescript50.
+  for compiler in typescript typescript7; do
+    typescript "$compiler" nodenext nodenext '["node"]' consumer.cts
   done
   rm node_modules/@types/node node_modules/undici-types
 fi

@@ -32,7 +32,7 @@ interface Stored {
 const fail = (status: number, ident: string, error: string): FakeResponse => ({ status, body: { error, ident } });
 
 export class FakeRegistryService {
-  readonly totpKey = new Uint8Array(randomBytes(32));
+  readonly totpKey: Uint8Array = new Uint8Array(randomBytes(32));
   private ts = 0;
   private readonly primes = new Map<string, Stored>();
   /** Successful adds, for tests. */

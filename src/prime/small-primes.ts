@@ -12,7 +12,7 @@ function oddPrimesBelow(limit: number, from: number): Uint32Array {
 }
 
 /** Odd primes below 1000 (the native core's trial-division table). */
-export const TRIAL_PRIMES = oddPrimesBelow(1000, 3);
+export const TRIAL_PRIMES: Uint32Array = oddPrimesBelow(1000, 3);
 
 let sieveCache: { limit: number; primes: Uint32Array; inv12: Uint32Array } | null = null;
 
