@@ -15,16 +15,27 @@ const root = join(import.meta.dirname, '..');
  * length, and one that comes within 200 lines leaves the list.
  */
 const OVER_200: Record<string, number> = {
-  'src/clients/ads/client.ts': 203,
-  'src/clients/registry/client.ts': 253,
-  'src/queue/chunk-plan.ts': 256,
-  'src/clients/http/rate-limiter.ts': 257,
-  'src/fake-services/question-service.ts': 273,
-  'src/clients/registry/registrar.ts': 275,
-  'src/clients/http/service-client.ts': 287,
-  'src/clients/question/client.ts': 329,
-  'src/fs/file-lock.ts': 361,
+  'src/clients/ads/client.ts': 202,
+  'src/clients/registry/client.ts': 252,
+  'src/queue/chunk-plan.ts': 255,
+  'src/clients/http/rate-limiter.ts': 256,
+  'src/fake-services/question-service.ts': 272,
+  'src/clients/registry/registrar.ts': 274,
+  'src/clients/http/service-client.ts': 286,
+  'src/clients/question/client.ts': 328,
+  'src/fs/file-lock.ts': 360,
 };
+
+/**
+ * The command modules: the files program.ts loads for `powprime <name>` (its COMMANDS table, one row a
+ * line), by file name, each with its command's name; every command of the table is among them.
+ */
+function commandModules(): Map<string, string> {
+  const program = readFileSync(join(root, 'src/cli/program.ts'), 'utf8');
+  const commands = new Map([...program.matchAll(/^ {2}'?([\w-]+)'?: async \(\) => \(await import\('\.\/([\w-]+\.ts)'\)\)\.register\w+,$/gm)].map((m) => [m[2]!, m[1]!]));
+  expect([...commands.values()].sort()).toEqual(Object.keys(COMMANDS).sort());
+  return commands;
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
@@ -120,8 +131,13 @@ describe('layout', () => {
 
   it('the CLI entry imports no command and no bench code at start-up', () => {
     const main = readFileSync(join(root, 'src/cli/main.ts'), 'utf8');
-    const staticImports = [...main.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]);
-    for (const spec of staticImports) expect(spec).not.toMatch(/bench|\.\/(solve|search|check|question|registry|ads|status)\.ts/);
+    const staticImports = [...main.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]!);
+    expect(staticImports.length).toBeGreaterThan(0);
+    const commands = commandModules();
+    for (const spec of staticImports) {
+      expect(spec).not.toMatch(/bench/);
+      expect(commands.has(spec.replace(/^\.\//, '')), `main.ts imports the command module ${spec}`).toBe(false);
+    }
   });
 
   it('the pool and HTTP libraries load with import() where they are used, not with every module that mentions them', () => {
@@ -133,10 +149,7 @@ describe('layout', () => {
   });
 
   it('a command module reaches no other command module: what two commands share lives in a neutral module of src/cli', () => {
-    // A command module is a file program.ts loads for `powprime <name>` (its COMMANDS table).
-    const program = readFileSync(join(root, 'src/cli/program.ts'), 'utf8');
-    const commands = new Map([...program.matchAll(/^ {2}'?([\w-]+)'?: async \(\) => \(await import\('\.\/([\w-]+\.ts)'\)\)\.register\w+,$/gm)].map((m) => [m[2]!, m[1]!]));
-    expect([...commands.values()].sort()).toEqual(Object.keys(COMMANDS).sort());
+    const commands = commandModules();
     // What a file of src/cli imports from src/cli: static, type-only and import() alike.
     const importsOf = (file: string): string[] => [...readFileSync(join(root, 'src/cli', file), 'utf8').matchAll(/(?:from |import\()'\.\/([\w-]+\.ts)'/g)].map((m) => m[1]!);
     for (const [command, name] of commands) {
@@ -170,7 +183,8 @@ describe('layout', () => {
   });
 
   it('every file in src/ stays within 200 lines, but those listed, which may only shrink', () => {
-    const length = (f: string): number => readFileSync(join(root, f), 'utf8').split('\n').length;
+    // Lines as `wc -l` and an editor count them: the newline that ends the last line opens no other.
+    const length = (f: string): number => readFileSync(join(root, f), 'utf8').replace(/\n$/, '').split('\n').length;
     const files = filesUnder('src');
     expect(files.length).toBeGreaterThan(100);
     for (const f of files) expect(length(f), `${f} is over ${OVER_200[f] ?? 200} lines: split it by job`).toBeLessThanOrEqual(OVER_200[f] ?? 200);

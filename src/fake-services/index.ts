@@ -1,4 +1,4 @@
-/** `powprime fake-services`: the local server for offline development and the tests. */
+/** The fake services as a library: `startFakeServices` (behind `powprime fake-services` and `powprime/testing`), the local servers for offline development and the tests. */
 import { realClock, type Clock } from '../clients/clock.ts';
 import { startServer, type RunningServer } from './http-server.ts';
 import { FakeQuestionService, type FakeQuestionOptions } from './question-service.ts';
