@@ -3,7 +3,7 @@
 # with production dependencies only into an empty project whose PATH has no
 # cmake and no C/C++ compiler, and runs the CLI, an ES module import, a
 # CommonJS require and a TypeScript consumer (skipLibCheck off, under
-# `module: nodenext` and `moduleResolution: bundler`, TypeScript 5 and 7, with
+# `module: nodenext` and `moduleResolution: bundler`, TypeScript 5.0, 5.9 and 7, with
 # and without @types/node), and the same session and CLI on Bun and Deno
 # (from npm; POWPRIME_CONSUMER_RUNTIMES=0 leaves them out). The native
 # backend must come from the prebuilt addon. POWPRIME_CONSUMER_TYPES=0 and

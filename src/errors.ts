@@ -9,14 +9,16 @@
 export abstract class PowprimeError extends Error {
   /** Stable identifier, e.g. 'ERR_POW_EXHAUSTED'; part of the public API. */
   abstract readonly code: string;
-  /**
-   * The class's name, a string each class sets (so stack traces and String(err) say what it is):
-   * not `new.target.name`, which a page's minifier renames, nor a bundler's keep-names wrapper,
-   * whose calls keep every export in a bundle.
-   */
-  abstract override readonly name: string;
   /** True when the same call may succeed later (retried with backoff where the caller retries). */
   readonly transient: boolean = false;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    // So stack traces and String(err) say what it is. Each of powprime's classes then sets its name as a
+    // string (`override readonly name`), which a page's minifier leaves alone where it renames classes;
+    // the constructor's name is for a subclass of a caller's that sets none.
+    this.name = new.target.name;
+  }
 }
 
 /** solvePow tried every candidate it was allowed to and none met the difficulty. */

@@ -60,8 +60,7 @@ export function clientOptions(
   const maxWait = o.maxWait === undefined ? undefined : checkInteger('--max-wait', parseIntArg('--max-wait', o.maxWait), 0, MAX_WAIT_SECONDS);
   const timeoutMs = o.timeout === undefined ? undefined : parseTimeout(o.timeout);
   const defaultUrl = defaultBaseUrl(envVar);
-  const baseUrl = baseUrlFrom(o, envVar);
-  const url = new URL(baseUrl);
+  const [baseUrl, url] = baseUrlFrom(o, envVar);
   // Said in the flags' words before the client says it in the API's (limits: 'off', baseUrl).
   if (o.limits === false && !isLoopback(url)) throw new RangeError(`--no-limits is for a service on this machine (a loopback --base-url), not ${url.host}`);
   if (o.stateDir === '') throw new RangeError('--state-dir must name a folder (got "")');
@@ -144,12 +143,11 @@ export function countdown(status: StatusLine, until: number, route: string): voi
 }
 
 /** --base-url, else the environment variable; the services' addresses are not built in. */
-function baseUrlFrom(o: ServiceFlags, envVar: string): string {
-  const url = o.baseUrl ?? process.env[envVar];
-  if (!url) throw new TypeError(`--base-url is required (or set ${envVar}): the service address is not built in`);
+function baseUrlFrom(o: ServiceFlags, envVar: string): [string, URL] {
+  const text = o.baseUrl ?? process.env[envVar];
+  if (!text) throw new TypeError(`--base-url is required (or set ${envVar}): the service address is not built in`);
   // Named as the user gave it, not as the client's baseUrl option.
-  checkHttpUrl(o.baseUrl !== undefined ? '--base-url' : envVar, url);
-  return url;
+  return [text, checkHttpUrl(o.baseUrl !== undefined ? '--base-url' : envVar, text)];
 }
 
 /** The service's default address (its environment variable, used when --base-url is not given), if set and a URL: state files of earlier versions, which carry no host, belong to it. */
