@@ -4,7 +4,7 @@
  * options (ClientOptionNames) and checks them with optionalNumber.
  */
 import type { Clock } from '../clock.ts';
-import { argumentError, show } from '../../validate.ts';
+import { argumentError, checkSignal, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
 import { MAX_BAN_MS, type Limits } from './rate-limiter.ts';
 
@@ -96,7 +96,7 @@ export function checkServiceClientOptions(opts: ServiceClientOptions): void {
   optionalNumber(opts, 'banMs', (n) => Number.isFinite(n) && n > 0 && n <= MAX_BAN_MS, `a number of milliseconds from 1 to ${MAX_BAN_MS} (a day)`);
   if (opts.stateDir !== undefined && (typeof opts.stateDir !== 'string' || opts.stateDir === '')) throw argumentError(TypeError, 'stateDir', `must be a non-empty path (got ${show(opts.stateDir)})`);
   if (opts.onWait !== undefined && typeof opts.onWait !== 'function') throw argumentError(TypeError, 'onWait', `must be a function (got ${show(opts.onWait)})`);
-  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', `must be an AbortSignal (got ${show(opts.signal)})`);
+  checkSignal('signal', opts.signal);
   if (opts.clock !== undefined && (opts.clock === null || typeof opts.clock.now !== 'function' || typeof opts.clock.sleep !== 'function')) {
     throw argumentError(TypeError, 'clock', 'must have now() and sleep(ms, signal)');
   }

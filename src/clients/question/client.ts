@@ -19,7 +19,7 @@ import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } fro
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
 import type { DeliveredFile, FileListing, ItemError, Stats, Thread, ThreadItem } from './threads.ts';
-import { argumentError, checkOneOf, checkThreads, show } from '../../validate.ts';
+import { argumentError, checkOneOf, checkSignal, checkThreads, show } from '../../validate.ts';
 import { checkOptions, checkRequiredOptions, optionNames } from '../../option-checks.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
@@ -131,9 +131,9 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
    */
   async query(prompt: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
     checkOptions('options', opts, 'query', SIGNAL_ONLY);
-    if (typeof prompt !== 'string') throw argumentError(TypeError, 'prompt', 'must be a string');
+    if (typeof prompt !== 'string') throw argumentError(TypeError, 'prompt', `must be a string (got ${show(prompt)})`);
     if (prompt.trim() === '') throw argumentError(RangeError, 'prompt', 'must not be empty');
-    if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw argumentError(TypeError, 'signal', 'must be an AbortSignal');
+    checkSignal('signal', opts.signal);
     const route = this.label('query');
     const linked = this.signalFor(opts.signal);
     try {
