@@ -94,14 +94,25 @@ export function othersDuring(from: CpuMark | null, to: CpuMark | null): number |
 export const MAX_OTHERS_SHARE = 0.15;
 
 /**
+ * The series whose code is compiled before it runs (the addon, OpenSSL): their
+ * runs vary with the machine alone. TypeScript, BigInt and WebAssembly rows
+ * also vary as V8 tiers their code up and collects garbage between runs (on an
+ * idle 2-core Zen 3, quick runs of `ts 1 thread` 40–52 % apart, of a 2048-bit
+ * WebAssembly modexp 75 %), which says nothing about others' work.
+ */
+const MACHINE_STEADY_SERIES = /^(native|openssl)\b/;
+
+/**
  * Relative spread of a row's repeated runs, or null where it says nothing
  * about the machine: fewer than 3 runs; rows whose runs do different work
  * (a safe prime's time depends on where the search starts, and openssl
  * dhparam's varies tenfold between runs); runs under a millisecond, which one
- * context switch doubles on any machine.
+ * context switch doubles on any machine; code V8 compiles as it runs
+ * (MACHINE_STEADY_SERIES).
  */
 export function rowSpread(r: BenchRow): number | null {
   if (r.chart !== 'pow-rate' && r.chart !== 'modexp') return null;
+  if (!MACHINE_STEADY_SERIES.test(r.series)) return null;
   if (r.chart === 'modexp' && (r.median ?? 0) < 1) return null;
   if (r.runs < 3 || r.min === null || r.max === null || r.median === null || r.median <= 0) return null;
   return (r.max - r.min) / r.median;

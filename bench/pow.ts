@@ -288,6 +288,7 @@ export async function runPowBench(opts: { quick: boolean; onStep?: (name: string
         .sort((a, b) => a.first - b.first)
         .slice(0, opts.quick ? 4 : Number.POSITIVE_INFINITY);
       const againMs = (opts.quick ? 2 : 4) * ms;
+      if (under.length) opts.onStep?.(`native ${all} threads: ${under.length} nonce lengths under the goal measured again over ${againMs} ms passes`);
       for (const { r, i, first } of under) {
         const rates = await threadRates(r.length, all, r.rate, againMs, 3);
         one[i] = { ...one[i]!, rate: rates.one };

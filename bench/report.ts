@@ -127,7 +127,10 @@ export function verdictLines(r: BenchResult): string[] {
       if (gap) lines.push(`${when === 'before' ? 'Before' : 'After'} the run, ${gap}.`);
     }
   }
-  if (r.quick) lines.push('--quick measures small sizes with few runs; `powprime bench` (several minutes) judges every goal, at 2048 bits and above too.');
+  // The full run to suggest is this suite's: a plain `powprime bench` runs no moduli.
+  const moduliOnly = r.rows.length > 0 && r.rows.every((row) => row.suite === 'moduli');
+  if (r.quick && moduliOnly) lines.push('--quick measures 2048 bits alone; `powprime bench --suite moduli` (an hour or more, hours without IFMA) judges every moduli goal.');
+  else if (r.quick) lines.push('--quick measures small sizes with few runs; `powprime bench` (about a quarter of an hour on 2 cores) judges every goal, at 2048 bits and above too.');
   return lines;
 }
 

@@ -137,7 +137,12 @@ describe('bench report', () => {
     expect(busyText).toMatch(/The machine was busy: others' load 3\.50.*mostly measure the other work; the goals it missed are not judged\. Run again when the machine is quiet\./);
     // Busy, but every goal met: the sentence still reads whole.
     expect(formatReport({ ...quick, targets: withVerdicts(quick.targets, busy), noise: busy })).toMatch(/mostly measure the other work\. Run again when the machine is quiet\./);
-    expect(busyText).toMatch(/--quick measures small sizes/);
+    expect(busyText).toMatch(/--quick measures small sizes.*`powprime bench` \(about a quarter of an hour/);
+    // A quick moduli run points to the moduli suite's full run: a plain `powprime bench` runs no moduli.
+    const moduliRow = { ...row({ chart: 'moduli', series: 'powprime core s', bits: 2048, what: 'moduli 2048 bits, powprime core s', value: 2, unit: 's' }), suite: 'moduli' as const };
+    const moduliText = formatReport({ ...quick, rows: [moduliRow], targets: [], noise: busy });
+    expect(moduliText).toMatch(/--quick measures 2048 bits alone; `powprime bench --suite moduli` \(an hour or more/);
+    expect(moduliText).not.toMatch(/--quick measures small sizes/);
     // A count of work (Fermat tests a prime) is the same however busy the machine: missed is NOT met there too.
     const counted = target('4096-bit Fermat tests a prime / expectation', 0.73, '×', 0.6, 'max', { counted: true });
     expect(withVerdicts([counted], busy)[0]).toMatchObject({ verdict: 'not met' });
@@ -155,8 +160,17 @@ describe('bench report', () => {
     const varied = [
       row({ chart: 'safe-prime', series: 'openssl dhparam', bits: 2048, what: 'dhparam 2048 bits, openssl dhparam', value: 20, unit: 's', min: 3, max: 60 }),
       row({ chart: 'modexp', series: 'native', bits: 1024, what: 'modexp 1024 bits, native', value: 0.26, unit: 'ms', min: 0.25, max: 0.9 }),
+      // Code V8 compiles as it runs varies with its tiering and collections, not with others' work.
+      row({ chart: 'pow-rate', series: 'ts 1 thread', what: 'ts 1 thread', value: 10e6, unit: 'hashes/s', min: 7e6, max: 12e6 }),
+      row({ chart: 'modexp', series: 'wasm', bits: 2048, what: 'modexp 2048 bits, wasm', value: 4, unit: 'ms', min: 3, max: 6 }),
+      row({ chart: 'modexp', series: 'TS BigInt base-2', bits: 1024, what: 'modexp 1024 bits, TS BigInt base-2', value: 2, unit: 'ms', min: 1.5, max: 3.7 }),
     ];
     expect(judgeNoise([...quick.rows, ...varied], 0.2, 2).busy).toBe(false);
+    // The same spread on the addon's or OpenSSL's rows is the machine's.
+    for (const series of ['native 1 thread', 'openssl (1 core)']) {
+      const steady = row({ chart: 'pow-rate', series, what: series, value: 10e6, unit: 'hashes/s', min: 7e6, max: 12e6 });
+      expect(judgeNoise([...quick.rows, steady], 0.2, 2).reasons, series).toEqual([`repeated runs of "${series}" differed by 50%`]);
+    }
     const calmText = formatReport({ ...quick, targets: withVerdicts(missed, calm), noise: calm });
     expect(calmText).toMatch(/2 threads \/ 1 thread: .* NOT met/);
     expect(calmText).toMatch(/^Verdict: 3 of 4 goals met, 1 not met \(2 threads \/ 1 thread\)\.$/m);

@@ -27,7 +27,7 @@ export function registerBench(program: Command): void {
       '\nIt prints the headline figures, the goals and a verdict; --verbose adds every table.\n' +
         '\nThe exit code is 0 whatever the figures: a goal missed is reported, not an error. A goal missed while the machine\n' +
         'was busy (others’ load before or during the run, or repeated runs that disagree) is reported as not judged. --quick judges only the goals\n' +
-        'its sizes measure; the full run (several minutes) judges them all.\n' +
+        'its sizes measure; the full run (about a quarter of an hour on 2 cores; --suite moduli an hour or more) judges them all.\n' +
         '\nExamples:\n  powprime bench --quick\n  powprime bench --quick --verbose\n  powprime bench --suite moduli --moduli-bits 8192 --save m8192.json\n  powprime bench --suite prime --save before.json\n  powprime bench --suite prime --compare before.json --report bench.html',
     )
     .option('--quick', 'fewer and shorter runs (about a minute)')
@@ -74,10 +74,17 @@ export function registerBench(program: Command): void {
       const status = new StatusLine();
       const started = performance.now();
       let step = 0;
+      let stepName = '';
+      const line = (ms: number): string => `bench [${step}] ${Math.round(ms / 1000)} s: ${stepName}…`;
       const onStep = (name: string): void => {
         const ms = Math.round(performance.now() - started);
-        status.update(`bench [${++step}] ${Math.round(ms / 1000)} s: ${name}…`, { step, name, elapsedMs: ms });
+        step++;
+        stepName = name;
+        status.update(line(ms), { step, name, elapsedMs: ms });
       };
+      // The time so far moves on between steps, some of which take minutes (a JSON event is a step's alone).
+      const ticker = setInterval(() => step && status.update(line(performance.now() - started)), 1000);
+      ticker.unref();
       const quick = Boolean(opts.quick);
       const machine = schema.machineInfo();
       // Before our own threads add to it: the load is the rest of the machine's work.
@@ -92,6 +99,7 @@ export function registerBench(program: Command): void {
       onStep(probeStep);
       const coresAfter = await cores.probeCores();
       const during = noise.othersDuring(markBefore, noise.cpuMark());
+      clearInterval(ticker);
       status.clear();
       const rows = [...(pow?.rows ?? []), ...(prime?.rows ?? []), ...(moduli?.rows ?? [])];
       const quiet = noise.judgeNoise(rows, loadBefore, machine.cores, { before: coresBefore, after: coresAfter }, during);
