@@ -264,7 +264,9 @@ export async function htmlReport(r: BenchResult, c?: Comparison): Promise<string
     ['powprime', m.powprime],
     ['date', m.date],
     ['mode', r.quick ? '--quick (small sizes, few runs)' : 'full'],
-    ...(r.noise ? [['machine load', `${r.noise.loadBefore.toFixed(2)} (others' runnable tasks before the run, ${r.noise.cores} cores)${r.noise.busy ? ' — busy' : ''}`]] : []),
+    ...(r.noise ? [['machine load', `${r.noise.loadBefore.toFixed(2)} (others' runnable tasks before the run, ${r.noise.cores} cores)`]] : []),
+    // Why the run was judged busy, which the load alone may not show (others during it, or runs far apart).
+    ...(r.noise?.busy ? [['busy', r.noise.reasons.join('; ')]] : []),
   ];
   const used = new Set(r.rows.map((x) => implementationOf(x.series).name));
   const legend = [...IMPLEMENTATIONS, OTHER]

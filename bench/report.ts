@@ -225,9 +225,9 @@ export function formatReport(r: BenchResult, c?: Comparison, opts: ReportOptions
   lines.push('', 'Targets (measured in this run):', '', ...r.targets.map(targetLine));
   if (r.skipped.length) lines.push('', ...r.skipped.map((s) => `Skipped: ${s}`));
   lines.push('', ...verdictLines(r));
-  if (!opts.verbose)
-    lines.push(
-      `Every measurement: --verbose prints the tables${r.rows.some((x) => x.chart === 'pow-layout') ? ' (one row a nonce length)' : ''}, --json or --save the data, --report FILE.html charts.`,
-    );
+  // With --compare the tables are printed already, all but the nonce lengths' one.
+  const perLength = r.rows.some((x) => x.chart === 'pow-layout');
+  const tables = c ? (perLength ? '--verbose adds the table of nonce lengths' : '') : `--verbose prints the tables${perLength ? ' (one row a nonce length)' : ''}`;
+  if (!opts.verbose) lines.push(`Every measurement: ${tables ? `${tables}, ` : ''}--json or --save the data, --report FILE.html charts.`);
   return lines.join('\n');
 }

@@ -309,7 +309,7 @@ complete -c powprime -n '__powprime_at bench' -l verbose -d 'print every table t
 complete -c powprime -n '__powprime_at bench' -l json -d 'print the result (one schema for every suite) as JSON'
 complete -c powprime -n '__powprime_at bench' -l suite -x -a 'pow prime moduli all' -d 'pow, prime, moduli or all (pow and prime; moduli, minutes to an hour beside ssh-keygen, runs when named)'
 complete -c powprime -n '__powprime_at bench' -l save -r -F -d 'keep the result, to --compare a later run with'
-complete -c powprime -n '__powprime_at bench' -l report -r -F -d 'write a self-contained HTML page with SVG charts of the result'
+complete -c powprime -n '__powprime_at bench' -l report -r -F -d 'write a self-contained HTML page with SVG charts of the result (needs the optional vega and vega-lite: npm install vega vega-lite)'
 complete -c powprime -n '__powprime_at bench' -l compare -r -F -d 'show each figure’s change against a result saved with --save'
 complete -c powprime -n '__powprime_at bench' -l moduli-bits -x -d 'with --suite moduli (not --quick): only these sizes, comma-separated or repeated, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)'
 complete -c powprime -n '__powprime_at bench' -s h -l help -d 'display help for command'

@@ -150,6 +150,8 @@ describe('what bench prints', () => {
     const compared = formatReport(r, compareRuns(r, r));
     expect(compared).toMatch(/\| native 1 thread \(avx512 x48\) .*\+0\.0%/);
     expect(compared).not.toContain('| nonce length |');
+    // Its closing line offers what is not printed yet: the per-length table, not "the tables".
+    expect(compared).toMatch(/^Every measurement: --verbose adds the table of nonce lengths, --json or --save the data, --report FILE\.html charts\.$/m);
   });
 
   it('a saved result with the headline is still a valid result', () => {

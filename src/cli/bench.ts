@@ -35,7 +35,7 @@ export function registerBench(program: Command): void {
     .option('--json', 'print the result (one schema for every suite) as JSON')
     .option('--suite <name>', 'pow, prime, moduli or all (pow and prime; moduli, minutes to an hour beside ssh-keygen, runs when named)', 'all')
     .option('--save <file.json>', 'keep the result, to --compare a later run with')
-    .option('--report <file.html>', 'write a self-contained HTML page with SVG charts of the result')
+    .option('--report <file.html>', 'write a self-contained HTML page with SVG charts of the result (needs the optional vega and vega-lite: npm install vega vega-lite)')
     .option('--compare <old.json>', 'show each figure’s change against a result saved with --save')
     .option('--moduli-bits <list>', 'with --suite moduli (not --quick): only these sizes, comma-separated or repeated, e.g. 8192 or 2048,8192 (default: 2048, 3072 and 8192)', collectSizes)
     .action(async (opts: BenchOpts) => {
