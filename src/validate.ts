@@ -18,9 +18,17 @@ export function isArgumentError(err: unknown): err is ArgumentError {
   return (err instanceof TypeError || err instanceof RangeError) && typeof (err as Partial<ArgumentError>).argument === 'string';
 }
 
-/** A value as an error message quotes it: strings quoted (and cut at 40 characters), bigints with their n. */
+const SHORT_NUMBER = 1n << 64n;
+
+/** A whole number as an error message names it: its digits when short, else its size (a p given as g would fill a screen). */
+export function showNumber(n: bigint): string {
+  const size = n < 0n ? -n : n;
+  return size < SHORT_NUMBER ? String(n) : `a ${n < 0n ? 'negative ' : ''}${size.toString(2).length}-bit number`;
+}
+
+/** A value as an error message quotes it: strings quoted (and cut at 40 characters), short bigints with their n, long ones by size. */
 export function show(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'bigint') return -SHORT_NUMBER < value && value < SHORT_NUMBER ? `${value}n` : showNumber(value);
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === null || typeof value !== 'object') return String(value);
   return Object.prototype.toString.call(value);

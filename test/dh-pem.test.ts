@@ -64,6 +64,7 @@ describe('DH parameters: bad arguments', () => {
     expect(() => dhParamsDer(23n, 1n)).toThrow(/^g must be from 2 to p − 1 \(got 1, p 23\)$/);
     // A swapped p and g is named by size, not printed digit by digit.
     expect(() => dhParamsDer(5n, (1n << 2047n) + 1n)).toThrow(/^g must be from 2 to p − 1 \(got a 2048-bit number, p 5\)$/);
+    expect(() => dhParamsDer(-(1n << 2048n), 2n)).toThrow(/^p must be at least 3 \(got a negative 2049-bit number\)$/);
     expect(() => dhParamsDer(23n, 23n)).toThrow(RangeError);
     for (const p of [23, '23', null]) {
       expect(() => dhParamsPem(p as unknown as bigint, 2n)).toThrow(TypeError);

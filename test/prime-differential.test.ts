@@ -62,6 +62,9 @@ describe('check argument errors', () => {
 
   it('isSafePrimeSync rejects negatives and bad rounds', () => {
     expect(() => isSafePrimeSync(-3n)).toThrow(/p must not be negative/);
+    // A long negative is named by its size, not printed digit by digit.
+    expect(() => isSafePrimeSync(-(1n << 4096n))).toThrow(/^p must not be negative \(got a negative 4097-bit number\)$/);
+    expect(() => isSafePrimeSync(-(1n << 63n))).toThrow(/^p must not be negative \(got -9223372036854775808\)$/);
     expect(() => isSafePrimeSync(7n, { rounds: -1 })).toThrow(/rounds/);
     expect(() => isSafePrimeSync(7n, { backend: 'gpu' as never })).toThrow(/backend/);
   });

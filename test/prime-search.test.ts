@@ -159,8 +159,10 @@ describe('seeded safe-prime search', () => {
     [{ bits: 16385, count: 1 }, RangeError, /bits/],
     [{ bits: 64.5, count: 1 }, RangeError, /bits/],
     [{ bits: 64, count: 0 }, RangeError, /count/],
+    [{ bits: 64, count: -(1n << 100n) }, RangeError, /^count must be a whole number of at least 1 \(got a negative 101-bit number\)$/],
+    [{ bits: 64, count: -5n }, RangeError, /^count must be a whole number of at least 1 \(got -5n\)$/],
     [{ bits: 64, count: 1, seed: -1n }, RangeError, /seed/],
-    [{ bits: 64, count: 1, seed: 1n << 256n }, RangeError, /seed/],
+    [{ bits: 64, count: 1, seed: 1n << 256n }, RangeError, /^seed must be from 0 to 2\^256 - 1 \(got a 257-bit number\)$/],
     [{ bits: 64, count: 1, threads: 0 }, RangeError, /threads/],
     [{ bits: 64, count: 1, startIndex: -1 }, RangeError, /startIndex/],
   ])('bad options #%#', async (opts, type, message) => {

@@ -43,7 +43,7 @@
 
 import { InternalError } from '../errors.ts';
 import { MAX_SOLUTION_LENGTH } from '../limits.ts';
-import { checkInteger } from '../validate.ts';
+import { checkInteger, showNumber } from '../validate.ts';
 
 /** Counters stop below 10^19 so that k fits the native kernels' 64-bit words. */
 const COUNTER_DIGITS = 19;
@@ -93,6 +93,6 @@ export function candidate(layout: PowLayout, k: bigint): string {
     throw new TypeError('layout must be a PowLayout from powLayout()');
   }
   if (typeof k !== 'bigint') throw new TypeError(`k must be a bigint (got ${typeof k})`);
-  if (k < 0n || k >= layout.limit) throw new RangeError(`k must be from 0 to ${layout.limit - 1n} for this layout (got ${k})`);
+  if (k < 0n || k >= layout.limit) throw new RangeError(`k must be from 0 to ${layout.limit - 1n} for this layout (got ${showNumber(k)})`);
   return k.toString().padStart(layout.width, '0');
 }

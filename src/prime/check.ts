@@ -3,7 +3,7 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { native } from '../native.ts';
 import { runTask } from '../pool/pool.ts';
 import { MAX_CHECK_BITS, NATIVE_MAX_BITS } from '../limits.ts';
-import { argumentError, checkOneOf, checkRounds, parseBigInt } from '../validate.ts';
+import { argumentError, checkOneOf, checkRounds, parseBigInt, showNumber } from '../validate.ts';
 import { checkOptions, optionNames } from '../option-checks.ts';
 import { bitLength } from './bigint.ts';
 import { isProbablePrimeJs, isSafePrimeJs } from './primality.ts';
@@ -36,7 +36,7 @@ interface Parsed {
 function parse(where: string, name: string, value: unknown, options: PrimeCheckOptions | undefined): Parsed {
   const opts: PrimeCheckOptions = checkOptions('options', options, where, PRIME_CHECK_OPTIONS);
   const n = parseBigInt(name, value);
-  if (n < 0n) throw argumentError(RangeError, name, `must not be negative (got ${n})`);
+  if (n < 0n) throw argumentError(RangeError, name, `must not be negative (got ${showNumber(n)})`);
   if (bitLength(n) > MAX_CHECK_BITS) throw argumentError(RangeError, name, `has ${bitLength(n)} bits; at most ${MAX_CHECK_BITS} are accepted`);
   const rounds = checkRounds('rounds', opts.rounds);
   const backend = resolveBackend(checkOneOf('backend', opts.backend ?? 'auto', BACKEND_CHOICES));

@@ -9,7 +9,7 @@
  * byte for byte against the `openssl` CLI's encoding of the same group.
  */
 import { toBytes } from './bigint.ts';
-import { argumentError, show } from '../validate.ts';
+import { argumentError, show, showNumber } from '../validate.ts';
 
 /** DER length octets: short form below 128, else 0x80|n followed by n big-endian bytes. */
 function derLength(n: number): Uint8Array {
@@ -33,17 +33,12 @@ function derInteger(n: bigint): Uint8Array {
   return tlv(0x02, bytes[0]! & 0x80 ? Uint8Array.of(0, ...bytes) : bytes);
 }
 
-/** A number for a message: its digits when short, else its size (a swapped p and g would fill a screen). */
-function brief(n: bigint): string {
-  return n < 1n << 64n ? String(n) : `a ${n.toString(2).length}-bit number`;
-}
-
 /** The DER encoding of DHParameter { p, g }. */
 export function dhParamsDer(p: bigint, g: bigint): Uint8Array {
   if (typeof p !== 'bigint') throw argumentError(TypeError, 'p', `must be a bigint (got ${show(p)})`);
-  if (p < 3n) throw argumentError(RangeError, 'p', `must be at least 3 (got ${p})`);
+  if (p < 3n) throw argumentError(RangeError, 'p', `must be at least 3 (got ${showNumber(p)})`);
   if (typeof g !== 'bigint') throw argumentError(TypeError, 'g', `must be a bigint (got ${show(g)})`);
-  if (g < 2n || g >= p) throw argumentError(RangeError, 'g', `must be from 2 to p − 1 (got ${brief(g)}, p ${brief(p)})`);
+  if (g < 2n || g >= p) throw argumentError(RangeError, 'g', `must be from 2 to p − 1 (got ${showNumber(g)}, p ${showNumber(p)})`);
   const ints = [derInteger(p), derInteger(g)];
   const body = new Uint8Array(ints[0]!.length + ints[1]!.length);
   body.set(ints[0]!);

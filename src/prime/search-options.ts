@@ -7,7 +7,7 @@ import { BACKEND_CHOICES, resolveBackend, type Backend, type BackendChoice } fro
 import { poolSize } from '../pool/pool.ts';
 import { INDEX_LIMIT, MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { KEEPS, type Keep } from './sieve.ts';
-import { argumentError, checkCount, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, parseBigInt } from '../validate.ts';
+import { argumentError, checkCount, checkFunction, checkInteger, checkOneOf, checkRounds, checkSignal, checkThreads, parseBigInt, showNumber } from '../validate.ts';
 import { optionNames } from '../option-checks.ts';
 import { parseSeed, randomSeed } from './seed.ts';
 import type { RangeSearchOptions } from './range-search.ts';
@@ -86,7 +86,7 @@ export function parseStream(name: string, value: unknown): StreamVersion {
 /** A prime's index in a seeded search: 0 ≤ index < 2^64. */
 export function parseIndex(name: string, value: unknown): bigint {
   const index = parseBigInt(name, value);
-  if (index < 0n || index >= INDEX_LIMIT) throw argumentError(RangeError, name, `must be from 0 to 2^64 - 1 (got ${index})`);
+  if (index < 0n || index >= INDEX_LIMIT) throw argumentError(RangeError, name, `must be from 0 to 2^64 - 1 (got ${showNumber(index)})`);
   return index;
 }
 
@@ -118,9 +118,9 @@ export function parseSpan(opts: { count: number | bigint; startIndex?: number | 
   const count = checkCount('count', opts.count);
   const startIndex = opts.startIndex === undefined ? 0n : parseIndex('startIndex', opts.startIndex);
   const stride = opts.stride === undefined ? 1n : parseBigInt('stride', opts.stride);
-  if (stride < 1n || stride >= INDEX_LIMIT) throw argumentError(RangeError, 'stride', `must be from 1 to 2^64 - 1 (got ${stride})`);
+  if (stride < 1n || stride >= INDEX_LIMIT) throw argumentError(RangeError, 'stride', `must be from 1 to 2^64 - 1 (got ${showNumber(stride)})`);
   if (startIndex + (count - 1n) * stride >= INDEX_LIMIT) {
-    throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${startIndex} + ${count - 1n} * ${stride})`);
+    throw new RangeError(`the last index, startIndex + (count - 1) * stride, must be below 2^64 (got ${showNumber(startIndex)} + ${showNumber(count - 1n)} * ${showNumber(stride)})`);
   }
   return { count, startIndex, stride };
 }
@@ -132,8 +132,8 @@ export function parseRangeOptions(opts: RangeSearchOptions): { p: Parsed; index:
   const index = parseIndex('index', opts.index);
   const from = parseBigInt('from', opts.from);
   const to = parseBigInt('to', opts.to);
-  if (from < 0n) throw argumentError(RangeError, 'from', `must not be negative (got ${from})`);
-  if (to < from) throw new RangeError(`to must not be below from (got ${from}..${to})`);
+  if (from < 0n) throw argumentError(RangeError, 'from', `must not be negative (got ${showNumber(from)})`);
+  if (to < from) throw new RangeError(`to must not be below from (got ${showNumber(from)}..${showNumber(to)})`);
   return { p, index, from, to };
 }
 
@@ -143,6 +143,6 @@ export function parseSliceOptions(opts: SliceOptions): { bits: number; seed: big
   const seed = parseSeed('seed', opts.seed);
   const index = parseIndex('index', opts.index);
   const slice = parseBigInt('slice', opts.slice);
-  if (slice < 0n) throw argumentError(RangeError, 'slice', `must not be negative (got ${slice})`);
+  if (slice < 0n) throw argumentError(RangeError, 'slice', `must not be negative (got ${showNumber(slice)})`);
   return { bits, seed, index, slice, backend: parseBackend(opts.backend), rounds: checkRounds('rounds', opts.rounds), stream: parseStream('stream', opts.stream) };
 }

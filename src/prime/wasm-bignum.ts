@@ -8,6 +8,7 @@
  * refused unless it gives four answers computed independently of this code.
  */
 import { decodeBase64, instantiateWasm, loadOnce } from '../wasm-module.ts';
+import { showNumber } from '../validate.ts';
 import { MODEXP_WASM_BASE64 } from './wasm-bignum-bytes.ts';
 
 /** Widest modulus and exponent the kernel takes (MAX_LIMBS 32-bit limbs in the C source). */
@@ -77,8 +78,8 @@ export function loadWasmModexp(bytes: Uint8Array): WasmModexp {
   const [M, BASE, E, OUT] = [io, io + MAX_LIMBS, io + 2 * MAX_LIMBS, io + 3 * MAX_LIMBS];
   /** Writes m and e, or answers the cases the kernel does not take; null where it should run. */
   const prepare = (e: bigint, m: bigint): { limbs: number; eLimbs: number } | bigint => {
-    if ((m & 1n) === 0n || m < 3n) throw new RangeError(`the modulus must be odd and at least 3 (got ${m})`);
-    if (e < 0n) throw new RangeError(`the exponent must not be negative (got ${e})`);
+    if ((m & 1n) === 0n || m < 3n) throw new RangeError(`the modulus must be odd and at least 3 (got ${showNumber(m)})`);
+    if (e < 0n) throw new RangeError(`the exponent must not be negative (got ${showNumber(e)})`);
     const limbs = limbsOf(m);
     const eLimbs = limbsOf(e);
     if (limbs > MAX_LIMBS || eLimbs > MAX_LIMBS) throw new RangeError(`the modulus and the exponent must have at most ${MODEXP_WASM_MAX_BITS} bits`);
@@ -91,7 +92,7 @@ export function loadWasmModexp(bytes: Uint8Array): WasmModexp {
     modPow(base, e, m) {
       const p = prepare(e, m);
       if (typeof p === 'bigint') return p;
-      if (base < 0n) throw new RangeError(`the base must not be negative (got ${base})`);
+      if (base < 0n) throw new RangeError(`the base must not be negative (got ${showNumber(base)})`);
       writeLimbs(view, BASE, base < m ? base : base % m, p.limbs);
       ex.bn_modpow(p.limbs, p.eLimbs);
       return readLimbs(view, OUT, p.limbs);
