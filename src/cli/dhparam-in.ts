@@ -8,7 +8,7 @@ import { dhParamsProblems, generatesSubgroup } from '../prime/dh-check.ts';
 import { dhParamsDer, dhParamsPem, parseDhParams } from '../prime/dh-pem.ts';
 import { exitFailed } from './exit-failed.ts';
 import { DH_MAX_BITS } from '../limits.ts';
-import { checkRegularFile, replaceablePath } from './out-path.ts';
+import { checkRegularInput, replaceablePath } from './out-path.ts';
 
 export interface DhparamInOpts {
   in: string;
@@ -36,8 +36,7 @@ export async function dhparamFromFile(opts: DhparamInOpts): Promise<void> {
   const der = opts.outform.toUpperCase() === 'DER';
   refuseDerOnTerminal(der, !opts.noout && !opts.json && opts.out === undefined);
   const target = opts.out === undefined || opts.noout ? undefined : replaceablePath(opts.out);
-  // A FIFO or a device would be read without end before any size check.
-  checkRegularFile(opts.in, '--in', true);
+  checkRegularInput(opts.in, '--in');
   const bytes = readFileSync(opts.in);
   if (bytes.length === 0) throw new RangeError(`--in ${opts.in} is empty`);
   if (bytes.length > MAX_IN_BYTES) throw new RangeError(`--in ${opts.in} is ${bytes.length} bytes: too large for DH parameters`);

@@ -3,7 +3,8 @@
  * replacing whole (`dhparam`, `merge`: written beside, then renamed over)
  * both need a regular file or nothing there: a FIFO would block forever,
  * /dev/zero never end, and a rename would put a file where a device, a
- * link or someone else's read-only file was.
+ * link or someone else's read-only file was. An input read whole
+ * (`dhparam --in`) needs a regular file that is there, for the same reasons.
  */
 import { accessSync, constants, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -22,16 +23,30 @@ function statOf(p: string, link = false): Stats | undefined {
   }
 }
 
-/** Refuses a path that is not a regular file (or absent, unless it must exist: an input), following links. */
-export function checkRegularFile(file: string, flag: string, mustExist = false): void {
+/** Refuses a path that is not a regular file, following links; whether one is there. */
+function regularFileAt(file: string, flag: string): boolean {
   if (file === '') throw new RangeError(`${flag} must name a file (got "")`);
   // Elsewhere "-" means stdin or stdout: taken as a file's name it would surprise.
   if (file === '-') throw new RangeError(`${flag} - is not stdin or stdout here; give a file name (./- for a file named "-")`);
   const st = statOf(file);
-  if (st === undefined && mustExist) throw new RangeError(`${flag} ${file}: no such file`);
-  if (st === undefined) return;
+  if (st === undefined) return false;
   if (st.isDirectory()) throw new RangeError(`${flag} ${file} is a directory; give a file name`);
   if (!st.isFile()) throw new RangeError(`${flag} ${file} is not a regular file (a device, FIFO or socket); give a file name`);
+  return true;
+}
+
+/** A file to write: a regular file or nothing there yet. */
+export function checkRegularFile(file: string, flag: string): void {
+  regularFileAt(file, flag);
+}
+
+/**
+ * A file read whole before any size check: a regular file that is there, as a
+ * FIFO or a device could be read without end. Streamed inputs, read with a
+ * cap, take read-input.ts's checkInputFile, which lets a pipe through.
+ */
+export function checkRegularInput(file: string, flag: string): void {
+  if (!regularFileAt(file, flag)) throw new RangeError(`${flag} ${file}: no such file`);
 }
 
 /**
