@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
-import { pidRunsHere } from '../src/fs/file-lock.ts';
+import { pidRunsHere } from '../src/fs/lock-note.ts';
 import { CLI_ENTRY } from './helpers/cli.ts';
 import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';

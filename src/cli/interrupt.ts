@@ -16,7 +16,8 @@
  */
 import { constants } from 'node:os';
 import { InterruptedError } from '../errors.ts';
-import { guardSyncWaits, lockHolderText, type SyncWaitGuard } from '../fs/file-lock.ts';
+import { lockHolderText } from '../fs/lock-note.ts';
+import { guardSyncWaits, type SyncWaitGuard } from '../fs/lock-wait.ts';
 import { ignoreErrorEvents } from '../ignored-rejection.ts';
 import { native, nativeIfLoaded } from '../native.ts';
 import { stopWhenNpxGoes } from './npx-parent.ts';

@@ -8,7 +8,8 @@
  */
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { tryLock, tryLockFileItself, lockHolderText, type FileLock } from '../fs/file-lock.ts';
+import { tryLock, tryLockFileItself, type FileLock } from '../fs/file-lock.ts';
+import { lockHolderText } from '../fs/lock-note.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from '../fs/durable-write.ts';
 import { WriteFailedError } from '../errors.ts';
 import { checkOutFolder, checkRegularFile, linkTarget } from './out-path.ts';

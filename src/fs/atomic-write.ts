@@ -7,7 +7,7 @@ import { closeSync, openSync, readdirSync, renameSync, statSync, unlinkSync } fr
 import path from 'node:path';
 import { WriteFailedError } from '../errors.ts';
 import { reasonOf, syncFolderSync, syncSync, writeAllSync } from './durable-write.ts';
-import { pidRunsHere } from './file-lock.ts';
+import { pidRunsHere } from './lock-note.ts';
 import { makeFolderSync } from './make-folder.ts';
 
 /** Errors of open/rename that mean the disk refused, not that the path is wrong. */

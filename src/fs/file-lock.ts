@@ -1,5 +1,6 @@
 /**
- * One process at a time on a file (`search --out`, a keystore, a state file).
+ * One process at a time on a file (`search --out`, a keystore, a state file);
+ * the lock file's note is lock-note.ts's, a wait for a lock is lock-wait.ts's.
  *
  * With the native addon the lock is an OS lock held by an open file (flock(2);
  * LockFileEx on Windows): the kernel drops it when the holder's process ends,
@@ -23,12 +24,11 @@
  * the same build (addon loaded in both, or in neither), because the takeover
  * of a dead holder's file is only race-free within one kind.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { native } from '../native.ts';
 import { WriteFailedError } from '../errors.ts';
 import { reasonOf } from './durable-write.ts';
+import { makeNote, noteHolderAlive, readLockNote, writeNoteFile } from './lock-note.ts';
 
 export interface FileLock {
   /** The lock file. */
@@ -39,16 +39,6 @@ export interface FileLock {
   release(): void;
 }
 
-/** Who holds (or last held) a lock, as its file says. */
-export interface LockNote {
-  pid: number;
-  host: string;
-  nonce: string;
-  kind: 'os' | 'link';
-  /** The file the lock guards. */
-  what: string;
-}
-
 interface LockBinding {
   lockOpen(path: string, note: string): number | null;
   lockClose(handle: number, removePath?: string): boolean;
@@ -57,59 +47,6 @@ interface LockBinding {
 function binding(): LockBinding | null {
   const b = native() as unknown as Partial<LockBinding> | null;
   return b && typeof b.lockOpen === 'function' && typeof b.lockClose === 'function' ? (b as LockBinding) : null;
-}
-
-const HOST = hostname();
-
-function makeNote(kind: LockNote['kind'], what: string): LockNote {
-  return { pid: process.pid, host: HOST, nonce: randomBytes(12).toString('hex'), kind, what };
-}
-
-/** The note in a lock file, or null when there is none or it is not one of ours. */
-export function readLockNote(file: string): LockNote | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const n = JSON.parse(text) as Partial<LockNote>;
-    if (Number.isSafeInteger(n.pid) && typeof n.host === 'string' && typeof n.nonce === 'string' && /^[0-9a-f]{1,64}$/.test(n.nonce) && (n.kind === 'os' || n.kind === 'link')) {
-      return { pid: n.pid!, host: n.host, nonce: n.nonce, kind: n.kind, what: typeof n.what === 'string' ? n.what : '' };
-    }
-  } catch {
-    // Not JSON: not a note.
-  }
-  return null;
-}
-
-/** Whether pid names a running process here (a zombie, killed and not yet reaped, is not running). */
-export function pidRunsHere(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    // Linux: field 3 of /proc/<pid>/stat is the state; Z is a zombie. The
-    // command name (field 2) is in parentheses and may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
-/** Whether process `pid` on `host` still runs (on another host: assumed so, it cannot be checked). */
-export function processAlive(pid: number, host: string): boolean {
-  return host !== HOST || pidRunsHere(pid);
-}
-
-/** Whether the holder a note names still runs. */
-export function noteHolderAlive(n: LockNote): boolean {
-  return processAlive(n.pid, n.host);
 }
 
 /** A full or failing disk refuses even a lock file: said as a write failure, the guarded file untouched. */
@@ -153,30 +90,6 @@ function heldOsLock(b: LockBinding, handle: number, file: string, removePath?: s
       b.lockClose(handle, removePath);
     },
   };
-}
-
-/** Writes a whole file and syncs it; the link protocol publishes only complete notes. */
-function writeNoteFile(file: string, note: LockNote): void {
-  const fd = openSync(file, 'wx', 0o644);
-  try {
-    const buf = Buffer.from(JSON.stringify(note));
-    let done = 0;
-    while (done < buf.length) {
-      const n = writeSync(fd, buf, done, buf.length - done);
-      if (n <= 0) throw Object.assign(new Error(`ENOSPC: short write, ${file}`), { code: 'ENOSPC', path: file });
-      done += n;
-    }
-    fsyncSync(fd);
-  } catch (err) {
-    try {
-      unlinkSync(file);
-    } catch {
-      // Gone already.
-    }
-    throw err;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function removeIfMine(file: string, nonce: string): void {
@@ -284,77 +197,4 @@ export function tryLockFileItself(file: string): FileLock | null | undefined {
   }
   // No removePath: the file is the user's, not a lock file.
   return handle === null ? null : heldOsLock(b, handle, file);
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * What a process that owns its signals (the CLI) does around a synchronous
- * lock wait, during which Node runs no signal handler: null in the library,
- * whose callers keep their own handlers. `enter` at the first busy attempt,
- * `pending` between attempts (true ends the wait), `notice` once the wait
- * has lasted a second, `leave` at its end, which may throw (an interrupt).
- */
-export interface SyncWaitGuard {
-  enter(): void;
-  pending(): boolean;
-  notice(what: string, lockFile: string): void;
-  leave(): void;
-}
-let syncWaitGuard: SyncWaitGuard | null = null;
-
-export function guardSyncWaits(guard: SyncWaitGuard | null): void {
-  syncWaitGuard = guard;
-}
-
-/**
- * Takes the lock, waiting for the holder (polling, at most `timeoutMs`): for
- * locks held a few milliseconds at a time, like the keystore's. Returns null
- * when the wait ran out.
- */
-export function lockWaitSync(file: string, what: string, timeoutMs: number): FileLock | null {
-  const start = Date.now();
-  const first = tryLock(file, what);
-  if (first || Date.now() - start >= timeoutMs) return first;
-  // Busy: from here on the wait is the guard's (when there is one) until it ends.
-  const guard = syncWaitGuard;
-  if (!guard) return pollForLock(file, what, start, timeoutMs, null);
-  guard.enter();
-  let lock: FileLock | null;
-  try {
-    lock = pollForLock(file, what, start, timeoutMs, guard);
-  } catch (err) {
-    guard.leave(); // an interrupt it throws wins: the process is stopping
-    throw err;
-  }
-  try {
-    guard.leave();
-  } catch (err) {
-    lock?.release();
-    throw err;
-  }
-  return lock;
-}
-
-/** Tries again and again after a failed first attempt, pausing longer each time (up to 50 ms), until the lock, the timeout or a pending signal. */
-function pollForLock(file: string, what: string, start: number, timeoutMs: number, guard: SyncWaitGuard | null): FileLock | null {
-  let noticed = false;
-  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
-    if (guard?.pending()) return null; // the guard's leave() acts on the signal
-    if (guard && !noticed && Date.now() - start >= 1000) {
-      guard.notice(what, file);
-      noticed = true;
-    }
-    // A synchronous sleep: the callers are synchronous state-file operations.
-    Atomics.wait(sleeper, 0, 0, pause);
-    const lock = tryLock(file, what);
-    if (lock || Date.now() - start >= timeoutMs) return lock;
-  }
-}
-
-/** The holder's pid, for a message ("held by pid 123"), when the lock file says. */
-export function lockHolderText(file: string): string {
-  const n = readLockNote(file);
-  if (!n) return 'another process';
-  return n.host === HOST ? `pid ${n.pid}` : `pid ${n.pid} on ${n.host}`;
 }

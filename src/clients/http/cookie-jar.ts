@@ -12,8 +12,7 @@ import type { Clock } from '../clock.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState, type ShapeCheck } from './state-file.ts';
 import { isLoopback } from './transport.ts';
-import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';
-import { FileLockedError } from '../../errors.ts';
+import { lockWaitSync } from '../../fs/lock-wait.ts';
 
 interface Cookie {
   name: string;
@@ -128,7 +127,6 @@ export class CookieJar {
     }
     const lockFile = `${this.file}.lock`;
     const lock = lockWaitSync(lockFile, this.file, 10_000);
-    if (!lock) throw new FileLockedError(this.file, lockHolderText(lockFile));
     try {
       this.cookies = apply(this.read(this.file));
       writeFileAtomic(this.file, JSON.stringify(this.cookies));

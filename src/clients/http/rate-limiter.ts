@@ -18,8 +18,7 @@ import { isoTime, type Clock } from '../clock.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState, type ShapeCheck } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
-import { FileLockedError } from '../../errors.ts';
-import { lockHolderText, lockWaitSync } from '../../fs/file-lock.ts';
+import { lockWaitSync } from '../../fs/lock-wait.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
 
 export interface Window {
@@ -107,7 +106,6 @@ export class RateLimiter {
     makeFolderSync(path.dirname(this.file), 0o700);
     const lockFile = `${this.file}.lock`;
     const lock = lockWaitSync(lockFile, this.file, 10_000);
-    if (!lock) throw new FileLockedError(this.file, lockHolderText(lockFile));
     try {
       this.state = this.load(this.file);
       const { result, changed } = change(this.state);

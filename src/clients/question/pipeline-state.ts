@@ -15,7 +15,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { FileLockedError } from '../../errors.ts';
-import { lockHolderText, tryLock, type FileLock } from '../../fs/file-lock.ts';
+import { tryLock, type FileLock } from '../../fs/file-lock.ts';
+import { lockHolderText } from '../../fs/lock-note.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState } from '../http/state-file.ts';
 import type { QuestionClient } from './client.ts';

@@ -15,8 +15,9 @@
  * the two only replays records the snapshot already holds.
  */
 import path from 'node:path';
-import { FileLockedError, WriteFailedError } from '../../errors.ts';
-import { lockHolderText, lockWaitSync, processAlive } from '../../fs/file-lock.ts';
+import { WriteFailedError } from '../../errors.ts';
+import { processAlive } from '../../fs/lock-note.ts';
+import { lockWaitSync } from '../../fs/lock-wait.ts';
 import { argumentError, show } from '../../validate.ts';
 import { checkOptions, optionNames } from '../../option-checks.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
@@ -63,7 +64,6 @@ export class Keystore {
   private locked<T>(fn: () => T): T {
     makeFolderSync(path.dirname(this.file), 0o700);
     const lock = lockWaitSync(this.lockFile, this.file, this.lockWaitMs);
-    if (!lock) throw new FileLockedError(this.file, lockHolderText(this.lockFile));
     try {
       return fn();
     } finally {
