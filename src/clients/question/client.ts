@@ -2,14 +2,11 @@
  * Client for the question service: every route, proof-of-work-gated posting, the spec's limits,
  * on-disk file cache, and the attribution its spec requires on everything delivered.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { POW_BACKEND_CHOICES, type PowBackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
-import { writeFileAtomic } from '../../fs/atomic-write.ts';
-import { readJsonState } from '../http/state-file.ts';
+import { FileCache } from './file-cache.ts';
 import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError, RateLimitWaitError, UnauthorizedError } from '../errors.ts';
 import { HOUR } from '../http/rate-limiter.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
@@ -21,8 +18,6 @@ import { checkArray, checkObject } from '../http/shapes.ts';
 import type { DeliveredFile, FileListing, ItemError, Stats, Thread, ThreadItem } from './threads.ts';
 import { argumentError, checkOneOf, checkSignal, checkThreads, show } from '../../validate.ts';
 import { checkOptions, checkRequiredOptions, optionNames } from '../../option-checks.ts';
-import { FolderSweep } from '../http/folder-sweep.ts';
-import { makeFolderSync } from '../../fs/make-folder.ts';
 
 export interface QuestionClientOptions extends ServiceClientOptions {
   /** The service's homepage, credited with every delivery (default: the base URL's origin). */
@@ -62,8 +57,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   private modelSites: { sites: string[]; at: number } | null = null;
   /** When this client last asked the config route for a session (ms since the epoch). */
   private sessionAsked: number | null = null;
-  private readonly fileMaxAgeMs: number;
-  private filesSweep: FolderSweep | undefined;
+  private readonly fileCache: FileCache;
   private readonly pow: QuestionPowOptions;
 
   constructor(opts: QuestionClientOptions) {
@@ -79,7 +73,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
       if (opts.pow.backend !== undefined) checkOneOf('pow.backend', opts.pow.backend, POW_BACKEND_CHOICES);
     }
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
-    this.fileMaxAgeMs = opts.fileMaxAgeMs ?? 30 * 24 * HOUR;
+    this.fileCache = new FileCache(path.join(this.stateDir, 'files'), this.clock, opts.fileMaxAgeMs ?? 30 * 24 * HOUR);
     this.pow = opts.pow ?? {};
   }
 
@@ -285,44 +279,13 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   /** A file of a question, served from the disk cache when it is there and fresh. */
   async file(id: string, filename: string): Promise<DeliveredFile> {
-    const urlPath = fillPath(QUESTION_ROUTES.file, { id, filename });
-    // Named by a hash of (id, filename): server names can neither collide
-    // once sanitized nor land on the metadata file of another entry.
-    const key = createHash('sha256').update(`${id}\n${filename}`).digest('hex').slice(0, 32);
-    const dir = path.join(this.stateDir, 'files');
-    const local = path.join(dir, `${key}.body`);
-    const meta = path.join(dir, `${key}.meta.json`);
-    const m = existsSync(local) ? (readJsonState(meta, 'set-aside', fileMetaShape) as FileMeta | undefined) : undefined;
-    if (m && m.expires > this.clock.now()) {
-      return { id, filename, path: local, content: readFileSync(local), mimetype: m.mimetype, fromCache: true, attribution: await this.attribution() };
-    }
+    const cached = this.fileCache.get(id, filename);
+    if (cached) return { id, filename, ...cached, fromCache: true, attribution: await this.attribution() };
     const res = await this.read({ route: 'file', params: { id, filename }, raw: true });
     // The response's own caching headers (http-cache-semantics), capped; none at all: the default.
-    const allowed = this.cache.freshFor({ method: 'GET', url: this.url(urlPath) }, res);
-    const ttl = Math.min(allowed ?? this.fileMaxAgeMs, this.fileMaxAgeMs);
+    const allowed = this.cache.freshFor({ method: 'GET', url: this.url(fillPath(QUESTION_ROUTES.file, { id, filename })) }, res);
     const mimetype = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : null;
-    if (ttl > 0) {
-      makeFolderSync(dir);
-      writeFileAtomic(local, res.body, 0o644);
-      writeFileAtomic(meta, JSON.stringify({ expires: this.clock.now() + ttl, mimetype }), 0o644);
-      // Files never asked for again go once fileMaxAgeMs has passed (no ttl is longer).
-      this.filesSweep ??= new FolderSweep(dir, this.clock, this.fileMaxAgeMs);
-      this.filesSweep.maybe();
-    }
-    return { id, filename, path: ttl > 0 ? local : null, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
+    const kept = this.fileCache.put(id, filename, res.body, mimetype, allowed ?? this.fileCache.maxAgeMs);
+    return { id, filename, path: kept, content: res.body, mimetype, fromCache: false, attribution: await this.attribution() };
   }
-}
-
-interface FileMeta {
-  expires: number;
-  mimetype: string | null;
-}
-
-/** A cached file's metadata as file() writes it; anything else is set aside and the file fetched again. */
-function fileMetaShape(x: unknown): string | undefined {
-  const m = x as Partial<FileMeta> | null;
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'is not an object';
-  if (typeof m.expires !== 'number' || !Number.isFinite(m.expires)) return 'has no finite "expires"';
-  if (m.mimetype !== null && typeof m.mimetype !== 'string') return 'has a "mimetype" that is neither a string nor null';
-  return undefined;
 }
