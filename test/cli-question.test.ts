@@ -6,7 +6,7 @@ import { runCli } from './helpers/cli.ts';
 import { killAll, startCli } from './helpers/processes.ts';
 import { HUMAN_NOTICE } from '../src/clients/question/attribution.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
-import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/state-paths.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';
 import { tempDir } from './helpers/tmp.ts';
 

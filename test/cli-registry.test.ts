@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli } from './helpers/cli.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
-import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/state-paths.ts';
 import { Keystore } from '../src/clients/registry/keystore.ts';
 import { b85decode } from '../src/clients/registry/base85.ts';
 import { jsonConventionErrors, jsonValues } from './helpers/json-convention.ts';

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
 import { pidRunsHere } from '../src/fs/lock-note.ts';
 import { CLI_ENTRY } from './helpers/cli.ts';
-import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/state-paths.ts';
 import { killAll, startCli, type Running } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
 

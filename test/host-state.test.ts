@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/state-paths.ts';
 import { pipelineFile } from '../src/clients/question/pipeline.ts';
 import { PrimeRegistryClient } from '../src/clients/registry/client.ts';
 import { QuestionClient, QuestionPipeline } from '../src/index.ts';

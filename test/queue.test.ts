@@ -10,7 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateModuli, searchSafePrimes } from '../src/index.ts';
 import { startFakeServices, type FakeServices } from '../src/fake-services/index.ts';
-import { hostStateFile, hostTag } from '../src/clients/http/service-client.ts';
+import { hostStateFile, hostTag } from '../src/clients/http/state-paths.ts';
 import { chunkId } from '../src/queue/chunk-plan.ts';
 import { ignoreQueueErrors, noticeWorkerErrors } from '../src/queue/connection.ts';
 import { runCli } from './helpers/cli.ts';

@@ -10,7 +10,7 @@ import { parseIntArg } from './args.ts';
 import { reportKeyLost } from './key-lost.ts';
 import { KEYSTORE_OPTION, makeRegistrar, type RegistrarFlags } from './registrar-flags.ts';
 import { clientOptions, serviceFlags, withCommand } from './service-command.ts';
-import { defaultStateDir } from '../clients/http/service-client.ts';
+import { defaultStateDir } from '../clients/http/state-paths.ts';
 import { terminalText } from './terminal-text.ts';
 import { isoTime } from '../clients/clock.ts';
 

@@ -3,8 +3,6 @@
  * allow, wait for a rate-limit slot (persisted), send with the session cookie, turn statuses into
  * typed errors, and retry transient failures with backoff — each retry through the limiter again.
  */
-import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { realClock, type Clock } from '../clock.ts';
 import { CookieJar } from './cookie-jar.ts';
@@ -18,6 +16,7 @@ import { isLoopback, parseJson, probe, send, type HttpResponse } from './transpo
 import { argumentError, checkHttpUrl, show } from '../../validate.ts';
 import { checkRequiredOptions } from '../../option-checks.ts';
 import { linkSignals } from './linked-signal.ts';
+import { defaultStateDir, hostStateFile, hostTag } from './state-paths.ts';
 import { checkServiceClientOptions, SERVICE_CLIENT_OPTIONS, type ClientOptionNames, type ServiceClientOptions } from './client-options.ts';
 
 export interface CallSpec<R extends string> {
@@ -45,31 +44,6 @@ export interface CallSpec<R extends string> {
    * 256-second window). Not with `cache`.
    */
   late?: () => { json?: unknown; query?: Record<string, string> };
-}
-
-export function defaultStateDir(service: string): string {
-  const base = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
-  return path.join(base, 'powprime', service);
-}
-
-/** A URL's host (with its port) as it appears in state file names: characters other than letters, digits, '.' and '-' become '_'. */
-export function hostTag(url: URL): string {
-  return url.host.replace(/[^a-zA-Z0-9.-]/g, '_');
-}
-
-/**
- * `name` in `dir`, per host: `<stem>-<host><ext>` (keys.json for 127.0.0.1:8080 is keys-127.0.0.1_8080.json).
- * With `legacyHost`, the host the host-less file of earlier versions belongs to: for that host, while
- * the per-host file does not exist and the host-less one does, the host-less one (used where it is:
- * not renamed or copied, so a process holding its lock is never raced).
- */
-export function hostStateFile(dir: string, name: string, host: string, legacyHost?: string): string {
-  const dot = name.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  const file = path.join(dir, `${stem}-${host}${ext}`);
-  const legacy = path.join(dir, name);
-  if (legacyHost === host && !existsSync(file) && existsSync(legacy)) return legacy;
-  return file;
 }
 
 export class ServiceClient<R extends string = string> {
