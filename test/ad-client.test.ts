@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdClient } from '../src/clients/ads/client.ts';
-import { ManualClock } from '../src/clients/clock.ts';
+import { HOUR, ManualClock } from '../src/clients/clock.ts';
 import { ProtocolError } from '../src/clients/errors.ts';
-import { HOUR } from '../src/clients/http/rate-limiter.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';
 import { rng } from './helpers/oracles.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -22,7 +23,40 @@ async function setup(random?: () => number) {
   return { clock, fake, client };
 }
 
+/**
+ * A proxy in front of `target` that holds the first request `delayMs` before
+ * passing it on: a request slowed on its way (a first connection, a busy
+ * link), which the service counts later than the client sent it.
+ */
+async function slowFirstProxy(target: URL, delayMs: number): Promise<{ url: URL; close(): Promise<void> }> {
+  let first = true;
+  const server = createServer((req, res) => {
+    const hold = first ? delayMs : 0;
+    first = false;
+    setTimeout(() => {
+      const out = request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode!, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(out);
+    }, hold);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
 describe('AdClient against the local server', () => {
+  it('a first request slowed on its way still leaves the next ones outside its window: no 429 at 2 a second', async () => {
+    const fake = await startFakeServices({ retryAfter: true });
+    running.push(fake);
+    const proxy = await slowFirstProxy(fake.url, 400);
+    running.push(proxy);
+    const client = new AdClient({ baseUrl: proxy.url, stateDir: tempDir('powprime-ads-'), maxWaitMs: 5_000 });
+    for (let i = 0; i < 3; i++) await client.random();
+    expect(fake.ads.limits.refusals).toEqual([]);
+  });
+
   it('a simulated hour of random ads and index reads: within every limit, zero 429s', async () => {
     const { clock, fake, client } = await setup();
     const start = clock.now();

@@ -7,9 +7,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/clients/clock.ts';
+import { HOUR, ManualClock, MINUTE } from '../src/clients/clock.ts';
 import { RequestTimeoutError, ServerError } from '../src/clients/errors.ts';
-import { banUntil, DEFAULT_BAN_MS, HOUR, MINUTE } from '../src/clients/http/rate-limiter.ts';
+import { banUntil, DEFAULT_BAN_MS } from '../src/clients/http/retry-after.ts';
 import { QuestionClient } from '../src/clients/question/client.ts';
 import { startServer, type FakeHandler } from '../src/fake-services/http-server.ts';
 import { startFakeServices } from '../src/fake-services/index.ts';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { attributionText } from '../clients/question/attribution.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
-import { MINUTE } from '../clients/http/rate-limiter.ts';
+import { MINUTE } from '../clients/clock.ts';
 import type { QuestionClient } from '../clients/question/client.ts';
 import { threadJson } from '../clients/question/threads.ts';
 import { InterruptedError } from '../errors.ts';

@@ -1,4 +1,8 @@
-/** Time for the clients: the real clock, or one tests advance by hand. */
+/** Time for the clients: the real clock, or one tests advance by hand, and the units of their periods. */
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 
 export interface Clock {
   /** Milliseconds since the epoch. */

@@ -4,14 +4,13 @@
  * says its URL can change. `pick()` chooses from the cached index by `bias`, so showing an ad
  * does not spend the `random` budget.
  */
-import { isoTime } from '../clock.ts';
+import { DAY, isoTime, MINUTE } from '../clock.ts';
 import type { Bytes } from '../bytes.ts';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState } from '../http/state-file.ts';
 import { ProtocolError } from '../errors.ts';
-import { DAY, MINUTE } from '../http/rate-limiter.ts';
 import { argumentError, checkFunction, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
 import { fillPath } from '../http/routes.ts';

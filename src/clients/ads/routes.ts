@@ -1,5 +1,5 @@
 /** The ad service's routes, with the limits its spec gives for them. */
-import { HOUR, MINUTE } from '../http/rate-limiter.ts';
+import { HOUR, MINUTE } from '../clock.ts';
 import { per, type RouteTable } from '../http/routes.ts';
 
 export type AdRoute = 'random' | 'all' | 'leaderboard' | 'image';

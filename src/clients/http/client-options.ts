@@ -6,7 +6,8 @@
 import type { Clock } from '../clock.ts';
 import { argumentError, checkSignal, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
-import { MAX_BAN_MS, type Limits } from './rate-limiter.ts';
+import type { Limits } from './rate-limiter.ts';
+import { MAX_BAN_MS } from './retry-after.ts';
 
 export interface ServiceClientOptions {
   baseUrl: string | URL;

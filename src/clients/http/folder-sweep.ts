@@ -10,8 +10,7 @@
 import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { TEMPORARY_NAME } from '../../fs/atomic-write.ts';
-import type { Clock } from '../clock.ts';
-import { DAY, HOUR } from './rate-limiter.ts';
+import { type Clock, DAY, HOUR } from '../clock.ts';
 
 /** Whether `name` in `dir` is a temporary left by a write that never finished: a day old (no write takes a day). `stat`: the file's, when the caller has it. */
 export function isLeftoverTemporary(dir: string, name: string, stat?: Stats): boolean {

@@ -3,7 +3,7 @@
  * for a route (e.g. 1/min, 8/hour, 16/day) is enforced with a safety margin
  * (the spec suggests sleeping 1.1× the limit), a call is recorded — and the
  * record saved atomically — before it is sent, so a restart never spends the
- * same budget twice, and a 429 bans the whole host until its Retry-After (or
+ * same budget twice (and moved to the call's end once it has ended), and a 429 bans the whole host until its Retry-After (or
  * the spec's 40–60 minutes: 60 are assumed), capped at a day: a server's
  * absurd value (or a hand-edited state file) must not lock a host out for
  * years or reach a date no calendar holds.
@@ -14,7 +14,8 @@
  * its lock, so two processes never spend the same slot.
  */
 import path from 'node:path';
-import { isoTime, type Clock } from '../clock.ts';
+import { DAY, HOUR, isoTime, MINUTE, type Clock } from '../clock.ts';
+import { MAX_BAN_MS } from './retry-after.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState, type ShapeCheck } from './state-file.ts';
 import { RateLimitWaitError } from '../errors.ts';
@@ -28,14 +29,6 @@ export interface Window {
 }
 
 export type Limits = Record<string, Window[]>;
-
-export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
-export const DAY = 24 * HOUR;
-/** Assumed length of a ban when the 429 carries no Retry-After (the spec says 40 to 60 minutes). */
-export const DEFAULT_BAN_MS = 60 * MINUTE;
-/** The longest ban honoured, whatever the Retry-After: the spec's bans last 40 to 60 minutes. */
-export const MAX_BAN_MS = DAY;
 
 interface State {
   calls: Record<string, number[]>;
@@ -183,6 +176,24 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Moves the call recorded at `at` to now, when its request has ended: the
+   * service counted it somewhere between the two, and a request slowed on its
+   * way (a first connection) would otherwise be counted later than recorded,
+   * so the next call, spaced from the record, could land inside its window.
+   */
+  settle(route: string, at: number): void {
+    this.update((state) => {
+      const calls = state.calls[route];
+      const i = calls?.lastIndexOf(at) ?? -1;
+      const now = this.clock.now();
+      if (i < 0 || now <= at) return { result: undefined, changed: false };
+      calls![i] = now;
+      calls!.sort((a, b) => a - b);
+      return { result: undefined, changed: true };
+    });
+  }
+
   /** Takes back the call recorded at `at` for a request that never left this machine (the service cannot have counted it). */
   refund(route: string, at: number): void {
     this.update((state) => {
@@ -203,23 +214,6 @@ export class RateLimiter {
       return { result: undefined, changed: true };
     });
   }
-}
-
-/**
- * Retry-After (whole seconds, or an HTTP date) as ms since the epoch; a
- * missing or malformed value (a fraction, a negative number, text that is no
- * date) is `defaultMs` from now. Never more than MAX_BAN_MS away.
- */
-export function banUntil(retryAfter: string | string[] | undefined, now: number, defaultMs = DEFAULT_BAN_MS): number {
-  const v = (Array.isArray(retryAfter) ? retryAfter[0] : retryAfter)?.trim();
-  let until = now + defaultMs;
-  if (v !== undefined) {
-    // Date.parse reads "1.5" or "-1" as dates; an HTTP date starts with a day's name.
-    const date = /^[A-Za-z]{3}/.test(v) ? Date.parse(v) : Number.NaN;
-    if (/^\d+$/.test(v)) until = now + Number(v) * 1000;
-    else if (!Number.isNaN(date)) until = Math.max(date, now);
-  }
-  return Math.min(until, now + MAX_BAN_MS);
 }
 
 /** What a saved limiter state must look like; anything else is set aside. */

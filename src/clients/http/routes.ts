@@ -19,9 +19,10 @@ export type RouteTable<R extends string> = { readonly [K in R]: Route };
 /** A window: at most `limit` calls in any `periodMs`. */
 export const per = (limit: number, periodMs: number): Window => ({ limit, periodMs });
 
-/** The limiter's view of a table: windows by route key. */
-export function limitsOf<R extends string>(table: RouteTable<R>): Limits {
-  return Object.fromEntries(Object.entries<Route>(table).map(([k, r]) => [k, [...r.limits]]));
+/** The limiter's view of a table: windows by route key, each route named in `limits` (a client's option) replaced; or 'off'. */
+export function limitsOf<R extends string>(table: RouteTable<R>, limits?: Limits | 'off'): Limits | 'off' {
+  if (limits === 'off') return 'off';
+  return { ...Object.fromEntries(Object.entries<Route>(table).map(([k, r]) => [k, [...r.limits]])), ...limits };
 }
 
 /** The route's path with its `:name` segments filled from `params`. */

@@ -10,7 +10,8 @@ import { NetworkError } from '../network-error.ts';
 import { BadRequestError, ServiceNotFoundError, RateLimitedError, ServerError, ServiceError, UnauthorizedError } from '../errors.ts';
 import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
-import { DEFAULT_BAN_MS, RateLimiter, banUntil, type AcquireOptions, type Limits } from './rate-limiter.ts';
+import { RateLimiter, type AcquireOptions } from './rate-limiter.ts';
+import { DEFAULT_BAN_MS, banUntil } from './retry-after.ts';
 import { fillPath, limitsOf, routeLabel, type RouteTable } from './routes.ts';
 import { isLoopback, parseJson, probe, send, type HttpResponse } from './transport.ts';
 import { argumentError, checkHttpUrl, show } from '../../validate.ts';
@@ -91,7 +92,7 @@ export class ServiceClient<R extends string = string> {
     this.clock = opts.clock ?? realClock;
     this.stateDir = opts.stateDir ?? defaultStateDir(service);
     const readOnly = opts.readOnlyState === true;
-    this.limiter = new RateLimiter(limitsFor(routes, opts.limits), this.clock, this.hostFile('limits.json'), undefined, readOnly);
+    this.limiter = new RateLimiter(limitsOf(routes, opts.limits), this.clock, this.hostFile('limits.json'), undefined, readOnly);
     this.cookies = new CookieJar(this.clock, this.hostFile('cookies.json'), readOnly);
     this.cache = new ResponseCache(this.clock, readOnly ? undefined : path.join(this.stateDir, 'http-cache'));
   }
@@ -199,6 +200,8 @@ export class ServiceClient<R extends string = string> {
           route: name,
           ...(signal && abandonable ? { signal } : {}),
         });
+        this.limiter.settle(spec.route, recorded);
+        recorded = null; // settled: neither refunded nor settled again below
         this.cookies.store(url, res.headers['set-cookie']);
         if (res.status >= 200 && res.status < 300) {
           if (!spec.raw) parseJson(res, name);
@@ -210,6 +213,7 @@ export class ServiceClient<R extends string = string> {
       } catch (err) {
         // Never sent (not handed over; refused, no such host, TLS): the service saw nothing, so nothing was spent.
         if (recorded !== null && (!handedOver || (err instanceof NetworkError && !err.connected))) this.limiter.refund(spec.route, recorded);
+        else if (recorded !== null) this.limiter.settle(spec.route, recorded);
         const transient = err instanceof PowprimeError && err.transient;
         if (!transient || attempt >= attempts || signal?.aborted) throw err;
         // A 429 banned the host, and the limiter waits that out on the next
@@ -252,9 +256,3 @@ export class ServiceClient<R extends string = string> {
 
 /** The longest a probe before a rate-limit wait waits for the host to take the connection. */
 const PROBE_TIMEOUT_MS = 5_000;
-
-/** The limiter's windows: the spec's for every route, each route named in `limits` replaced; or 'off'. */
-function limitsFor<R extends string>(routes: RouteTable<R>, limits: Limits | 'off' | undefined): Limits | 'off' {
-  if (limits === 'off') return 'off';
-  return { ...limitsOf(routes), ...limits };
-}

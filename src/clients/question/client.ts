@@ -8,7 +8,7 @@ import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { FileCache } from './file-cache.ts';
 import { BadRequestError, ChallengeExpiredError, ProtocolError, RateLimitedError, RateLimitWaitError, UnauthorizedError } from '../errors.ts';
-import { HOUR } from '../http/rate-limiter.ts';
+import { HOUR } from '../clock.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
 import { ServiceClient, type CallSpec } from '../http/service-client.ts';

@@ -12,7 +12,7 @@ import { BadRequestError, RateLimitedError } from '../errors.ts';
 import { NetworkError } from '../network-error.ts';
 import type { QuestionClient } from './client.ts';
 import type { ItemError, ThreadItem } from './threads.ts';
-import { DAY } from '../http/rate-limiter.ts';
+import { DAY } from '../clock.ts';
 import type { AwaitingItem, Deliver, DeliveringItem, DroppedItem, Lists, PipelineEvents, PromptItem } from './pipeline-items.ts';
 import type { PipelineState } from './pipeline-state.ts';
 import { checkRoute, nextCheck } from './pipeline-timing.ts';

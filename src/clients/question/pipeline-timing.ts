@@ -13,7 +13,7 @@
  * answers route (8 an hour), unless that budget is spent for the hour.
  */
 import type { QuestionClient } from './client.ts';
-import { MINUTE } from '../http/rate-limiter.ts';
+import { MINUTE } from '../clock.ts';
 import type { AwaitingItem, Lists } from './pipeline-items.ts';
 
 /** The spec's advice: slightly longer than the per-minute limit. */

@@ -9,7 +9,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { QuestionClient } from './client.ts';
-import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
+import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { checkOptionKeys, optionNames } from '../../option-checks.ts';
 import { PipelineActions } from './pipeline-actions.ts';
 import type { AnsweredItem, DroppedItem, PromptItem } from './pipeline-items.ts';

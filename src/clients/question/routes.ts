@@ -1,5 +1,5 @@
 /** The question service's routes, with the limits its spec gives for them. */
-import { DAY, HOUR, MINUTE } from '../http/rate-limiter.ts';
+import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { per, type RouteTable } from '../http/routes.ts';
 
 export type QuestionRoute = 'models' | 'config' | 'query' | 'answer' | 'file' | 'stats' | 'files' | 'page' | 'answers';
