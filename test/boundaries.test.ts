@@ -290,6 +290,43 @@ describe('the clients refuse unknown options and check their arguments where the
     expect(() => new Keystore(path.join(dir, 'k.json'), { lockWaitMs: -1 })).toThrow(RangeError);
     expect(() => new Keystore(path.join(dir, 'k.json'), null as never)).toThrow(/^opts must be an object/);
   });
+
+  it('QuestionPipeline checks its options, and its methods their arguments, before anything is saved', async () => {
+    const stateDir = tempDir('powprime-pipeline-args-');
+    const opts = { client: new QuestionClient({ ...client, stateDir }), stateDir };
+    const refused: [Record<string, unknown>, typeof TypeError, RegExp][] = [
+      [{ client: {} }, TypeError, /^client must be a QuestionClient \(got \[object Object\]\)$/],
+      [{ maxFailures: 0 }, RangeError, /^maxFailures must be a whole number from 1 to 1000 \(got 0\)$/],
+      [{ maxFailures: '5' }, TypeError, /^maxFailures must be/],
+      [{ backoffMs: -1 }, RangeError, /^backoffMs must be a finite number of milliseconds of at least 0 \(got -1\)$/],
+      [{ firstCheckAfterMs: Number.NaN }, RangeError, /^firstCheckAfterMs /],
+      [{ maxCheckIntervalMs: 0 }, RangeError, /^maxCheckIntervalMs /],
+      [{ giveUpAfterMs: Number.POSITIVE_INFINITY }, RangeError, /^giveUpAfterMs /],
+      [{ deliver: 'yes' }, TypeError, /^deliver must be a function/],
+    ];
+    for (const [bad, kind, message] of refused) {
+      expect(() => new QuestionPipeline({ ...opts, ...bad } as never)).toThrow(kind);
+      expect(() => new QuestionPipeline({ ...opts, ...bad } as never)).toThrow(message);
+    }
+    const pipeline = new QuestionPipeline(opts);
+    try {
+      expect(() => pipeline.enqueue('a prompt', 5 as never)).toThrow(/^key must be a string \(got 5\)$/);
+      expect(() => pipeline.enqueue('a prompt', '')).toThrow(RangeError);
+      expect(() => pipeline.enqueue('   ')).toThrow(/^prompt must be a non-empty string/);
+      expect(() => pipeline.withdraw(['a'] as never)).toThrow(/^keep must be a Set of the keys to keep/);
+      expect(() => pipeline.adoptKey(7 as never, 'a prompt')).toThrow(/^formerKey must be a string/);
+      await expect(pipeline.run({ sig: 1 } as never)).rejects.toThrow(/sig is not an option of run\(\)/);
+      await expect(pipeline.run({ until: 'x' } as never)).rejects.toThrow(/^until must be a time in ms since the epoch/);
+      await expect(pipeline.run({ signal: {} } as never)).rejects.toThrow(/^signal must be an AbortSignal/);
+      expect(pipeline.status().queued).toBe(0);
+    } finally {
+      pipeline.close();
+    }
+    // Nothing refused was saved: the state opens again with nothing queued.
+    const again = new QuestionPipeline(opts);
+    expect(again.status().queued).toBe(0);
+    again.close();
+  });
 });
 
 describe('every known client option is accepted', () => {

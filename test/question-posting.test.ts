@@ -142,6 +142,9 @@ describe('client options', () => {
       [{ attempts: '3' }, 'attempts'],
       [{ timeoutMs: -5 }, 'timeoutMs'],
       [{ timeoutMs: Number.NaN }, 'timeoutMs'],
+      // Past setTimeout's range Node would fire the timer at once: every request would time out.
+      [{ timeoutMs: 2 ** 31 }, 'timeoutMs'],
+      [{ timeoutMs: 1e20 }, 'timeoutMs'],
       [{ backoffMs: -1 }, 'backoffMs'],
       [{ maxWaitMs: -1 }, 'maxWaitMs'],
       [{ banMs: 0 }, 'banMs'],

@@ -1,7 +1,7 @@
 /** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
 import { statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { realClock, type Clock } from '../clients/clock.ts';
+import { MAX_TIMER_MS, realClock, type Clock } from '../clients/clock.ts';
 import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
 import { linkSignals } from '../clients/http/linked-signal.ts';
 import { isLoopback } from '../clients/http/transport.ts';
@@ -110,7 +110,7 @@ function deadlineSignal(ms: number, host: string): { signal: AbortSignal; at: nu
   const arm = (): void => {
     const left = at - Date.now();
     if (left <= 0) controller.abort(new DeadlineError(ms, host, '--timeout'));
-    else setTimeout(arm, Math.min(left, 2 ** 31 - 1)).unref();
+    else setTimeout(arm, Math.min(left, MAX_TIMER_MS)).unref();
   };
   arm();
   return { signal: controller.signal, at, ms };

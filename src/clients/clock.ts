@@ -12,7 +12,7 @@ export interface Clock {
 }
 
 /** setTimeout's longest delay; a longer one overflows to 1 ms and would busy-spin. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const realClock: Clock = {
   now: () => Date.now(),

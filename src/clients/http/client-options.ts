@@ -3,7 +3,7 @@
  * for the unknown-key check, and their checks: each client adds its own
  * options (ClientOptionNames) and checks them with optionalNumber.
  */
-import type { Clock } from '../clock.ts';
+import { type Clock, MAX_TIMER_MS } from '../clock.ts';
 import { argumentError, checkSignal, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
 import type { Limits } from './rate-limiter.ts';
@@ -90,7 +90,8 @@ export function optionalNumber<O extends object>(opts: O, name: keyof O & string
 
 /** Every option checked where it is given, so a typo fails at once rather than as a retry loop or a stalled wait. */
 export function checkServiceClientOptions(opts: ServiceClientOptions): void {
-  optionalNumber(opts, 'timeoutMs', (n) => Number.isFinite(n) && n > 0, 'a positive number of milliseconds');
+  // A request's timeout is one timer: past setTimeout's range Node fires it at once.
+  optionalNumber(opts, 'timeoutMs', (n) => n > 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 1 to ${MAX_TIMER_MS} (about 24 days)`);
   optionalNumber(opts, 'maxWaitMs', (n) => n >= 0 && !Number.isNaN(n), 'a number of milliseconds ≥ 0');
   optionalNumber(opts, 'attempts', (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'a whole number from 1 to 100');
   optionalNumber(opts, 'backoffMs', (n) => Number.isFinite(n) && n >= 0, 'a number of milliseconds ≥ 0');

@@ -8,44 +8,18 @@
  * pipeline-timing.ts.
  */
 import { EventEmitter } from 'node:events';
+import { argumentError, checkString, show } from '../../validate.ts';
 import type { QuestionClient } from './client.ts';
-import { DAY, HOUR, MINUTE } from '../clock.ts';
-import { checkOptionKeys, optionNames } from '../../option-checks.ts';
 import { PipelineActions } from './pipeline-actions.ts';
 import type { AnsweredItem, DroppedItem, PromptItem } from './pipeline-items.ts';
 import { PipelineState, pipelineFile, promptKey } from './pipeline-state.ts';
-import { DEFAULT_FIRST_CHECK_MS, nextAction } from './pipeline-timing.ts';
+import { nextAction } from './pipeline-timing.ts';
+import { checkKey, checkRunOptions, type PipelineOptions, pipelineSettings } from './pipeline-options.ts';
 
-import type { Deliver, PipelineEvents } from './pipeline-items.ts';
+import type { PipelineEvents } from './pipeline-items.ts';
 export type { AnsweredItem, Deliver, DroppedItem, PipelineEvents, PromptItem } from './pipeline-items.ts';
 export { pipelineFile } from './pipeline-state.ts';
-
-export interface PipelineOptions {
-  client: QuestionClient;
-  /** Where the queues are kept (a file `pipeline-<host>.json` inside: see pipelineFile). */
-  stateDir: string;
-  /** Attempts before an item is dropped (default 5). */
-  maxFailures?: number;
-  /** First retry delay after a failure, doubled each time (default 1 minute). */
-  backoffMs?: number;
-  /** The first check of a question, after it is posted (default 5 minutes: a person has to write the answer). */
-  firstCheckAfterMs?: number;
-  /** The longest gap between two checks of a question (default 1.1 hours, the spec's hourly advice); below 1.1 minutes only against a server without limits. */
-  maxCheckIntervalMs?: number;
-  /** An unanswered question is dropped after this long (default 7 days). */
-  giveUpAfterMs?: number;
-  /**
-   * Delivers an answer (writes it, fetches its files). An answer counts as
-   * answered only once this resolves; until then it is kept in the state
-   * file and delivered again after a crash. A rejection is retried with
-   * backoff; the last attempt is flagged so the caller can record what is
-   * still missing instead of failing again.
-   */
-  deliver?: Deliver;
-}
-
-/** Every key of PipelineOptions: any other is refused (a misspelled one would be ignored). */
-const PIPELINE_OPTIONS = optionNames<PipelineOptions>()(['client', 'stateDir', 'maxFailures', 'backoffMs', 'firstCheckAfterMs', 'maxCheckIntervalMs', 'giveUpAfterMs', 'deliver']);
+export type { PipelineOptions } from './pipeline-options.ts';
 
 type Listener<E extends keyof PipelineEvents> = (...args: PipelineEvents[E]) => void;
 
@@ -58,21 +32,9 @@ export class QuestionPipeline {
   private readonly actions: PipelineActions;
 
   constructor(opts: PipelineOptions) {
-    if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with {client, stateDir}');
-    checkOptionKeys('options', opts, 'QuestionPipeline', PIPELINE_OPTIONS);
-    if (typeof opts.stateDir !== 'string' || opts.stateDir === '') throw new TypeError('stateDir must be a folder path');
-    if (opts.deliver !== undefined && typeof opts.deliver !== 'function') throw new TypeError('deliver must be a function');
-    this.client = opts.client;
-    const firstCheckMs = opts.firstCheckAfterMs ?? DEFAULT_FIRST_CHECK_MS;
-    this.state = new PipelineState(pipelineFile(opts.client, opts.stateDir), firstCheckMs);
-    const settings = {
-      maxFailures: opts.maxFailures ?? 5,
-      backoffMs: opts.backoffMs ?? MINUTE,
-      firstCheckMs,
-      maxIntervalMs: opts.maxCheckIntervalMs ?? 1.1 * HOUR,
-      giveUpMs: opts.giveUpAfterMs ?? 7 * DAY,
-      deliver: opts.deliver,
-    };
+    const { client, stateDir, settings } = pipelineSettings(opts);
+    this.client = client;
+    this.state = new PipelineState(pipelineFile(client, stateDir), settings.firstCheckMs);
     // (The cast as in on(): Node's typing of emit does not follow a generic event name.)
     this.actions = new PipelineActions(this.state, this.client, settings, (event, ...args) => this.events.emit(event, ...(args as never)));
     this.state.hold();
@@ -106,8 +68,8 @@ export class QuestionPipeline {
    * (default: promptKey(prompt), a hash of its text); a key already known is not queued again.
    */
   enqueue(prompt: string, key?: string): string {
-    if (typeof prompt !== 'string' || prompt.trim() === '') throw new TypeError('prompt must be a non-empty string');
-    const k = key ?? promptKey(prompt);
+    if (typeof prompt !== 'string' || prompt.trim() === '') throw argumentError(TypeError, 'prompt', `must be a non-empty string (got ${show(prompt)})`);
+    const k = key === undefined ? promptKey(prompt) : checkKey('key', key);
     this.state.enqueue(prompt, k);
     return k;
   }
@@ -119,8 +81,9 @@ export class QuestionPipeline {
    * only when that prompt is this one, so an edited prompt stays new; an
    * older answered entry, which kept none, is taken to be this prompt's.
    */
-  adoptKey(formerKey: string, prompt: string, key = promptKey(prompt)): void {
-    this.state.adoptKey(formerKey, prompt, key);
+  adoptKey(formerKey: string, prompt: string, key?: string): void {
+    checkString('prompt', prompt);
+    this.state.adoptKey(checkKey('formerKey', formerKey), prompt, key === undefined ? promptKey(prompt) : checkKey('key', key));
   }
 
   /**
@@ -129,6 +92,7 @@ export class QuestionPipeline {
    * not posted after all. Returns them; enqueue one again to queue it again.
    */
   withdraw(keep: ReadonlySet<string>): PromptItem[] {
+    if (!(keep instanceof Set)) throw argumentError(TypeError, 'keep', `must be a Set of the keys to keep (got ${show(keep)})`);
     return this.state.withdraw(keep);
   }
 
@@ -159,9 +123,10 @@ export class QuestionPipeline {
    * cannot be reached. Lets go of the state file's lock when it ends.
    */
   async run(opts: { signal?: AbortSignal; until?: number } = {}): Promise<void> {
+    const checked = checkRunOptions(opts);
     this.state.hold();
     try {
-      await this.schedule(opts);
+      await this.schedule(checked);
     } finally {
       this.close();
     }
