@@ -47,6 +47,22 @@ async function slowFirstProxy(target: URL, delayMs: number): Promise<{ url: URL;
 }
 
 describe('AdClient against the local server', () => {
+  it("errors name the route as sent, under the base URL's path: a wrong shape and a body that is no JSON alike", async () => {
+    let body = '{"not": "an ad"}';
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/m/x`;
+    const client = new AdClient({ baseUrl: base, stateDir: tempDir('powprime-ads-'), limits: 'off', attempts: 1 });
+    const shape = await client.random().catch((e: unknown) => e);
+    expect(shape).toBeInstanceOf(ProtocolError);
+    expect(shape).toMatchObject({ route: 'GET /m/x/api/random' });
+    body = 'not json';
+    const garbled = await client.random().catch((e: unknown) => e);
+    expect(garbled).toBeInstanceOf(ProtocolError);
+    expect(garbled).toMatchObject({ route: 'GET /m/x/api/random' });
+  });
+
   it('a first request slowed on its way still leaves the next ones outside its window: no 429 at 2 a second', async () => {
     const fake = await startFakeServices({ retryAfter: true });
     running.push(fake);

@@ -1,6 +1,7 @@
 // The public boundary: every non-negative number has a verdict, indexes are
 // 64-bit and refused beyond, and malformed arguments are TypeError/RangeError
 // naming the argument instead of "Cannot read properties of …".
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -289,6 +290,21 @@ describe('the clients refuse unknown options and check their arguments where the
     expect(() => new Keystore('')).toThrow(/^file must be a non-empty path/);
     expect(() => new Keystore(path.join(dir, 'k.json'), { lockWaitMs: -1 })).toThrow(RangeError);
     expect(() => new Keystore(path.join(dir, 'k.json'), null as never)).toThrow(/^opts must be an object/);
+    // A folder for the file, or a path through a file: named, not the OS's EISDIR or ENOTDIR at the first read.
+    expect(() => new Keystore(dir)).toThrow(expect.objectContaining({ name: 'RangeError', argument: 'file' }));
+    expect(() => new Keystore(dir)).toThrow(/ is a folder\)$/);
+    writeFileSync(path.join(dir, 'plain'), '');
+    expect(() => new Keystore(path.join(dir, 'plain', 'k.json'))).toThrow(/ runs through a file\)$/);
+  });
+
+  it('a client given a file, or a path through one, as its state dir says so in the constructor', () => {
+    writeFileSync(path.join(dir, 'plain'), '');
+    for (const stateDir of [path.join(dir, 'plain'), path.join(dir, 'plain', 'state')]) {
+      for (const make of [() => new QuestionClient({ ...client, stateDir }), () => new AdClient({ ...client, stateDir }), () => new PrimeRegistryClient({ ...client, stateDir })]) {
+        expect(make).toThrow(expect.objectContaining({ name: 'RangeError', argument: 'stateDir' }));
+        expect(make).toThrow(/^stateDir must be a folder, or a path where one can be made/);
+      }
+    }
   });
 
   it('QuestionPipeline checks its options, and its methods their arguments, before anything is saved', async () => {

@@ -142,6 +142,16 @@ describe('files of earlier versions (no host) belong to the default address', ()
     expect(hostStateFile(dir, 'keys.json', 'h_1', 'h_1')).toBe(path.join(dir, 'keys-h_1.json'));
   });
 
+  it('hostStateFile takes one file name: a folder in it, which could reach outside the state dir, is refused by name', () => {
+    const dir = tmp();
+    for (const name of ['../../../etc/passwd', 'a/b.json', 'a\\b.json', '', '.', '..']) {
+      expect(() => hostStateFile(dir, name, 'h_1')).toThrow(RangeError);
+      expect(() => hostStateFile(dir, name, 'h_1')).toThrow(/^name must be a file name, with no folder in it/);
+    }
+    expect(() => hostStateFile(dir, 5 as never, 'h_1')).toThrow(/^name must be a file name \(got 5\)$/);
+    expect(hostStateFile(dir, '.hidden.json', 'h_1')).toBe(path.join(dir, '.hidden-h_1.json'));
+  });
+
   it("a client's hostFile: legacy only when asked, for the defaultBaseUrl's host", () => {
     const dir = tmp();
     writeFileSync(path.join(dir, 'keys.json'), '[]');

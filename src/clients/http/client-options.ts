@@ -6,6 +6,7 @@
 import { type Clock, MAX_TIMER_MS } from '../clock.ts';
 import { argumentError, checkSignal, show } from '../../validate.ts';
 import { optionNames } from '../../option-checks.ts';
+import { pathKind } from '../../fs/path-kind.ts';
 import type { Limits } from './rate-limiter.ts';
 import { MAX_BAN_MS } from './retry-after.ts';
 
@@ -97,6 +98,9 @@ export function checkServiceClientOptions(opts: ServiceClientOptions): void {
   optionalNumber(opts, 'backoffMs', (n) => Number.isFinite(n) && n >= 0, 'a number of milliseconds ≥ 0');
   optionalNumber(opts, 'banMs', (n) => Number.isFinite(n) && n > 0 && n <= MAX_BAN_MS, `a number of milliseconds from 1 to ${MAX_BAN_MS} (a day)`);
   if (opts.stateDir !== undefined && (typeof opts.stateDir !== 'string' || opts.stateDir === '')) throw argumentError(TypeError, 'stateDir', `must be a non-empty path (got ${show(opts.stateDir)})`);
+  const kind = opts.stateDir === undefined ? 'none' : pathKind(opts.stateDir);
+  if (kind !== 'none' && kind !== 'folder')
+    throw argumentError(RangeError, 'stateDir', `must be a folder, or a path where one can be made (${show(opts.stateDir)} ${kind === 'blocked' ? 'runs through a file' : 'is not a folder'})`);
   if (opts.onWait !== undefined && typeof opts.onWait !== 'function') throw argumentError(TypeError, 'onWait', `must be a function (got ${show(opts.onWait)})`);
   checkSignal('signal', opts.signal);
   if (opts.clock !== undefined && (opts.clock === null || typeof opts.clock.now !== 'function' || typeof opts.clock.sleep !== 'function')) {

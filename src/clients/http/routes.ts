@@ -30,12 +30,20 @@ export function fillPath(route: Route, params: Readonly<Record<string, string>> 
   return route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => pathSegment(name, params[name]));
 }
 
+/** `p` under the base URL's path (a base of http://h/m serves /api/x at /m/api/x), with `query`. */
+export function urlUnder(base: URL, p: string, query?: Record<string, string>): URL {
+  const u = new URL(p.replace(/^\//, ''), base.href.endsWith('/') ? base : new URL(`${base.href}/`));
+  for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+  return u;
+}
+
 /**
  * How errors and waits name a route, from its table entry so the two cannot
- * drift: the method and the path, its `:name` segments left out ("GET
- * /gpt/api/answer": an id or a prime would only lengthen the message) or,
- * given `params`, filled (where the parameter is the point, as a bit length is).
+ * drift: the method and the path as sent, under the base URL's path as a
+ * status error names it, its `:name` segments left out ("GET /gpt/api/answer":
+ * an id or a prime would only lengthen the message) or, given `params`,
+ * filled (where the parameter is the point, as a bit length is).
  */
-export function routeLabel(route: Route, params?: Readonly<Record<string, string>>): string {
-  return `${route.method} ${params === undefined ? route.path.replace(/\/:[A-Za-z]+/g, '') : fillPath(route, params)}`;
+export function routeLabel(route: Route, base: URL, params?: Readonly<Record<string, string>>): string {
+  return `${route.method} ${urlUnder(base, params === undefined ? route.path.replace(/\/:[A-Za-z]+/g, '') : fillPath(route, params)).pathname}`;
 }

@@ -12,7 +12,7 @@ import { PowprimeError } from '../../errors.ts';
 import { ResponseCache } from './cache.ts';
 import { RateLimiter, type AcquireOptions } from './rate-limiter.ts';
 import { DEFAULT_BAN_MS, banUntil } from './retry-after.ts';
-import { fillPath, limitsOf, routeLabel, type RouteTable } from './routes.ts';
+import { fillPath, limitsOf, routeLabel, type RouteTable, urlUnder } from './routes.ts';
 import { isLoopback, parseJson, probe, send, type HttpResponse } from './transport.ts';
 import { argumentError, checkHttpUrl, show } from '../../validate.ts';
 import { checkRequiredOptions } from '../../option-checks.ts';
@@ -116,9 +116,9 @@ export class ServiceClient<R extends string = string> {
     return this.limiter.awaitSlot(route, this.acquireOptions(signal, this.o.maxWaitMs, this.label(route)));
   }
 
-  /** How this client's errors and waits name `route` (routeLabel): taken from its table, never written out again. */
+  /** How this client's errors and waits name `route` (routeLabel). */
   protected label(route: R, params?: Readonly<Record<string, string>>): string {
-    return routeLabel(this.routes[route], params);
+    return routeLabel(this.routes[route], this.baseUrl, params);
   }
 
   /** How a call of `name` (its method and path, as errors name it) waits for its slot. */
@@ -150,9 +150,7 @@ export class ServiceClient<R extends string = string> {
   }
 
   protected url(p: string, query?: Record<string, string>): URL {
-    const u = new URL(p.replace(/^\//, ''), this.baseUrl.href.endsWith('/') ? this.baseUrl : new URL(`${this.baseUrl.href}/`));
-    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
-    return u;
+    return urlUnder(this.baseUrl, p, query);
   }
 
   /** One call, with cache, limiter, cookies, typed errors and retries. */

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { argumentError, show } from '../../validate.ts';
 
 /** The folder of `service`'s state when the client is given no stateDir. */
 export function defaultStateDir(service: string): string {
@@ -25,6 +26,9 @@ export function hostTag(url: URL): string {
  * not renamed or copied, so a process holding its lock is never raced).
  */
 export function hostStateFile(dir: string, name: string, host: string, legacyHost?: string): string {
+  if (typeof name !== 'string') throw argumentError(TypeError, 'name', `must be a file name (got ${show(name)})`);
+  // A name is one file of the state dir: a separator or a dot folder would reach outside it.
+  if (name === '' || /[/\\]/.test(name) || /^\.\.?$/.test(name)) throw argumentError(RangeError, 'name', `must be a file name, with no folder in it (got ${show(name)})`);
   const dot = name.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
   const file = path.join(dir, `${stem}-${host}${ext}`);

@@ -21,6 +21,7 @@ import { lockWaitSync } from '../../fs/lock-wait.ts';
 import { argumentError, show } from '../../validate.ts';
 import { checkOptions, optionNames } from '../../option-checks.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
+import { pathKind } from '../../fs/path-kind.ts';
 import { KeyJournal } from './keystore-journal.ts';
 import { Ledger, type LedgerEntry } from './ledger.ts';
 
@@ -50,6 +51,9 @@ export class Keystore {
     opts: KeystoreOptions = {},
   ) {
     if (typeof file !== 'string' || file === '') throw argumentError(TypeError, 'file', `must be a non-empty path (got ${show(file)})`);
+    const kind = pathKind(file);
+    if (kind === 'folder' || kind === 'blocked')
+      throw argumentError(RangeError, 'file', `must be the keystore's file path (${show(file)} ${kind === 'folder' ? 'is a folder' : 'runs through a file'})`);
     const { lockWaitMs } = checkOptions('opts', opts, 'Keystore', KEYSTORE_OPTIONS) as KeystoreOptions;
     if (lockWaitMs !== undefined && typeof lockWaitMs !== 'number') throw argumentError(TypeError, 'lockWaitMs', `must be a number (got ${show(lockWaitMs)})`);
     if (lockWaitMs !== undefined && !(lockWaitMs >= 0)) throw argumentError(RangeError, 'lockWaitMs', `must be a number of milliseconds ≥ 0 (got ${show(lockWaitMs)})`);
