@@ -2,10 +2,10 @@
  * The question service's recommended topology, as one object: a prompt queue
  * (config, proof of work, query) and an answer queue (polled with the answers
  * route), both persisted so that a crash or kill -9 loses nothing. This file
- * holds the public QuestionPipeline: its options, its events and the loop
- * that runs the queues. What is kept, and its lock, is pipeline-state.ts;
- * what each step does, pipeline-actions.ts; when each goes out,
- * pipeline-timing.ts.
+ * holds the public QuestionPipeline: its events and the loop that runs the
+ * queues. Its options and their checks are pipeline-options.ts; what is
+ * kept, and its lock, pipeline-state.ts; what each step does,
+ * pipeline-actions.ts; when each goes out, pipeline-timing.ts.
  */
 import { EventEmitter } from 'node:events';
 import { argumentError, checkString, show } from '../../validate.ts';
