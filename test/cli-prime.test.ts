@@ -353,6 +353,12 @@ describe('powprime search', () => {
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--max-wait', '5'], /--max-wait goes with --register/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--no-limits'], /--no-limits goes with --register/],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue-name', 'mine'], /--queue-name goes with --queue/],
+    // Workers run the chunks with their own settings: --threads and --backend would not reach them.
+    [
+      ['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', 'redis://127.0.0.1:9', '--threads', '2'],
+      /^powprime: --threads and --backend do not go with --queue: give them to each powprime worker\n$/,
+    ],
+    [['search', '--bits', '64', '--count', '1', '--seed', '1', '--queue', 'redis://127.0.0.1:9', '--backend', 'js'], /^powprime: --threads and --backend do not go with --queue/],
     // Output flags that would change nothing.
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--hex'], /^powprime: --hex does not go with --out: /],
     [['search', '--bits', '64', '--count', '1', '--seed', '1', '--out', 'never-made.jsonl', '--format', 'number'], /^powprime: --format does not go with --out: /],
@@ -366,6 +372,18 @@ describe('powprime search', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a random seed is said on stderr with bare primes, even into a log: they carry none, and the run could not be made again', () => {
+    const r = cli('search', '--bits', '64', '--count', '1', '--format', 'number');
+    expect(r.status).toBe(0);
+    const seed = /^seed (\d+)\n$/.exec(r.stderr)?.[1];
+    expect(seed).toBeDefined();
+    // The seed said is the run's: the same seed gives the same prime.
+    expect(cli('search', '--bits', '64', '--count', '1', '--format', 'number', '--seed', seed!).stdout).toBe(r.stdout);
+    // JSON lines carry their seed, and -q keeps stderr quiet.
+    expect(cli('search', '--bits', '64', '--count', '1').stderr).toBe('');
+    expect(cli('-q', 'search', '--bits', '64', '--count', '1', '--format', 'hex').stderr).toBe('');
   });
 
   it('--format number and hex print the bare primes, one per line, as openssl prime -generate does', () => {

@@ -362,6 +362,10 @@ describe("queue objects' error events", () => {
     // bullmq's own words when a job's lock was lost: the job may run again elsewhere.
     worker.emit('error', new Error('could not renew lock for job 7'));
     expect(notices).toEqual(['queue worker: could not renew lock for job 7']);
+    // A job gone from an emptied Redis: bullmq says it twice, in its own words; one line says what happened.
+    worker.emit('error', new Error('Missing lock for job b2048-s51-i4-o131072-n131072-v2. moveToFinished'));
+    worker.emit('error', new Error('Missing lock for job b2048-s51-i4-o131072-n131072-v2. moveToDelayed'));
+    expect(notices.slice(1)).toEqual(['queue worker: job b2048-s51-i4-o131072-n131072-v2 vanished from Redis while it ran (Redis emptied or restarted), so its result was not recorded there']);
     // A queue's errors reach its callers: none is said, and none ends the process.
     const queue = new EventEmitter();
     ignoreQueueErrors(queue);

@@ -81,6 +81,8 @@ export function parseSearchFlags(opts: SearchOpts): SearchFlags {
   if (opts.queueName !== DEFAULT_QUEUE_NAME && opts.queue === undefined) throw new RangeError('--queue-name goes with --queue');
   const target = opts.queue !== undefined ? parseQueueTarget(opts.queue, opts.queueName) : null;
   if (opts.chunkLength !== undefined && !target) throw new RangeError('--chunk-length goes with --queue');
+  // Workers run chunks with their own settings: flags that would not reach them are refused, not dropped.
+  if (target && (threads !== undefined || opts.backend !== 'auto')) throw new RangeError('--threads and --backend do not go with --queue: give them to each powprime worker');
   if (opts.registerRate !== undefined && !(target && opts.register)) throw new RangeError('--register-rate goes with --queue and --register');
   // --json asks for the summary of an --out file; without one each prime is a JSON line already, which
   // is what --json asks for. --hex is how primes are printed, which they are not with --out.

@@ -86,7 +86,8 @@ export function registerSearch(program: Command): void {
       const tty = Boolean(process.stderr.isTTY) && !isQuiet();
       if (opts.out && tty && existing.lines.length) {
         process.stderr.write(`resuming ${opts.out}: ${existing.lines.length} of ${wanted} done, seed ${seed}\n`);
-      } else if (opts.seed === undefined && !existing.lines.length && tty) {
+      } else if (opts.seed === undefined && !existing.lines.length && (tty || (format !== 'json' && !isQuiet()))) {
+        // Bare primes carry no seed: a random one is said even into a log, or the run could never be made again.
         process.stderr.write(`seed ${seed}\n`);
       }
       if (shard && wanted === 0) process.stderr.write(emptyShardNotice(shard, count));

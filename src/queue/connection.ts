@@ -159,7 +159,8 @@ export function noticeWorkerErrors(worker: ErrorEmitter, what: string, onNotice:
   worker.on('error', (err) => {
     if (isConnectionError(err)) return;
     const now = Date.now();
-    const last = said.get(err.message);
+    const words = plainWords(err.message);
+    const last = said.get(words);
     if (last && now - last.at < quietMs) {
       last.unsaid++;
       return;
@@ -167,9 +168,18 @@ export function noticeWorkerErrors(worker: ErrorEmitter, what: string, onNotice:
     const again = last?.unsaid ? ` (${last.unsaid} more times since the last notice)` : '';
     // Only the words said within the quiet period are kept: the map stays small however long the run.
     for (const [m, e] of said) if (now - e.at >= quietMs) said.delete(m);
-    said.set(err.message, { at: now, unsaid: 0 });
-    onNotice(`${what}: ${err.message}${again}`);
+    said.set(words, { at: now, unsaid: 0 });
+    onNotice(`${what}: ${words}${again}`);
   });
+}
+
+/**
+ * bullmq's words for a job gone from Redis under a worker that ran it ("Missing lock for job X.
+ * moveToFinished", then again for moveToDelayed): said as what happened, once for both.
+ */
+function plainWords(message: string): string {
+  const lost = /^Missing lock for job (.+)\. \w+$/.exec(message);
+  return lost ? `job ${lost[1]} vanished from Redis while it ran (Redis emptied or restarted), so its result was not recorded there` : message;
 }
 
 /**
