@@ -193,17 +193,28 @@ describe('search --shard and merge', () => {
     const a = join(dir, 'a.jsonl');
     expect((await runCli('search', '--bits', String(BITS), '--count', '2', '--seed', String(SEED), '--out', a)).status).toBe(0);
     const [l0, l1] = lines(a);
+    // Another safe prime of index 0's share (the next one, 12 apart in the stream's steps): a line
+    // for that index that differs from the run's, though it lies where the run could have put it.
+    let other = BigInt(l0!.prime) + 12n;
+    while (!isSafePrimeByNodeCrypto(other)) other += 12n;
     const conflict = join(dir, 'conflict.jsonl');
-    writeFileSync(conflict, `${JSON.stringify({ ...l1, index: 0 })}\n`);
+    writeFileSync(conflict, `${JSON.stringify({ ...l0, prime: other.toString() })}\n`);
     const c = await runCli('merge', a, conflict, '--out', join(dir, 'm.jsonl'));
     expect(c.status).toBe(2);
-    expect(c.stderr).toContain(`conflicting lines for index 0 of the 256-bit search with seed 4242: ${a} line 1 says ${l0!.prime}, ${conflict} line 1 says ${l1!.prime}`);
+    expect(c.stderr).toContain(`conflicting lines for index 0 of the 256-bit search with seed 4242: ${a} line 1 says ${l0!.prime}, ${conflict} line 1 says ${other}`);
+
+    // A line moved to another index (index 1's prime said to be index 0's): refused by where its prime lies.
+    const moved = join(dir, 'moved.jsonl');
+    writeFileSync(moved, `${JSON.stringify({ ...l1, index: 0 })}\n`);
+    const mv = await runCli('merge', moved, '--out', join(dir, 'm.jsonl'));
+    expect(mv.status).toBe(2);
+    expect(mv.stderr).toBe(`powprime: ${moved} line 1: "prime" is not index 0's of the 256-bit run with seed 4242 (a line moved, or from another file or run)\n`);
 
     const notSafe = join(dir, 'not-safe.jsonl');
-    writeFileSync(notSafe, `${JSON.stringify({ ...l0, prime: (BigInt(l0!.prime) + 12n).toString(), index: 5 })}\n`);
-    const n = await runCli('merge', a, notSafe);
+    writeFileSync(notSafe, `${JSON.stringify({ ...l0, prime: (BigInt(l0!.prime) + 12n).toString() })}\n`);
+    const n = await runCli('merge', notSafe);
     expect(n.status).toBe(2);
-    expect(n.stderr).toMatch(new RegExp(`${notSafe} line 1: \\d+ is (not a safe prime|not a 256-bit number)`));
+    expect(n.stderr).toMatch(new RegExp(`${notSafe} line 1: \\d+ is not a safe prime`));
 
     const garbage = join(dir, 'garbage.jsonl');
     writeFileSync(garbage, 'hello\n');

@@ -1,13 +1,14 @@
 /**
  * Search result lines are checked before anything rests on them (a resumed
  * run continues from them and registers their primes; merge writes them
- * out): fields of the right form, primes of the line's bit length, and safe.
+ * out): fields of the right form, primes of the line's bit length and of
+ * the line's index (stream 2), and safe.
  * A safe-prime check is cheap next to the search that found the prime.
  */
 import { forEachAtOnce } from '../at-once.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
 import { isSafePrime } from '../prime/check.ts';
-import type { StreamVersion } from '../prime/stream.ts';
+import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
 import type { SearchLine } from './jsonl-file.ts';
 import { StatusLine } from './status.ts';
 import { interruptSignal } from './interrupt.ts';
@@ -33,8 +34,16 @@ export function checkLineFields({ line, where }: Located): void {
   if (!Number.isSafeInteger(line.index) || line.index < 0) bad(`"index":${JSON.stringify(line.index)} is not an index`);
   if (line.stream !== undefined && line.stream !== 1 && line.stream !== 2) bad(`"stream":${JSON.stringify(line.stream)} is not a stream version (1 or 2)`);
   if (!DECIMAL.test(line.prime)) bad(`"prime":${JSON.stringify(line.prime)} is not a decimal number`);
-  const length = BigInt(line.prime).toString(2).length;
+  const prime = BigInt(line.prime);
+  const length = prime.toString(2).length;
   if (length !== line.bits) bad(`"prime":"${line.prime}" has ${length} bits, not ${line.bits}`);
+  // Stream 2 gives each index its share of the candidates, and its prime lies in it (a share holds
+  // about 50 safe primes at any size: one with none has odds near e^-50); a line moved, or copied
+  // from another run, does not.
+  if (lineStream(line) === 2) {
+    const distance = distanceFromStart(stream(line.bits, BigInt(line.seed), BigInt(line.index), 2), prime);
+    if (distance === null || distance >= spacing(line.bits)) bad(`"prime" is not index ${line.index}'s of the ${line.bits}-bit run with seed ${line.seed} (a line moved, or from another file or run)`);
+  }
 }
 
 /** A line's stream version: lines of version 1 carry none. */
