@@ -1,7 +1,7 @@
 import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import { isProbablePrime, isSafePrime } from '../prime/check.ts';
-import { parseBigInt } from '../validate.ts';
+import { parseBigInt, showNumber } from '../validate.ts';
 import { readTextInput } from './read-input.ts';
 
 interface CheckOpts {
@@ -45,7 +45,7 @@ function parseNumber(text: string, name: string): bigint {
     throw new RangeError(`${name} ${JSON.stringify(text)} looks like hexadecimal: write it as 0x${text} (decimal is the default)`);
   }
   const n = parseBigInt(name, text);
-  if (n < 0n) throw new RangeError(`${name} must not be negative (got ${text})`);
+  if (n < 0n) throw new RangeError(`${name} must not be negative (got ${showNumber(n)})`);
   return n;
 }
 

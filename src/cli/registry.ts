@@ -5,7 +5,7 @@ import { Keystore, redact, type LedgerEntry } from '../clients/registry/keystore
 import type { Registrar } from '../clients/registry/registrar.ts';
 import { PrimeRegistryClient } from '../clients/registry/client.ts';
 import { MAX_REGISTRY_BITS } from '../limits.ts';
-import { checkInteger, parseBigInt } from '../validate.ts';
+import { checkInteger, parseBigInt, showNumber } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { reportKeyLost } from './key-lost.ts';
 import { KEYSTORE_OPTION, makeRegistrar, type RegistrarFlags } from './registrar-flags.ts';
@@ -40,7 +40,7 @@ function folderWritable(dir: string): boolean {
 
 export function parsePrimeArg(text: string): bigint {
   const p = parseBigInt('p', text);
-  if (p < 5n) throw new RangeError(`p must be at least 5 (got ${text})`);
+  if (p < 5n) throw new RangeError(`p must be at least 5 (got ${showNumber(p)})`);
   return p;
 }
 

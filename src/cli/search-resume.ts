@@ -24,7 +24,7 @@ export interface Resumed {
 /**
  * Opens --out and checks that its lines continue this run: the same bits and
  * seed (each taken from the file when not given), the indexes this process (or shard) runs, every prime of its bit
- * length and safe. Refuses (RangeError) a file that does not.
+ * length, of its index (stream 2) and safe. Refuses (RangeError) a file that does not.
  */
 export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'bits' | 'seed' | 'stream' | 'base' | 'stride' | 'shard'>): Promise<Resumed> {
   const { base, stride, shard } = f;
@@ -63,7 +63,7 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
         );
       }
     });
-    // Every prime it continues from (and may register) is checked: of its bit length, and safe.
+    // Every prime it continues from (and may register) is checked: of its bit length, of its index, and safe.
     await verifyLines(
       existing.lines.map((line, i) => ({ line, where: where(i) })),
       refuse,

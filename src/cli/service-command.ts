@@ -1,5 +1,5 @@
 /** What the question, registry and ads commands share: their flags, how actions get them, and how their clients are made. */
-import { statSync } from 'node:fs';
+import { pathKind } from '../fs/path-kind.ts';
 import { type Command, Option } from 'commander';
 import { MAX_TIMER_MS, realClock, type Clock } from '../clients/clock.ts';
 import { DeadlineError, RateLimitWaitError, formatDuration } from '../clients/errors.ts';
@@ -166,12 +166,7 @@ export function withCommand<O extends ServiceFlags>(fn: (cmd: Command, o: O) => 
 
 /** Refuses a --state-dir that is a file, or lies under one, in the flag's words (a missing one is made). */
 function checkStateDir(dir: string): void {
-  let isDir: boolean | undefined;
-  try {
-    isDir = statSync(dir, { throwIfNoEntry: false })?.isDirectory();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
-    throw new RangeError(`--state-dir ${dir} lies under a file, not a folder`);
-  }
-  if (isDir === false) throw new RangeError(`--state-dir ${dir} is not a folder`);
+  const kind = pathKind(dir);
+  if (kind === 'blocked') throw new RangeError(`--state-dir ${dir} lies under a file, not a folder`);
+  if (kind === 'file' || kind === 'other') throw new RangeError(`--state-dir ${dir} is not a folder`);
 }

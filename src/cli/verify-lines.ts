@@ -6,7 +6,7 @@
  * A safe-prime check is cheap next to the search that found the prime.
  */
 import { forEachAtOnce } from '../at-once.ts';
-import { MAX_SEARCH_BITS, MIN_SEARCH_BITS } from '../limits.ts';
+import { MAX_SEARCH_BITS, MIN_SEARCH_BITS, SEED_LIMIT } from '../limits.ts';
 import { isSafePrime } from '../prime/check.ts';
 import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
 import type { SearchLine } from './jsonl-file.ts';
@@ -26,7 +26,7 @@ export function checkLineFields({ line, where }: Located): void {
   const bad = (what: string): never => {
     throw new RangeError(`${where}: ${what}`);
   };
-  if (!DECIMAL.test(line.seed)) bad(`"seed":${JSON.stringify(line.seed)} is not a decimal seed`);
+  if (!DECIMAL.test(line.seed) || BigInt(line.seed) >= SEED_LIMIT) bad(`"seed":${JSON.stringify(line.seed)} is not a decimal seed below 2^256`);
   // A search's own bounds: a line no search could write (a 5-bit "prime") is not merged or resumed.
   if (!Number.isSafeInteger(line.bits) || line.bits < MIN_SEARCH_BITS || line.bits > MAX_SEARCH_BITS) {
     bad(`"bits":${JSON.stringify(line.bits)} is not a search's bit length (${MIN_SEARCH_BITS} to ${MAX_SEARCH_BITS})`);
@@ -38,7 +38,7 @@ export function checkLineFields({ line, where }: Located): void {
   const length = prime.toString(2).length;
   if (length !== line.bits) bad(`"prime":"${line.prime}" has ${length} bits, not ${line.bits}`);
   // Stream 2 gives each index its share of the candidates, and its prime lies in it (a share holds
-  // about 50 safe primes at any size: one with none has odds near e^-50); a line moved, or copied
+  // about 64 safe primes at any size: one with none has odds near e^-64); a line moved, or copied
   // from another run, does not.
   if (lineStream(line) === 2) {
     const distance = distanceFromStart(stream(line.bits, BigInt(line.seed), BigInt(line.index), 2), prime);

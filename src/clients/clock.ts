@@ -67,3 +67,11 @@ const MAX_DATE_MS = 8.64e15;
 export function isoTime(ms: number): string {
   return Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : `(no valid time: ${ms})`;
 }
+
+/** A window's period as a message says it: "minute", "8 hours", "1.5 s". */
+export function formatPeriod(ms: number): string {
+  if (ms % DAY === 0) return ms === DAY ? 'day' : `${ms / DAY} days`;
+  if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
+  if (ms % MINUTE === 0) return ms === MINUTE ? 'minute' : `${ms / MINUTE} minutes`;
+  return ms === 1000 ? 'second' : `${ms / 1000} s`;
+}

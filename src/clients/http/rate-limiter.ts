@@ -14,7 +14,7 @@
  * its lock, so two processes never spend the same slot.
  */
 import path from 'node:path';
-import { DAY, HOUR, isoTime, MINUTE, type Clock } from '../clock.ts';
+import { type Clock, formatPeriod, isoTime } from '../clock.ts';
 import { MAX_BAN_MS } from './retry-after.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { readJsonState, type ShapeCheck } from './state-file.ts';
@@ -180,18 +180,25 @@ export class RateLimiter {
    * Moves the call recorded at `at` to now, when its request has ended: the
    * service counted it somewhere between the two, and a request slowed on its
    * way (a first connection) would otherwise be counted later than recorded,
-   * so the next call, spaced from the record, could land inside its window.
+   * so the next call, spaced from the record, could land inside its window
+   * (a record pruned meanwhile is made again). Best effort: the answer must
+   * reach the caller, so a record that cannot be saved keeps its instant.
    */
   settle(route: string, at: number): void {
-    this.update((state) => {
-      const calls = state.calls[route];
-      const i = calls?.lastIndexOf(at) ?? -1;
-      const now = this.clock.now();
-      if (i < 0 || now <= at) return { result: undefined, changed: false };
-      calls![i] = now;
-      calls!.sort((a, b) => a - b);
-      return { result: undefined, changed: true };
-    });
+    try {
+      this.update((state) => {
+        const now = this.clock.now();
+        if (now <= at) return { result: undefined, changed: false };
+        const calls = state.calls[route] ?? [];
+        const i = calls.lastIndexOf(at);
+        if (i >= 0) calls[i] = now;
+        else calls.push(now);
+        state.calls[route] = calls.sort((x, y) => x - y);
+        return { result: undefined, changed: true };
+      });
+    } catch {
+      // Kept as recorded when sent (see above).
+    }
   }
 
   /** Takes back the call recorded at `at` for a request that never left this machine (the service cannot have counted it). */
@@ -238,11 +245,4 @@ function clamped(s: State, now: number): State {
   const calls: Record<string, number[]> = {};
   for (const [route, times] of Object.entries(s.calls)) calls[route] = times.map((t) => Math.min(t, now));
   return { ...s, calls, bannedUntil: Math.min(s.bannedUntil, now + MAX_BAN_MS) };
-}
-
-function formatPeriod(ms: number): string {
-  if (ms % DAY === 0) return ms === DAY ? 'day' : `${ms / DAY} days`;
-  if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
-  if (ms % MINUTE === 0) return ms === MINUTE ? 'minute' : `${ms / MINUTE} minutes`;
-  return ms === 1000 ? 'second' : `${ms / 1000} s`;
 }

@@ -83,7 +83,8 @@ export class QuestionPipeline {
    */
   adoptKey(formerKey: string, prompt: string, key?: string): void {
     checkString('prompt', prompt);
-    this.state.adoptKey(checkKey('formerKey', formerKey), prompt, key === undefined ? promptKey(prompt) : checkKey('key', key));
+    // A former key is only looked up, never saved: a string of any length (an old prompt file's long path).
+    this.state.adoptKey(checkString('formerKey', formerKey), prompt, key === undefined ? promptKey(prompt) : checkKey('key', key));
   }
 
   /**
