@@ -397,7 +397,13 @@ describe('resume checks every line it continues from', () => {
     ['"prime":"15"', (l: Record<string, unknown>) => (l.prime = '15'), /line 3: "prime":"15" has 4 bits, not 256/],
     ['a 5-bit 23', (l: Record<string, unknown>) => (l.prime = '23'), /line 3: "prime":"23" has 5 bits, not 256/],
     ['"seed":"nine"', (l: Record<string, unknown>) => (l.seed = 'nine'), /line 3 does not continue this run \(bits 256, seed "nine"/],
-    ['a 256-bit prime that is not safe', (l: Record<string, unknown>) => (l.prime = ((1n << 255n) + 95n).toString()), /line 3: \d+ is not a safe prime/],
+    // The next candidate of the same index's share: where the run could have put a prime, but not safe.
+    ['a 256-bit prime that is not safe', (l: Record<string, unknown>) => (l.prime = (BigInt(l.prime as string) + 12n).toString()), /line 3: \d+ is not a safe prime/],
+    [
+      "line 1's prime",
+      (l: Record<string, unknown>) => (l.prime = (JSON.parse(made[0]!) as { prime: string }).prime),
+      /line 3: "prime" is not index 2's of the 256-bit run with seed 21 \(a line moved, or from another file or run\)/,
+    ],
     ['an index out of sequence', (l: Record<string, unknown>) => (l.index = 7), /line 3 does not continue this run .*expected index 2/],
   ])('%s on line 3: exit 2, one line naming it, the file untouched', (_what, edit, message) => {
     const file = withLine3(edit);
@@ -414,7 +420,7 @@ describe('resume checks every line it continues from', () => {
     writeFileSync(file, `${made[0]!.replace('"seed":"21"', '"seed":"nine"')}\n`);
     const r = cli('search', '--bits', '256', '--count', '2', '--out', file);
     expect(r.status).toBe(2);
-    expect(oneLine(r.stderr)).toEqual([`powprime: --out file ${file} line 1: "seed":"nine" is not a decimal seed (refusing to resume from it)`]);
+    expect(oneLine(r.stderr)).toEqual([`powprime: --out file ${file} line 1: "seed":"nine" is not a decimal seed below 2^256 (refusing to resume from it)`]);
   });
 });
 
