@@ -105,4 +105,5 @@ export { AD_ROUTES } from './clients/ads/routes.ts';
 export { QUESTION_ROUTES } from './clients/question/routes.ts';
 export { REGISTRY_ROUTES } from './clients/registry/routes.ts';
 export type { Route, RouteTable } from './clients/http/routes.ts';
-export type { Ad, AdClientOptions } from './clients/ads/client.ts';
+export type { AdClientOptions } from './clients/ads/client.ts';
+export type { Ad } from './clients/ads/ad.ts';

@@ -15,7 +15,6 @@ const root = join(import.meta.dirname, '..');
  * (a split lowers it), and one that comes within 200 lines leaves the list.
  */
 const OVER_200: Record<string, number> = {
-  'src/clients/ads/client.ts': 201,
   'src/clients/registry/client.ts': 252,
   'src/queue/chunk-plan.ts': 255,
   'src/clients/http/rate-limiter.ts': 248,

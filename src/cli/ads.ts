@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { AdClient, adJson, type Ad } from '../clients/ads/client.ts';
+import { AdClient } from '../clients/ads/client.ts';
+import { adJson, type Ad } from '../clients/ads/ad.ts';
 import { sanitizeFilename } from '../clients/http/file-names.ts';
 import { clientOptions, serviceFlags, withCommand, type ServiceFlags } from './service-command.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';

@@ -4,7 +4,7 @@
  * says its URL can change. `pick()` chooses from the cached index by `bias`, so showing an ad
  * does not spend the `random` budget.
  */
-import { DAY, isoTime, MINUTE } from '../clock.ts';
+import { DAY, MINUTE } from '../clock.ts';
 import type { Bytes } from '../bytes.ts';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -18,24 +18,10 @@ import { AD_ROUTES, type AdRoute } from './routes.ts';
 import { sanitizeFilename } from '../http/file-names.ts';
 import { ServiceClient } from '../http/service-client.ts';
 import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } from '../http/client-options.ts';
-import { checkArray, checkObject } from '../http/shapes.ts';
+import { checkArray } from '../http/shapes.ts';
+import { validateAd, type Ad } from './ad.ts';
 import { FolderSweep } from '../http/folder-sweep.ts';
 import { makeFolderSync } from '../../fs/make-folder.ts';
-
-export interface Ad {
-  alt: string;
-  author: string;
-  bias: number;
-  contact: string;
-  filename: string;
-  license: string;
-  timestamp: number;
-  bg?: string;
-  fg?: string;
-  to?: string;
-}
-
-const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
 
 export interface AdClientOptions extends ServiceClientOptions {
   /** How long the index and leaderboard are reused (the spec asks clients to cache; default 10 minutes). */
@@ -66,33 +52,15 @@ export class AdClient extends ServiceClient<AdRoute> {
     this.rand = checkFunction<() => number>('random', opts.random) ?? Math.random;
   }
 
-  /** An ad with its required fields checked; colours not of the form #… are dropped. */
+  /** An ad with its required fields checked; colours not of the form #… are dropped (ad.ts). */
   static validate(route: string, v: unknown): Ad {
-    const o = checkObject(
-      route,
-      v,
-      { alt: 'string', author: 'string', bias: 'number', contact: 'string', filename: 'string', license: 'string', timestamp: 'number' },
-      { bg: 'string', fg: 'string', to: 'string' },
-    );
-    const ad: Ad = {
-      alt: o.alt as string,
-      author: o.author as string,
-      bias: o.bias as number,
-      contact: o.contact as string,
-      filename: o.filename as string,
-      license: o.license as string,
-      timestamp: o.timestamp as number,
-    };
-    if (typeof o.bg === 'string' && COLOUR.test(o.bg)) ad.bg = o.bg;
-    if (typeof o.fg === 'string' && COLOUR.test(o.fg)) ad.fg = o.fg;
-    if (typeof o.to === 'string') ad.to = o.to;
-    return ad;
+    return validateAd(route, v);
   }
 
   async random(): Promise<Ad> {
     const route = this.label('random');
     const res = await this.call({ route: 'random' });
-    return AdClient.validate(route, this.json(res, route));
+    return validateAd(route, this.json(res, route));
   }
 
   /** `valid` checks a saved value as the route's answer is checked (throws when it is not one). */
@@ -124,7 +92,7 @@ export class AdClient extends ServiceClient<AdRoute> {
    */
   async all(): Promise<Ad[]> {
     const route = this.label('all');
-    const check = (v: unknown): Ad[] => checkArray(route, v).map((a) => AdClient.validate(route, a));
+    const check = (v: unknown): Ad[] => checkArray(route, v).map((a) => validateAd(route, a));
     return this.stored(
       'index',
       async () => {
@@ -193,9 +161,4 @@ export class AdClient extends ServiceClient<AdRoute> {
     this.imagesSweep.maybe();
     return { path: local, content: res.body, fromCache: false };
   }
-}
-
-/** An ad as powprime's JSON gives it: the service's UNIX-seconds `timestamp` as an ISO 8601 instant. */
-export function adJson<T extends Ad>(ad: T): Omit<T, 'timestamp'> & { timestamp: string } {
-  return { ...ad, timestamp: isoTime(ad.timestamp * 1000) };
 }
