@@ -54,7 +54,7 @@ export type { SafePrimeResult } from './prime/runs.ts';
 export type { SafePrimeProgress, SafePrimeSearchOptions } from './prime/search-options.ts';
 export { QuestionClient } from './clients/question/client.ts';
 export { sanitizeFilename } from './clients/http/file-names.ts';
-export type { QuestionClientOptions, QuestionPowOptions } from './clients/question/client.ts';
+export type { QuestionClientOptions, QuestionPowOptions } from './clients/question/options.ts';
 export type { DeliveredFile, FileListing, ItemError, Stats, Thread, ThreadItem } from './clients/question/threads.ts';
 export { HUMAN_NOTICE, attributionText } from './clients/question/attribution.ts';
 export type { Attribution } from './clients/question/attribution.ts';

@@ -93,6 +93,10 @@ describe('question service: the full flow against the local server', () => {
     expect((page[0] as { question: string }).question).toBe('second');
     await expect(client.page(1, { perPage: 0 })).rejects.toBeInstanceOf(RangeError);
     await expect(client.page(1, { perPage: 129 })).rejects.toBeInstanceOf(RangeError);
+    // Each bad argument is named, as every public boundary names it.
+    await expect(client.page(1.5)).rejects.toThrow(expect.objectContaining({ name: 'TypeError', argument: 'n' }));
+    await expect(client.answer('')).rejects.toThrow(expect.objectContaining({ name: 'TypeError', argument: 'id' }));
+    await expect(client.answers(['a', 2] as never)).rejects.toThrow(expect.objectContaining({ name: 'TypeError', argument: 'ids' }));
     await closePool();
   });
 

@@ -3,7 +3,6 @@
  * on-disk file cache, and the attribution its spec requires on everything delivered.
  */
 import path from 'node:path';
-import { POW_BACKEND_CHOICES, type PowBackendChoice } from '../../backend.ts';
 import { solvePow } from '../../pow/solve.ts';
 import { HUMAN_NOTICE, type Attribution } from './attribution.ts';
 import { FileCache } from './file-cache.ts';
@@ -12,34 +11,12 @@ import { HOUR } from '../clock.ts';
 import { MAX_IDS_PER_ANSWERS, MAX_PER_PAGE, QUESTION_ROUTES, TOKEN_LIFETIME_MS, type QuestionRoute } from './routes.ts';
 import { fillPath } from '../http/routes.ts';
 import { ServiceClient, type CallSpec } from '../http/service-client.ts';
-import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } from '../http/client-options.ts';
+import { checkQuestionOptions, QUESTION_CLIENT_OPTIONS, type QuestionClientOptions, type QuestionPowOptions } from './options.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkArray, checkObject } from '../http/shapes.ts';
-import type { DeliveredFile, FileListing, ItemError, Stats, Thread, ThreadItem } from './threads.ts';
-import { argumentError, checkOneOf, checkSignal, checkThreads, show } from '../../validate.ts';
-import { checkOptions, checkRequiredOptions, optionNames } from '../../option-checks.ts';
-
-export interface QuestionClientOptions extends ServiceClientOptions {
-  /** The service's homepage, credited with every delivery (default: the base URL's origin). */
-  homepageUrl?: string;
-  /** Keep downloaded files this long at most (default 30 days, or less when the route says so). */
-  fileMaxAgeMs?: number;
-  /** Proof-of-work settings for query(). */
-  pow?: QuestionPowOptions;
-}
-
-/** solvePow's settings that a QuestionClient takes for query(). */
-export interface QuestionPowOptions {
-  threads?: number;
-  backend?: PowBackendChoice;
-}
-
-/** QuestionClient's options beside every client's: any other key is refused. */
-export const QUESTION_CLIENT_OPTIONS: ClientOptionNames = {
-  client: 'QuestionClient',
-  own: optionNames<Omit<QuestionClientOptions, keyof ServiceClientOptions>>()(['homepageUrl', 'fileMaxAgeMs', 'pow']),
-};
-export const QUESTION_POW_OPTIONS = optionNames<QuestionPowOptions>()(['threads', 'backend']);
+import { checkFileListings, checkItems, checkStats, checkThread, type DeliveredFile, type FileListing, type ItemError, type Stats, type Thread, type ThreadItem } from './threads.ts';
+import { argumentError, checkSignal, show } from '../../validate.ts';
+import { checkOptions, optionNames } from '../../option-checks.ts';
 
 /** The options of config() and query(), and of page(). */
 const SIGNAL_ONLY = optionNames<{ signal?: AbortSignal }>()(['signal']);
@@ -62,16 +39,7 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
 
   constructor(opts: QuestionClientOptions) {
     super('question', QUESTION_ROUTES, opts, QUESTION_CLIENT_OPTIONS);
-    if (opts.homepageUrl !== undefined && (typeof opts.homepageUrl !== 'string' || !URL.canParse(opts.homepageUrl))) {
-      throw argumentError(TypeError, 'homepageUrl', `must be an absolute URL (got ${show(opts.homepageUrl)})`);
-    }
-    optionalNumber(opts, 'fileMaxAgeMs', (n) => n >= 0, 'a number of milliseconds ≥ 0');
-    if (opts.pow !== undefined) {
-      // Checked here, not by the first query() after a wait for its slot.
-      checkRequiredOptions('pow', opts.pow, 'QuestionClient', QUESTION_POW_OPTIONS, 'must be {threads?, backend?}');
-      if (opts.pow.threads !== undefined) checkThreads('pow.threads', opts.pow.threads);
-      if (opts.pow.backend !== undefined) checkOneOf('pow.backend', opts.pow.backend, POW_BACKEND_CHOICES);
-    }
+    checkQuestionOptions(opts);
     this.homepage = opts.homepageUrl ?? `${this.baseUrl.origin}/`;
     this.fileCache = new FileCache(path.join(this.stateDir, 'files'), this.clock, opts.fileMaxAgeMs ?? 30 * 24 * HOUR);
     this.pow = opts.pow ?? {};
@@ -204,46 +172,24 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
     }
   }
 
-  private thread(route: string, v: unknown, attribution: Attribution, withId: boolean): ThreadItem | Thread {
-    const o = checkObject(route, v, { question: 'string', answer: 'string', answeree: 'string', time: 'number', ...(withId ? { id: 'string' } : {}) });
-    const t: Thread = { question: o.question as string, answer: o.answer as string, answeree: o.answeree as string, time: o.time as number, attribution };
-    if (o.files !== undefined) {
-      t.files = checkArray(route, o.files).map((f) => {
-        const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer' });
-        return { filename: d.filename as string, mimetype: d.mimetype as string, size: d.size as number };
-      });
-    }
-    return withId ? { id: o.id as string, ...t } : t;
-  }
-
-  private items(route: string, v: unknown, attribution: Attribution): (ThreadItem | ItemError)[] {
-    return checkArray(route, v).map((x) => {
-      const o = x as Record<string, unknown>;
-      if (o && typeof o === 'object' && typeof o.error === 'string') {
-        return typeof o.id === 'string' ? { error: o.error, id: o.id } : { error: o.error };
-      }
-      return this.thread(route, x, attribution, true) as ThreadItem;
-    });
-  }
-
   /** The answered thread, or null while it is not answered (or does not exist: the service does not tell). */
   async answer(id: string): Promise<Thread | null> {
-    if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
+    if (typeof id !== 'string' || id === '') throw argumentError(TypeError, 'id', `must be a non-empty string (got ${show(id)})`);
     const route = this.label('answer');
     const res = await this.read({ route: 'answer', params: { id }, cache: true, accept: [404] });
     if (res.status === 404) return null;
-    return this.thread(route, this.json(res, route), await this.attribution(), false) as Thread;
+    return checkThread(route, this.json(res, route), await this.attribution());
   }
 
   /** Threads (or per-id errors) for any number of ids, asked 128 at a time. */
   async answers(ids: string[]): Promise<(ThreadItem | ItemError)[]> {
-    if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) throw new TypeError('ids must be an array of strings');
+    if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) throw argumentError(TypeError, 'ids', `must be an array of strings (got ${show(ids)})`);
     const route = this.label('answers');
     const out: (ThreadItem | ItemError)[] = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_ANSWERS) {
       const batch = ids.slice(i, i + MAX_IDS_PER_ANSWERS);
       const res = await this.read({ route: 'answers', json: batch, cache: true });
-      out.push(...this.items(route, this.json(res, route), await this.attribution()));
+      out.push(...checkItems(route, this.json(res, route), await this.attribution()));
     }
     return out;
   }
@@ -251,30 +197,26 @@ export class QuestionClient extends ServiceClient<QuestionRoute> {
   /** Page n of threads (numbering as the service has it); perPage with 1 ≤ |perPage| ≤ 128. */
   async page(n: number, opts: { perPage?: number } = {}): Promise<(ThreadItem | ItemError)[]> {
     checkOptions('options', opts, 'page', PAGE_OPTIONS);
-    if (!Number.isInteger(n)) throw new TypeError(`n must be an integer (got ${n})`);
+    if (!Number.isInteger(n)) throw argumentError(TypeError, 'n', `must be an integer (got ${show(n)})`);
     const per = opts.perPage;
     if (per !== undefined && (!Number.isInteger(per) || Math.abs(per) < 1 || Math.abs(per) > MAX_PER_PAGE)) {
       throw argumentError(RangeError, 'perPage', `must be a nonzero integer from -${MAX_PER_PAGE} to ${MAX_PER_PAGE} (got ${per})`);
     }
     const route = this.label('page');
     const res = await this.read({ route: 'page', params: { n: String(n) }, ...(per !== undefined ? { json: { per_page: per } } : {}), cache: true });
-    return this.items(route, this.json(res, route), await this.attribution());
+    return checkItems(route, this.json(res, route), await this.attribution());
   }
 
   async files(): Promise<FileListing[]> {
     const route = this.label('files');
     const res = await this.read({ route: 'files', cache: true });
-    return checkArray(route, this.json(res, route)).map((f) => {
-      const d = checkObject(route, f, { filename: 'string', mimetype: 'string', size: 'integer', question: 'string' });
-      return { filename: d.filename as string, mimetype: d.mimetype as string, size: d.size as number, question: d.question as string };
-    });
+    return checkFileListings(route, this.json(res, route));
   }
 
   async stats(): Promise<Stats> {
     const route = this.label('stats');
     const res = await this.read({ route: 'stats', cache: true });
-    const o = checkObject(route, this.json(res, route), { count: 'integer', files: 'integer', pages: 'integer' });
-    return { count: o.count as number, files: o.files as number, pages: o.pages as number };
+    return checkStats(route, this.json(res, route));
   }
 
   /** A file of a question, served from the disk cache when it is there and fresh. */
