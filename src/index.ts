@@ -82,7 +82,8 @@ export type { TotpOptions } from './clients/registry/totp.ts';
 export { decryptKey, decryptKeyDetailed, encryptKey } from './clients/registry/key-crypto.ts';
 export type { DecryptKeyOptions, EncryptKeyOptions } from './clients/registry/key-crypto.ts';
 export { PrimeRegistryClient } from './clients/registry/client.ts';
-export type { KeyMaterial, PrimeRecord, RegistryClientOptions } from './clients/registry/client.ts';
+export type { KeyMaterial, PrimeRecord } from './clients/registry/records.ts';
+export type { RegistryClientOptions } from './clients/registry/options.ts';
 export {
   JsonError,
   NotExistError,

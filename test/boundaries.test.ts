@@ -36,7 +36,7 @@ import { ManualClock } from '../src/clients/clock.ts';
 import { AD_CLIENT_OPTIONS } from '../src/clients/ads/client.ts';
 import { SERVICE_CLIENT_OPTIONS, type ServiceClientOptions } from '../src/clients/http/client-options.ts';
 import { QUESTION_CLIENT_OPTIONS, QUESTION_POW_OPTIONS } from '../src/clients/question/options.ts';
-import { REGISTRY_CLIENT_OPTIONS } from '../src/clients/registry/client.ts';
+import { REGISTRY_CLIENT_OPTIONS } from '../src/clients/registry/options.ts';
 import { DECRYPT_KEY_OPTIONS, ENCRYPT_KEY_OPTIONS } from '../src/clients/registry/key-crypto.ts';
 import { KEYSTORE_OPTIONS } from '../src/clients/registry/keystore.ts';
 import { TOTP_OPTIONS } from '../src/clients/registry/totp.ts';

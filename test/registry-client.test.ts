@@ -49,6 +49,7 @@ describe('PrimeRegistryClient against the local server', () => {
     expect(info.key).toEqual(fake.registry.totpKey);
     expect(await client.requirements(128)).toEqual({ bits: 128, trans: 0 });
     expect(await client.requirements()).toEqual({ bits: 16, trans: 0 });
+    await expect(client.requirements(0)).rejects.toThrow(expect.objectContaining({ name: 'RangeError', argument: 'bits' }));
     const m = await client.add(a!);
     expect(b85decode(m.subkey)).toHaveLength(64);
     await client.add(b!);

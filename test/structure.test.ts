@@ -15,11 +15,10 @@ const root = join(import.meta.dirname, '..');
  * (a split lowers it), and one that comes within 200 lines leaves the list.
  */
 const OVER_200: Record<string, number> = {
-  'src/clients/registry/client.ts': 252,
   'src/queue/chunk-plan.ts': 255,
   'src/clients/http/rate-limiter.ts': 248,
   'src/fake-services/question-service.ts': 272,
-  'src/clients/registry/registrar.ts': 274,
+  'src/clients/registry/registrar.ts': 266,
   'src/clients/http/service-client.ts': 256,
   'src/clients/question/client.ts': 233,
 };

@@ -8,74 +8,20 @@ import { b85decode } from './base85.ts';
 import { ProtocolError, type ServiceError } from '../errors.ts';
 import { knownIdent, NotExistError, RegistryError, registryError, TotpError } from './errors.ts';
 import { ServiceClient, type CallSpec } from '../http/service-client.ts';
-import { optionalNumber, type ClientOptionNames, type ServiceClientOptions } from '../http/client-options.ts';
+import { registryOptions, REGISTRY_CLIENT_OPTIONS, type RegistryClientOptions, type RegistryOwnOptions } from './options.ts';
+import { checkKeyMaterial, checkPrimeRecord, type KeyMaterial, type PrimeRecord } from './records.ts';
 import { totpCode } from './totp.ts';
 import type { HttpResponse } from '../http/transport.ts';
 import { checkObject } from '../http/shapes.ts';
-import { argumentError, checkOneOf, show } from '../../validate.ts';
-import { optionNames } from '../../option-checks.ts';
-
-export interface KeyMaterial {
-  /** The prime's key, encrypted for the current 256-second window. */
-  key: string;
-  /** base85 of the 64-byte subkey. */
-  subkey: string;
-  /** The TOTP key, encrypted like `key`. */
-  totp_key: string;
-  totp_ts: number;
-}
-
-/** GET /prime's record, in camelCase (the registry's old_mbits/old_mtrans, whose meaning its spec does not show). */
-export interface PrimeRecord {
-  bits: number;
-  trans: number;
-  oldMbits?: number;
-  oldMtrans?: number;
-  note?: string;
-  /** UNIX seconds of the registration, as the registry gives it. */
-  claimed: number;
-  next?: string;
-  prev?: string;
-}
-
-export interface RegistryClientOptions extends ServiceClientOptions {
-  /**
-   * How to read GET /totp's `ts`: 't0' (default) — the reference time, counter
-   * = floor((now − ts)/256); 'server-clock' — the server's current time, so
-   * the local clock is corrected by the offset and counter = floor(server now/256).
-   */
-  totpReading?: 't0' | 'server-clock';
-  /** Code length (default 6; the spec does not show it). */
-  totpDigits?: number;
-  /** Where the TOTP goes on GET routes other than /totp (default: 'query'; requirements: 'body', as the spec states). */
-  totpOnGet?: 'query' | 'body';
-  /** Primes in bodies and paths as 'decimal' (default) or '0x' hex. */
-  primeEncoding?: 'decimal' | 'hex';
-  /** Where POST /rekey carries the TOTP: 'body' (default, beside prime and key) or 'query'. */
-  rekeyTotpIn?: 'body' | 'query';
-}
-
-/** PrimeRegistryClient's options beside every client's: any other key is refused. */
-export const REGISTRY_CLIENT_OPTIONS: ClientOptionNames = {
-  client: 'PrimeRegistryClient',
-  own: optionNames<Omit<RegistryClientOptions, keyof ServiceClientOptions>>()(['totpReading', 'totpDigits', 'totpOnGet', 'primeEncoding', 'rekeyTotpIn']),
-};
+import { argumentError, show } from '../../validate.ts';
 
 export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   private totp: { key: Uint8Array; ts: number; offset: number } | null = null;
-  private readonly ro: Required<Pick<RegistryClientOptions, 'totpReading' | 'totpDigits' | 'totpOnGet' | 'primeEncoding' | 'rekeyTotpIn'>>;
+  private readonly ro: RegistryOwnOptions;
 
   constructor(opts: RegistryClientOptions) {
     super('registry', REGISTRY_ROUTES, opts, REGISTRY_CLIENT_OPTIONS);
-    const oneOf = <T extends string>(name: keyof RegistryClientOptions, allowed: readonly T[], fallback: T): T => (opts[name] === undefined ? fallback : checkOneOf(name, opts[name], allowed));
-    optionalNumber(opts, 'totpDigits', (n) => Number.isInteger(n) && n >= 1 && n <= 10, 'a whole number from 1 to 10');
-    this.ro = {
-      totpReading: oneOf('totpReading', ['t0', 'server-clock'], 't0'),
-      totpDigits: opts.totpDigits ?? 6,
-      totpOnGet: oneOf('totpOnGet', ['query', 'body'], 'query'),
-      primeEncoding: oneOf('primeEncoding', ['decimal', 'hex'], 'decimal'),
-      rekeyTotpIn: oneOf('rekeyTotpIn', ['body', 'query'], 'body'),
-    };
+    this.ro = registryOptions(opts);
   }
 
   /** The TOTP on a GET route other than requirements: query string or JSON body, per totpOnGet. */
@@ -158,7 +104,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
   }
 
   async requirements(bits?: number): Promise<{ bits: number; trans: number }> {
-    if (bits !== undefined && (!Number.isInteger(bits) || bits < 1)) throw new RangeError(`bits must be a positive integer (got ${bits})`);
+    if (bits !== undefined && (!Number.isInteger(bits) || bits < 1)) throw argumentError(RangeError, 'bits', `must be a positive integer (got ${show(bits)})`);
     const which = bits === undefined ? 'all' : String(bits);
     const route = this.label('requirements', { bits: which });
     const res = await this.withTotp({ route: 'requirements', params: { bits: which } }, (totp) => ({ json: { totp } }));
@@ -171,12 +117,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     const route = this.label('add');
     const encoded = this.encodePrime(prime);
     const res = await this.withTotp({ route: 'add', noRetry: true }, (totp) => ({ json: { ...metadata, prime: encoded, totp } }));
-    return this.material(route, res);
-  }
-
-  private material(route: string, res: HttpResponse): KeyMaterial {
-    const o = checkObject(route, this.json(res, route), { key: 'string', subkey: 'string', totp_key: 'string', totp_ts: 'number' });
-    return { key: o.key as string, subkey: o.subkey as string, totp_key: o.totp_key as string, totp_ts: o.totp_ts as number };
+    return checkKeyMaterial(route, this.json(res, route));
   }
 
   /**
@@ -198,18 +139,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     const route = this.label('prime');
     try {
       const res = await this.withTotp({ route: 'prime', params: { p: this.encodePrime(prime) } }, (totp) => this.totpOnGet(totp));
-      const o = checkObject(
-        route,
-        this.json(res, route),
-        { bits: 'number', trans: 'number', claimed: 'number' },
-        { old_mbits: 'number', old_mtrans: 'number', note: 'string', next: 'string', prev: 'string' },
-      );
-      const { old_mbits, old_mtrans, ...rest } = o as Record<string, unknown>;
-      return {
-        ...(rest as Omit<PrimeRecord, 'oldMbits' | 'oldMtrans'>),
-        ...(old_mbits !== undefined ? { oldMbits: old_mbits as number } : {}),
-        ...(old_mtrans !== undefined ? { oldMtrans: old_mtrans as number } : {}),
-      };
+      return checkPrimeRecord(route, this.json(res, route));
     } catch (err) {
       // "Response when the prime is not registered: not shown": ident
       // notexist, or a 404 that is the registry's own error (the spec's
@@ -229,7 +159,7 @@ export class PrimeRegistryClient extends ServiceClient<RegistryRoute> {
     const res = await this.withTotp({ route: 'rekey', noRetry: true }, (totp) =>
       this.ro.rekeyTotpIn === 'body' ? { json: { prime: encoded, totp, key: keyNow(key) } } : { json: { prime: encoded, key: keyNow(key) }, query: { totp } },
     );
-    return this.material(route, res);
+    return checkKeyMaterial(route, this.json(res, route));
   }
 
   async ranges(): Promise<{ from: bigint; to: bigint }> {

@@ -141,3 +141,15 @@ export function redact(e: LedgerEntry): Omit<LedgerEntry, 'key' | 'subkey' | 'to
   const { key, subkey: _s, totpKey: _t, received, owner: _o, ...rest } = e;
   return { ...rest, hasKey: key !== undefined || received !== undefined };
 }
+
+/** The entry without its owner: no process is in the middle of it any more. */
+export function withoutOwner(e: LedgerEntry): LedgerEntry {
+  const { owner: _owner, ...rest } = e;
+  return rest;
+}
+
+/** The entry without its rekey mark and owner: a rekey that did not happen, or is finished. */
+export function withoutMark(e: LedgerEntry): LedgerEntry {
+  const { rekeying: _rekeying, owner: _owner, ...rest } = e;
+  return rest;
+}

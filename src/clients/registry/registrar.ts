@@ -12,9 +12,11 @@ import { decryptKey, encryptKey } from './key-crypto.ts';
 import { hostname } from 'node:os';
 import { isoTime } from '../clock.ts';
 import { Keystore, type LedgerEntry } from './keystore.ts';
+import { withoutMark, withoutOwner } from './ledger.ts';
 import { JsonError, NotSafePrimeError, RegisteredError, RegistryError, TotpError } from './errors.ts';
 import { NetworkError } from '../network-error.ts';
-import { PrimeRegistryClient, type KeyMaterial } from './client.ts';
+import { PrimeRegistryClient } from './client.ts';
+import type { KeyMaterial } from './records.ts';
 import { argumentError, show } from '../../validate.ts';
 
 /** What Registrar.registration() did: see there. */
@@ -261,14 +263,4 @@ export class Registrar {
       return lostKey ?? e;
     }
   }
-}
-
-function withoutOwner(e: LedgerEntry): LedgerEntry {
-  const { owner: _owner, ...rest } = e;
-  return rest;
-}
-
-function withoutMark(e: LedgerEntry): LedgerEntry {
-  const { rekeying: _rekeying, owner: _owner, ...rest } = e;
-  return rest;
 }
