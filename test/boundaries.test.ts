@@ -109,8 +109,9 @@ describe('malformed arguments', () => {
     await expect(solvePow({ nonce: 'n', difficulty: 1 }, options as never)).rejects.toThrow(/^options must be an object/);
   });
 
-  it('findSafePrime(undefined) is a TypeError', async () => {
-    await expect(findSafePrime(undefined as never)).rejects.toThrow(TypeError);
+  it('findSafePrime(undefined) is a TypeError naming options; a range whose to is below its from names to', async () => {
+    await expect(findSafePrime(undefined as never)).rejects.toThrow(expect.objectContaining({ name: 'TypeError', argument: 'options' }));
+    await expect(searchSafePrimeRange({ bits: 64, seed: 1n, index: 0, from: 10, to: 5 })).rejects.toThrow(expect.objectContaining({ name: 'RangeError', argument: 'to' }));
   });
 });
 

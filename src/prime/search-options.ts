@@ -91,7 +91,7 @@ export function parseIndex(name: string, value: unknown): bigint {
 }
 
 export function parseOptions(opts: SafePrimeSearchOptions, keep: Keep = 'all'): Parsed {
-  if (opts === null || typeof opts !== 'object') throw new TypeError('options must be an object with at least {bits}');
+  if (opts === null || typeof opts !== 'object') throw argumentError(TypeError, 'options', 'must be an object with at least {bits}');
   const bits = parseBits('bits', opts.bits);
   const seed = opts.seed === undefined ? randomSeed() : parseSeed('seed', opts.seed);
   return {
@@ -133,7 +133,7 @@ export function parseRangeOptions(opts: RangeSearchOptions): { p: Parsed; index:
   const from = parseBigInt('from', opts.from);
   const to = parseBigInt('to', opts.to);
   if (from < 0n) throw argumentError(RangeError, 'from', `must not be negative (got ${showNumber(from)})`);
-  if (to < from) throw new RangeError(`to must not be below from (got ${showNumber(from)}..${showNumber(to)})`);
+  if (to < from) throw argumentError(RangeError, 'to', `must not be below from (got ${showNumber(from)}..${showNumber(to)})`);
   return { p, index, from, to };
 }
 
