@@ -118,6 +118,8 @@ export interface NativeBinding {
   heldStopSignal(): string | null;
   /** Puts the handlers holdStopSignals() replaced back; returns the signal noted meanwhile (not delivered again). */
   releaseStopSignals(): string | null;
+  /** Whether fd is a pipe or socket whose reader has closed it (false for anything else, and on Windows). */
+  readerGone(fd: number): boolean;
   sha256(data: Uint8Array, kernel?: string): Uint8Array;
   powSearch(mid: Uint32Array, block: Uint8Array, digitsEnd: number, digitsCount: number, difficulty: number, kStart: bigint, kEnd: bigint, kernel?: string): bigint | null;
   /** Tests only (see NativeIntrospect); src/ never touches it. */

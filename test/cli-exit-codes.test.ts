@@ -5,9 +5,14 @@
 import { spawnSync } from 'node:child_process';
 import { openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasNative } from './helpers/backends.ts';
 import { CLI_ENTRY, runCliSync as cli } from './helpers/cli.ts';
+import { killAll, startCli } from './helpers/processes.ts';
 import { tempDir } from './helpers/tmp.ts';
+
+afterEach(killAll);
 
 const dir = tempDir('powprime-exit-');
 const aFile = path.join(dir, 'a-file');
@@ -125,4 +130,21 @@ describe('standard output that fails', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toBe('');
   });
+
+  // Its next line, an 8192-bit modulus, is minutes off (this seed's first takes over two on two cores):
+  // the failed write would tell only then. The addon's watch of the reader ends it at once.
+  it.skipIf(!hasNative)(
+    'a reader that goes away while the next line is minutes off ends the command then, not at that line',
+    async () => {
+      const run = startCli(['moduli', '--bits', '8192', '--count', '1', '--seed', '2']);
+      await run.waitFor((out) => out.includes('\n'), 'the header line');
+      // As `| head -1` does once it has its line.
+      run.child.stdout!.destroy();
+      const r = await Promise.race([run.exited, sleep(60_000).then(() => null)]);
+      expect(r, 'still searching a minute after its reader left').not.toBeNull();
+      expect(r!.status, r!.stderr).toBe(0);
+      expect(r!.stderr).toBe('');
+    },
+    90_000,
+  );
 });

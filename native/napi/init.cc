@@ -32,6 +32,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("holdStopSignals", Napi::Function::New(env, HoldStopSignals));
   exports.Set("heldStopSignal", Napi::Function::New(env, HeldStopSignal));
   exports.Set("releaseStopSignals", Napi::Function::New(env, ReleaseStopSignals));
+  exports.Set("readerGone", Napi::Function::New(env, ReaderGone));
   exports.Set("version", Napi::String::New(env, POWPRIME_VERSION));
   // For tests only, kept apart so that the library's own surface above is
   // what src/ may use (test/structure.test.ts holds src/ to it).

@@ -1,5 +1,5 @@
-// The process bindings for the CLI's ways out (src/cli/interrupt.ts): exitNow()
-// and the stop-signal handlers of os/stop_signals.h.
+// The process bindings for the CLI's ways out (src/cli/interrupt.ts): exitNow(),
+// the stop-signal handlers of os/stop_signals.h, and readerGone() (os/reader_gone.h).
 #pragma once
 
 #include <napi.h>
@@ -34,5 +34,10 @@ Napi::Value HeldStopSignal(const Napi::CallbackInfo& info);
 // replaced and returns the signal noted meanwhile, which is not delivered
 // again: the caller acts on it.
 Napi::Value ReleaseStopSignals(const Napi::CallbackInfo& info);
+
+// readerGone(fd: number): boolean — whether fd is a pipe or socket whose reader
+// has closed it (os/reader_gone.h), for a command that prints a result every
+// few minutes to stop when no one reads them any more (src/cli/reader-gone.ts).
+Napi::Value ReaderGone(const Napi::CallbackInfo& info);
 
 }  // namespace powprime::napi

@@ -24,6 +24,7 @@ import { resumeModuli } from './moduli-resume.ts';
 import { parseModuliFlags, type ModuliFlags, type ModuliOpts } from './moduli-flags.ts';
 import { isQuiet } from './progress-mode.ts';
 import { SearchProgress } from './search-progress.ts';
+import { stopWhenReaderGoes } from './reader-gone.ts';
 import { emptyShardNotice, shardSize } from './shard.ts';
 
 /** `1 new modulus`, `3 new moduli`: the noun's plural is not plural()'s. */
@@ -87,7 +88,10 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
     const header = { kind: 'header', seed, stream: LATEST_STREAM, shard: shard ? { k: shard.k, n: shard.n } : null, indexes: null } as const;
     // On stdout too (sshd skips comments): what is saved from it can be merged, or resumed with --out.
     if (out && resumed.needsHeader) out.append(header);
-    else if (!out) process.stdout.write(`${encodeModuliLine(header)}\n`);
+    else if (!out) {
+      process.stdout.write(`${encodeModuliLine(header)}\n`);
+      stopWhenReaderGoes();
+    }
     for (const bits of sizes) {
       const have = done.get(bits) ?? 0;
       if (have >= wanted) continue;

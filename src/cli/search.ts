@@ -20,6 +20,7 @@ import { isQuiet } from './progress-mode.ts';
 import { KEYSTORE_OPTION, makeRegistrar } from './registrar-flags.ts';
 import { parseSearchFlags, type SearchFormat, type SearchOpts } from './search-flags.ts';
 import { SearchProgress } from './search-progress.ts';
+import { stopWhenReaderGoes } from './reader-gone.ts';
 import { searchOnQueue } from './search-queue.ts';
 import { Registering } from './search-register.ts';
 import { emptyShardNotice } from './shard.ts';
@@ -110,6 +111,8 @@ export function registerSearch(program: Command): void {
       }
 
       const out = outFile;
+      // The primes go to stdout: a reader that left wants no more of them.
+      if (!out) stopWhenReaderGoes();
       // SIGINT, SIGTERM and SIGHUP abort it; a second one leaves at once (e.g. while Redis does not answer).
       const controller = { signal: interruptSignal };
       // The lines --out holds at the end, counted before its lock is let go.
