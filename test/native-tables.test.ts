@@ -122,6 +122,7 @@ const NATIVE_EXPORTS = [
   'holdStopSignals',
   'heldStopSignal',
   'releaseStopSignals',
+  'readerGone',
   'version',
   'introspect',
 ] as const;
