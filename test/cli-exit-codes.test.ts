@@ -121,6 +121,14 @@ describe('standard output that fails', () => {
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^powprime: cannot write to standard output: ENOSPC/)]);
   });
 
+  it('dhparam to a full disk says only that (never "written to stdout"), exit 1', () => {
+    for (const outform of ['PEM', 'DER']) {
+      const r = spawnSync(process.execPath, [...CLI_ENTRY, 'dhparam', '512', '--seed', '1', '--outform', outform], { encoding: 'utf8', stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^powprime: cannot write to standard output: ENOSPC/)]);
+    }
+  });
+
   it('a reader that goes away (`| head -1`) ends the command quietly with exit 0', () => {
     const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" ${CLI_ENTRY.join(' ')} search --bits 128 --count 5000 --seed 3 | head -1`], {
       encoding: 'utf8',

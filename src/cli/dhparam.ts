@@ -87,7 +87,8 @@ export function registerDhparam(program: Command): void {
         const facts = { bits, seed: seed.toString(), elapsedMs: Math.round(r.elapsedMs) };
         const inline = der ? { der: Buffer.from(r.der).toString('base64') } : { pem: r.pem };
         if (opts.json) process.stdout.write(`${JSON.stringify(opts.out !== undefined ? { ...facts, out: opts.out } : { ...facts, ...inline })}\n`);
-        else if (opts.out === undefined) process.stdout.write(body);
+        // Said written only once it is: a full disk under `> file` is main.ts's one line and exit 1, not a success note.
+        else if (opts.out === undefined) await stdoutWritten(body);
         // On stderr whether or not it is a terminal: a random seed lost is a file that cannot be made again.
         if (!opts.json && !isQuiet()) {
           const where = opts.out === undefined ? 'to stdout' : `to ${opts.out}`;
@@ -99,6 +100,15 @@ export function registerDhparam(program: Command): void {
         status.clear();
       }
     });
+}
+
+/** Resolves once `data` is handed to the OS. A failed write never resolves: main.ts's 'error' handler ends the command then. */
+function stdoutWritten(data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.write(data, (err) => {
+      if (!err) resolve();
+    });
+  });
 }
 
 function checkOutform(outform: string): void {
