@@ -26,12 +26,20 @@ export function showNumber(n: bigint): string {
   return size < SHORT_NUMBER ? String(n) : `a ${n < 0n ? 'negative ' : ''}${size.toString(2).length}-bit number`;
 }
 
-/** A value as an error message quotes it: strings quoted (and cut at 40 characters), short bigints with their n, long ones by size. */
+/**
+ * A value as an error message quotes it: strings quoted (and cut at 40 characters), short bigints with
+ * their n, long ones by size; an object by what it is ("an array of 2", "a Uint8Array of 32 bytes",
+ * "an object", "a Promise"), never its contents, which may be large or secret.
+ */
 export function show(value: unknown): string {
   if (typeof value === 'bigint') return -SHORT_NUMBER < value && value < SHORT_NUMBER ? `${value}n` : showNumber(value);
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'function') return 'a function';
   if (value === null || typeof value !== 'object') return String(value);
-  return Object.prototype.toString.call(value);
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)} of ${value.byteLength} bytes`;
+  const kind = Object.prototype.toString.call(value).slice(8, -1);
+  return kind === 'Object' ? 'an object' : `a ${kind}`;
 }
 
 /**

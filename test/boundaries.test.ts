@@ -312,7 +312,7 @@ describe('the clients refuse unknown options and check their arguments where the
     const stateDir = tempDir('powprime-pipeline-args-');
     const opts = { client: new QuestionClient({ ...client, stateDir }), stateDir };
     const refused: [Record<string, unknown>, typeof TypeError, RegExp][] = [
-      [{ client: {} }, TypeError, /^client must be a QuestionClient \(got \[object Object\]\)$/],
+      [{ client: {} }, TypeError, /^client must be a QuestionClient \(got an object\)$/],
       [{ maxFailures: 0 }, RangeError, /^maxFailures must be a whole number from 1 to 1000 \(got 0\)$/],
       [{ maxFailures: '5' }, TypeError, /^maxFailures must be/],
       [{ backoffMs: -1 }, RangeError, /^backoffMs must be a finite number of milliseconds of at least 0 \(got -1\)$/],

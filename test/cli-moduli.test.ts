@@ -87,7 +87,7 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
     expect(seed).toMatchObject({ status: 2, stderr: `powprime: --out file ${file} was written with seed 7, not 8; use another file\n` });
     const size = cli('moduli', '--bits', '3072', '--count', '4', '--out', file);
     expect(size.status).toBe(2);
-    expect(size.stderr).toMatch(/line 2 holds a 2048-bit modulus, and --bits is 3072; use another file/);
+    expect(size.stderr).toMatch(/line 2 holds a 2048-bit modulus, and --bits is 3072; add its sizes \(--bits 2048,3072\) to go on with it, or use another file/);
   });
 
   it('refuses a tampered --out file, naming the line, before any work', () => {

@@ -189,6 +189,9 @@ describeBackends('screening a moduli file', (backend) => {
 describe('screenModuli refuses bad arguments, naming them', () => {
   it.each([
     [[42], TypeError, /text must be a string/],
+    // Named by what they are, not as [object Uint8Array].
+    [[new TextEncoder().encode('2 6 100 2047 2 FF')], TypeError, /^text must be a string \(got a Uint8Array of 17 bytes\)$/],
+    [[['a', 'b']], TypeError, /^text must be a string \(got an array of 2\)$/],
     [['', { threads: 0 }], RangeError, /threads must be an integer/],
     [['', { backend: 'gpu' }], RangeError, /backend must be one of/],
     [['', { rounds: -2 }], RangeError, /rounds must be an integer/],

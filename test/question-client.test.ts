@@ -360,7 +360,7 @@ describe('question client argument checks', () => {
     await expect(client.query('' as string)).rejects.toThrow(/prompt/);
     await expect(client.query(7 as never)).rejects.toThrow(/^prompt must be a string \(got 7\)$/);
     await expect(client.query('hi', { signal: {} as never })).rejects.toThrow(TypeError);
-    await expect(client.query('hi', { signal: {} as never })).rejects.toThrow(/^signal must be an AbortSignal \(got \[object Object\]\)$/);
+    await expect(client.query('hi', { signal: {} as never })).rejects.toThrow(/^signal must be an AbortSignal \(got an object\)$/);
     await expect(client.answer(3 as never)).rejects.toThrow(/id/);
     await expect(client.answers('x' as never)).rejects.toThrow(/ids/);
   });

@@ -54,10 +54,13 @@ async function openResumed(file: string | undefined, f: ResumeFlags): Promise<Re
     const shardOf = (s: { k: number; n: number } | null | undefined): string => (s ? `shard ${s.k + 1}/${s.n}` : 'no shard');
     if (header && shardOf(header.shard) !== shardOf(f.shard)) throw new RangeError(`--out file ${file} holds ${shardOf(header.shard)}, and this run is ${shardOf(f.shard)}; use another file`);
     const done = new Map<number, number>();
-    for (const e of entries) {
-      if (!f.sizes.includes(e.bits)) throw new RangeError(`${e.where} holds a ${e.bits}-bit modulus, and --bits is ${f.sizes.join(',')}; use another file`);
-      done.set(e.bits, (done.get(e.bits) ?? 0) + 1);
+    const foreign = entries.find((e) => !f.sizes.includes(e.bits));
+    if (foreign) {
+      // The fix is most often to name the file's sizes too: its own lines count as done.
+      const sizes = [...new Set([...entries.map((e) => e.bits).filter((b) => !f.sizes.includes(b)), ...f.sizes])];
+      throw new RangeError(`${foreign.where} holds a ${foreign.bits}-bit modulus, and --bits is ${f.sizes.join(',')}; add its sizes (--bits ${sizes.join(',')}) to go on with it, or use another file`);
     }
+    for (const e of entries) done.set(e.bits, (done.get(e.bits) ?? 0) + 1);
     // Every modulus it continues from is checked: safe, as sshd and ssh-keygen will assume.
     if (header) await verifyModuli(entries, header, ' (refusing to resume from it)');
     // The file is this run's: a torn last line goes now, even if no group is left to add.
