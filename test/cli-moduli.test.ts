@@ -283,6 +283,27 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     ]);
   });
 
+  it("screened in place, a run's file keeps its header and still resumes; one that lost a line is written without it, and says so", () => {
+    const dir = tmp();
+    const file = path.join(dir, 'run');
+    expect(cli('moduli', '--bits', '2048', '--count', '2', '--seed', '7', '--out', file).status).toBe(0);
+    const before = readFileSync(file, 'utf8').split('\n');
+    const screened = cli('moduli', '--screen', file, '--out', file);
+    expect(screened.status, screened.stderr).toBe(0);
+    const after = readFileSync(file, 'utf8').split('\n');
+    expect(after[0]).toBe(before[0]);
+    expect(after.map((l) => l.split(' ')[6])).toEqual(before.map((l) => l.split(' ')[6]));
+    expect(cli('moduli', '--bits', '2048', '--count', '3', '--out', file)).toMatchObject({ status: 0, stdout: `1 new modulus; 3 in ${file} (seed 7)\n` });
+    const spoiled = path.join(dir, 'spoiled');
+    writeFileSync(spoiled, readFileSync(file, 'utf8').replace(/\n[^\n]+\n/, '\ngarbage\n'));
+    const out = path.join(dir, 'out');
+    const r = cli('moduli', '--screen', spoiled, '--out', out);
+    expect(r.status).toBe(1);
+    expect(readFileSync(out, 'utf8')).not.toContain('#');
+    expect(groups(out)).toHaveLength(2);
+    expect(r.stderr).toContain(`powprime: ${out} is written without ${spoiled}'s powprime header`);
+  });
+
   it("screens ssh-keygen's own candidates (type 4) to the groups ssh-keygen keeps", () => {
     const input = fileURLToPath(new URL('./vectors/ssh-keygen-candidates-768.txt', import.meta.url));
     const dir = tmp();

@@ -7,12 +7,13 @@
 import { BACKEND_CHOICES, type BackendChoice } from '../backend.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { formatModuliLine, MODULI_TYPE_SAFE, MODULI_TYPE_SOPHIE_GERMAIN, parseModuliLine } from '../moduli/format.ts';
-import { screenModuli } from '../moduli/screen.ts';
+import { screenModuli, type ScreenModuliResult } from '../moduli/screen.ts';
 import { NOT_A_MODULI_LINE } from '../moduli/screen-lines.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
 import { lockOutFile } from './jsonl-file.ts';
+import { HEADER_START } from './moduli-file.ts';
 import { checkNothingLost, type KeptBy } from './merge-target.ts';
 import { interruptSignal } from './interrupt.ts';
 import type { ModuliOpts } from './moduli-flags.ts';
@@ -104,7 +105,13 @@ async function screenInto(file: string, opts: ModuliOpts, target: string | null,
     throw new RangeError(`--screen ${name} is not a moduli file (line ${r.bad[0]!.lineNo}: ${r.bad[0]!.reason})`);
   }
   for (const b of r.bad) process.stderr.write(`powprime: ${name} line ${b.lineNo}: ${b.reason}\n`);
-  const good = r.good.map((e) => `${formatModuliLine(e)}\n`).join('');
+  const good = screenedText(text, r);
+  // A run's file that lost lines is no longer that run's: its header would name indexes it does not hold.
+  if (target && (r.bad.length || r.dropped) && text.split('\n').some((l) => l.startsWith(HEADER_START))) {
+    process.stderr.write(
+      `powprime: ${opts.out} is written without ${name}'s powprime header: with lines gone it no longer holds that run's moduli in order, so it cannot be resumed or merged as that run (rerun powprime moduli to regenerate the run)\n`,
+    );
+  }
   // Nothing passed: --out is left as it was. A wrong file given by mistake must not empty the one it would have replaced.
   if (target && r.good.length) {
     checkNothingLost(target, opts.out!, [file], good, KEPT_BY_SCREEN);
@@ -118,6 +125,22 @@ async function screenInto(file: string, opts: ModuliOpts, target: string | null,
   }
   // 1: a line was bad, or nothing passed ("failed or found nothing").
   process.exitCode = r.bad.length || !r.good.length ? 1 : 0;
+}
+
+/**
+ * The screened file. A file powprime wrote (a powprime header in it) whose every moduli line passed
+ * as it was (none bad, none dropped) keeps its comment and blank lines where they were, each moduli
+ * line replaced by its screened one: screened in place, it keeps its header, and still resumes and
+ * merges. Otherwise the good groups alone, as ssh-keygen writes them.
+ */
+function screenedText(text: string, r: ScreenModuliResult): string {
+  const good = r.good.map((e) => `${formatModuliLine(e)}\n`);
+  if (r.bad.length || r.dropped || !text.split('\n').some((l) => l.startsWith(HEADER_START))) return good.join('');
+  let next = 0;
+  const lines = text.split('\n');
+  // The text's last newline ends its last line; it does not start one more.
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line) => (parseModuliLine(line) === null ? `${line}\n` : good[next++]!)).join('');
 }
 
 /**
