@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { checkPrimeSync, randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasNative } from './helpers/backends.ts';
@@ -332,10 +333,15 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     ).toEqual(groups2048.map((l) => l.split(' ')[6]));
 
     const binary = path.join(dir, 'binary');
-    writeFileSync(binary, randomBytes(1 << 16));
+    // Not gzip's magic number by chance.
+    writeFileSync(binary, Buffer.concat([Buffer.from([0]), randomBytes(1 << 16)]));
     const notModuli = cli('moduli', '--screen', binary);
     expect(notModuli.status).toBe(2);
     expect(notModuli.stderr).toMatch(new RegExp(`^powprime: --screen ${binary} is not a moduli file \\(line \\d+: not a moduli line: [^\\n]*\\)\\n$`));
+    // A distribution's compressed copy: said so, with the way to read it.
+    const gz = path.join(dir, 'moduli.gz');
+    writeFileSync(gz, gzipSync(sample));
+    expect(cli('moduli', '--screen', gz)).toMatchObject({ status: 2, stderr: `powprime: --screen ${gz} is gzip-compressed: screen <(zcat ${gz}) instead\n` });
 
     // The file a mistaken --screen would have replaced: kept, byte for byte.
     const out = path.join(dir, 'moduli');
@@ -357,6 +363,9 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     writeFileSync(comments, '# nothing here\n\n');
     expect(cli('moduli', '--screen', comments, '--out', path.join(dir, 'new'))).toMatchObject({ status: 1, stderr: `powprime: ${comments} holds no moduli lines (only comments or blank lines)\n` });
     expect(existsSync(path.join(dir, 'new'))).toBe(false);
+    const empty = path.join(dir, 'empty');
+    writeFileSync(empty, '');
+    expect(cli('moduli', '--screen', empty)).toMatchObject({ status: 1, stdout: '', stderr: `powprime: ${empty} is empty\n` });
   });
 
   it("replaces an --out only when it keeps every group of it: another file's groups are refused, at once and after the tests", () => {

@@ -102,6 +102,8 @@ async function screenInto(file: string, opts: ModuliOpts, target: string | null,
   const name = file === '-' ? 'stdin' : file;
   // Not one moduli line in it (a binary, a wrong file): one line, not one a line of it.
   if (r.lines > 0 && r.bad.length === r.lines && r.bad.every((b) => b.reason.startsWith(NOT_A_MODULI_LINE))) {
+    // gzip's magic number: a distribution's compressed copy (moduli.gz).
+    if (text.startsWith('\x1f\ufffd')) throw new RangeError(`--screen ${name} is gzip-compressed: screen <(zcat ${name}) instead`);
     throw new RangeError(`--screen ${name} is not a moduli file (line ${r.bad[0]!.lineNo}: ${r.bad[0]!.reason})`);
   }
   for (const b of r.bad) process.stderr.write(`powprime: ${name} line ${b.lineNo}: ${b.reason}\n`);
@@ -118,7 +120,7 @@ async function screenInto(file: string, opts: ModuliOpts, target: string | null,
     writeFileAtomic(target, good, 0o644);
   } else if (!target) process.stdout.write(good);
   if (opts.json) process.stdout.write(`${JSON.stringify({ file, out: opts.out, lines: r.lines, good: r.good.length, bad: r.bad.length, dropped: r.dropped })}\n`);
-  else if (!r.lines) process.stderr.write(`powprime: ${name} holds no moduli lines (only comments or blank lines)\n`);
+  else if (!r.lines) process.stderr.write(`powprime: ${name} ${text.trim() === '' ? 'is empty' : 'holds no moduli lines (only comments or blank lines)'}\n`);
   else if (!isQuiet() && (target || process.stderr.isTTY)) {
     const where = !target ? '' : r.good.length ? `; good groups in ${opts.out}` : `; ${opts.out} left as it was`;
     process.stderr.write(`${r.good.length} good, ${r.bad.length} bad${r.dropped ? `, ${r.dropped} candidates dropped (not prime or no generator)` : ''}${where}\n`);
