@@ -13,7 +13,8 @@ import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { QuestionClient } from '../clients/question/client.ts';
 import { threadJson, type ThreadItem } from '../clients/question/threads.ts';
 import type { AnsweredItem, Deliver } from '../clients/question/pipeline.ts';
-import { JsonlOut, readJsonl } from './jsonl-file.ts';
+import { readJsonl } from './jsonl-file.ts';
+import { OutFile } from './out-file.ts';
 import { makeFolderSync } from '../fs/make-folder.ts';
 
 /** A line of the output: the thread as powprime's JSON gives it (`time` an ISO 8601 instant). */
@@ -29,7 +30,7 @@ export class AnswerSink {
   private readonly written = new Set<string>();
   /** Question ids with a line in the file: a line written under an older key still counts. */
   private readonly writtenIds = new Set<string>();
-  private readonly out: JsonlOut<AnswerLine> | null;
+  private readonly out: OutFile<AnswerLine> | null;
 
   constructor(
     private readonly client: QuestionClient,
@@ -41,7 +42,7 @@ export class AnswerSink {
       return;
     }
     // Locked before it is read: two runs on one --out would each deliver every answer.
-    this.out = JsonlOut.open(outFile, (f) => readJsonl(f, isAnswerLine, 'an answer'));
+    this.out = OutFile.open(outFile, (f) => readJsonl(f, isAnswerLine, 'an answer'));
     for (const l of this.out.existing.lines) {
       this.written.add(l.key);
       if (typeof l.id === 'string') this.writtenIds.add(l.id);

@@ -7,7 +7,7 @@
  * (`shard i/n`: index i−1, i−1+n, …), or a list (`indexes 2048:0-9,12`, a
  * merge with gaps). So the k-th line of a size in a section is a known index
  * of that size, and two files holding the same index must hold the same
- * modulus. Appended whole and locked as `search --out` is (jsonl-file.ts).
+ * modulus. Appended whole and locked as `search --out` is (out-file.ts).
  */
 import { moduliEntryProblem, formatModuliLine, parseModuliLine, type ModuliEntry } from '../moduli/format.ts';
 import { MAX_SHARDS, SEED_LIMIT } from '../limits.ts';
@@ -15,7 +15,7 @@ import { isSafePrime } from '../prime/check.ts';
 import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
 import { nthIndex, parseRanges, rangesLength, rangesText } from './index-ranges.ts';
 import { readLines, type ExistingLines } from './whole-lines.ts';
-import { checkEach } from './verify-lines.ts';
+import { checkEach } from './check-each.ts';
 
 export interface ModuliHeader {
   kind: 'header';

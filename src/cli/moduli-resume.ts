@@ -3,13 +3,13 @@
  * flags, and every group it holds verified, before anything is appended
  * (the moduli counterpart of search-resume.ts).
  */
-import { JsonlOut } from './jsonl-file.ts';
+import { OutFile } from './out-file.ts';
 import { encodeModuliLine, moduliSections, readModuliFile, verifyModuli, type ModuliFileLine } from './moduli-file.ts';
 import type { Shard } from './shard.ts';
 
 export interface ResumedModuli {
   /** The --out file, locked; null without --out. */
-  out: JsonlOut<ModuliFileLine> | null;
+  out: OutFile<ModuliFileLine> | null;
   /** The file's seed, else --seed (undefined when neither gives one). */
   seed: bigint | undefined;
   /** Lines already in the file, by size in bits. */
@@ -43,7 +43,7 @@ interface ResumeFlags {
 
 async function openResumed(file: string | undefined, f: ResumeFlags): Promise<ResumedModuli> {
   if (file === undefined) return { out: null, seed: f.seed, done: new Map(), needsHeader: false };
-  const out = JsonlOut.open(file, (name) => readModuliFile(name, '--out', RESUME_REFUSAL), '--out', encodeModuliLine);
+  const out = OutFile.open(file, (name) => readModuliFile(name, '--out', RESUME_REFUSAL), '--out', encodeModuliLine);
   try {
     const sections = moduliSections(file, out.existing, '--out', RESUME_REFUSAL);
     if (sections.length > 1) throw new RangeError(`--out file ${file} holds ${sections.length} runs (a merge); resume one run's own file, or use another file`);

@@ -12,7 +12,7 @@ import { NOT_A_MODULI_LINE } from '../moduli/screen-lines.ts';
 import { DEFAULT_QUEUE_NAME } from '../queue/connection.ts';
 import { checkOneOf, checkRounds, checkThreads } from '../validate.ts';
 import { parseIntArg } from './args.ts';
-import { lockOutFile } from './jsonl-file.ts';
+import { lockOutFile } from './out-file.ts';
 import { HEADER_START } from './moduli-file.ts';
 import { checkNothingLost, type KeptBy } from './merge-target.ts';
 import { interruptSignal } from './interrupt.ts';

@@ -3,14 +3,15 @@
  * rerunning the same command resumes where the file ends.
  */
 import { parseBits } from '../prime/search-options.ts';
-import { JsonlOut, readExisting, type ExistingRun } from './jsonl-file.ts';
+import { readExisting, type ExistingRun, type SearchLine } from './jsonl-file.ts';
+import { OutFile } from './out-file.ts';
 import type { SearchFlags } from './search-flags.ts';
 import type { StreamVersion } from '../prime/stream.ts';
 import { checkLineFields, lineStream, verifyLines } from './verify-lines.ts';
 
 export interface Resumed {
   /** The --out file, locked; null without --out. */
-  outFile: JsonlOut | null;
+  outFile: OutFile<SearchLine> | null;
   /** The lines earlier runs wrote (none without --out). */
   existing: ExistingRun;
   /** The file's seed, else --seed (undefined when neither gives one). */
@@ -33,7 +34,7 @@ export async function resumeOut(out: string | undefined, f: Pick<SearchFlags, 'b
   let stream = f.stream;
   // The file is locked first: another run appending to it (or registering its
   // primes) must not be read half-way, nor raced.
-  const outFile = out !== undefined ? JsonlOut.open(out, readExisting) : null;
+  const outFile = out !== undefined ? OutFile.open(out, readExisting) : null;
   const existing = outFile?.existing ?? { lines: [], lineNos: [], validBytes: 0, totalBytes: 0 };
   if (existing.lines.length) {
     const where = (i: number): string => `--out file ${out} line ${existing.lineNos[i]}`;

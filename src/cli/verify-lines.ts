@@ -5,13 +5,11 @@
  * the line's index (stream 2), and safe.
  * A safe-prime check is cheap next to the search that found the prime.
  */
-import { forEachAtOnce } from '../at-once.ts';
 import { MAX_SEARCH_BITS, MIN_SEARCH_BITS, SEED_LIMIT } from '../limits.ts';
 import { isSafePrime } from '../prime/check.ts';
 import { distanceFromStart, spacing, stream, type StreamVersion } from '../prime/stream.ts';
 import type { SearchLine } from './jsonl-file.ts';
-import { StatusLine } from './status.ts';
-import { interruptSignal } from './interrupt.ts';
+import { checkEach } from './check-each.ts';
 
 export interface Located {
   line: SearchLine;
@@ -52,37 +50,6 @@ export function lineStream(line: SearchLine): StreamVersion {
 }
 
 /** Checks at once (each is one pool task). */
-const CHECKS_AT_ONCE = 8;
-
-/**
- * `check` on every item, CHECKS_AT_ONCE at a time, with a status line
- * ("`label` 3/40") on a terminal; a stop signal ends it between two checks.
- * With `untilFalse`, items after the first that fails are left unchecked
- * (undefined): a refusal needs only the first bad one.
- */
-export async function checkEach<T>(items: T[], check: (x: T) => Promise<boolean>, label: string, untilFalse = false): Promise<(boolean | undefined)[]> {
-  const results = new Array<boolean | undefined>(items.length);
-  const status = new StatusLine();
-  let checked = 0;
-  let firstFalse = Infinity;
-  try {
-    await forEachAtOnce(
-      items.map((_, i) => i),
-      CHECKS_AT_ONCE,
-      async (i) => {
-        if (untilFalse && i > firstFalse) return;
-        results[i] = await check(items[i]!);
-        if (!results[i]) firstFalse = Math.min(firstFalse, i);
-        status.update(`${label} ${++checked}/${items.length}`, { done: checked, total: items.length });
-      },
-      interruptSignal,
-    );
-  } finally {
-    status.clear();
-  }
-  return results;
-}
-
 /**
  * Checks that every line's prime is a safe prime (fields first, with
  * checkLineFields); the first bad line in `all`'s order is thrown as a
