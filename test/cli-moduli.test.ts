@@ -192,6 +192,7 @@ describe.runIf(hasNative && openssh('powprime moduli', [sshKeygen]))('powprime m
       [['moduli', '--screen', 'x', '--shard-count', '2'], /--shard-count does not go with --screen/],
       [['moduli', '--screen', 'x', '--queue-name', 'q'], /--queue-name does not go with --screen/],
       [['moduli', '--count', '2'], /--bits is needed/],
+      [['moduli', '--count', '2', '--out', 'm.txt'], /--bits is needed \(or --screen FILE to check a moduli file\); to resume --out, give the sizes the run was started with/],
       [['moduli', '--bits', '2048', '--count', '1', '--json'], /--json goes with --out/],
       [['moduli', '--screen', 'x', '--bits', '2048'], /--bits does not go with --screen/],
       [['moduli', '--screen', 'x', '--threads', '0'], /--threads must be an integer from 1 to/],

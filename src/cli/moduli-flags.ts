@@ -38,7 +38,11 @@ export interface ModuliFlags {
 }
 
 export function parseModuliFlags(opts: ModuliOpts): ModuliFlags {
-  if (opts.bits === undefined) throw new RangeError('--bits is needed (or --screen FILE to check a moduli file)');
+  if (opts.bits === undefined) {
+    // A resume needs them too: the file holds the sizes done so far, not those a stopped run had still to do.
+    const again = opts.out === undefined ? '' : '; to resume --out, give the sizes the run was started with';
+    throw new RangeError(`--bits is needed (or --screen FILE to check a moduli file)${again}`);
+  }
   // A bad size is said before a missing count: the first mistake on the line first.
   const sizes = parseSizes(opts.bits);
   if (opts.count === undefined) throw new RangeError('--count is needed: how many moduli of each size');
