@@ -122,7 +122,7 @@ describe.runIf(hasNative)('moduli shards and merge', () => {
     const system = file('system', '# Time Type Tests Tries Size Generator Modulus', sample[0]!);
     expect(cli('merge', system)).toMatchObject({
       status: 2,
-      stderr: `powprime: ${system} holds moduli before any powprime header line (${system} line 2), so their seed is unknown (to add groups to such a file, write them to a new one and append its lines: docs/moduli.md)\n`,
+      stderr: `powprime: ${system} holds moduli before any powprime header line (line 2), so their seed is unknown (to add groups to such a file, write them to a new one and append its lines: docs/moduli.md)\n`,
     });
     const jsonl = file('x.jsonl', '{"prime":"23","bits":5,"seed":"1","index":0,"elapsedMs":0}');
     expect(cli('merge', a, jsonl)).toMatchObject({ status: 2, stderr: `powprime: ${a} is a moduli file and ${jsonl} is not: merge moduli files with moduli files, search files with search files\n` });

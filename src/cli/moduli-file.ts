@@ -111,7 +111,7 @@ export function moduliSections(file: string, existing: ExistingLines<ModuliFileL
     const section = sections[sections.length - 1];
     if (!section) {
       throw new RangeError(
-        `${name} holds moduli before any powprime header line (${where}), so their seed is unknown${refusal} (to add groups to such a file, write them to a new one and append its lines: docs/moduli.md)`,
+        `${name} holds moduli before any powprime header line (line ${lineNos[i]}), so their seed is unknown${refusal} (to add groups to such a file, write them to a new one and append its lines: docs/moduli.md)`,
       );
     }
     const bits = l.entry.size + 1;
