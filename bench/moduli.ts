@@ -22,6 +22,9 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { backendInfo } from '../src/backend.ts';
 import { generateModuli } from '../src/moduli/generate.ts';
+import { poolSize } from '../src/pool/pool.ts';
+import { expectedTestsPerPrime } from '../src/prime/expectation.ts';
+import { sieveLimit } from '../src/prime/sieve-depth.ts';
 import { screenModuli } from '../src/moduli/screen.ts';
 import { runChild } from './openssl.ts';
 import { ratio, target, type BenchRow, type BenchTarget } from './schema.ts';
@@ -60,15 +63,22 @@ async function opensslRoundMs(p: bigint, runs: number): Promise<number> {
   return xs.sort((a, b) => a - b)[xs.length >> 1]!;
 }
 
-/** Core milliseconds a group of a batch of `count`, all cores, and the first group (for OpenSSL's round at its size). */
-async function powprimeBatch(bits: number, count: number): Promise<{ coreMs: number; first: bigint }> {
+/**
+ * Core milliseconds a group of a batch of `count`, all cores, the first group (for OpenSSL's round at its
+ * size), and the Fermat tests a group beside the search's own expectation at the depth it sieved to: a mean
+ * of 8 groups is good to about ±35 %, and this says how lucky the seed's groups were.
+ */
+async function powprimeBatch(bits: number, count: number): Promise<{ coreMs: number; first: bigint; tests: number; expected: number; limit: number }> {
   // The pool and the deep prime tables start first: a long run pays them once.
   for await (const _ of generateModuli({ bits: 2048, count: 1, seed: 1n, backend: 'native' }));
   const t = process.cpuUsage();
   let first: bigint | null = null;
-  for await (const m of generateModuli({ bits, count, seed: SEED, backend: 'native' })) first ??= m.prime;
+  let tested = 0;
+  for await (const m of generateModuli({ bits, count, seed: SEED, backend: 'native', onProgress: (p) => (tested = p.tested) })) first ??= m.prime;
   const u = process.cpuUsage(t);
-  return { coreMs: (u.user + u.system) / 1000 / count, first: first! };
+  // The depth the search chose: it depends on the indexes each thread searches in a row (scheduler.ts).
+  const limit = sieveLimit(bits, 'native', { indexesAhead: count / poolSize() });
+  return { coreMs: (u.user + u.system) / 1000 / count, first: first!, tests: tested / count, expected: expectedTestsPerPrime(bits, limit), limit };
 }
 
 interface SshKeygenSide {
@@ -205,6 +215,15 @@ export async function runModuliBench(opts: { quick: boolean; sizes?: number[]; o
       value: batch.coreMs / 1000,
       runs: count,
       note: `process CPU time / ${count} groups (seed ${SEED})`,
+    });
+    add({
+      series: 'tests a group',
+      bits,
+      what: `moduli ${bits} bits, Fermat tests a group`,
+      unit: 'tests',
+      value: batch.tests,
+      runs: count,
+      note: `expected ${batch.expected.toFixed(0)} at the sieve's depth 2^${Math.log2(batch.limit).toFixed(0)}: this seed's ${count} groups took ${(batch.tests / batch.expected).toFixed(2)} × the expectation (a mean of ${count} is good to about ±${Math.round(100 / Math.sqrt(count))} %)`,
     });
     add({ series: 'OpenSSL MR round ms', bits, what: `OpenSSL Miller-Rabin round ${bits} bits`, unit: 'ms', value: roundMs, note: 'checkPrimeSync on a modulus found / its rounds' });
     const rounds = batch.coreMs / roundMs;
