@@ -1,6 +1,8 @@
 // reader_gone.h: one poll() with no wait, asking only whether `fd` could be
 // written. Linux reports POLLERR on a pipe with no reader left, macOS and the
-// BSDs POLLHUP; a socket whose peer closed reports POLLHUP.
+// BSDs POLLHUP; a Unix socket whose peer closed reports POLLHUP. A TCP peer's
+// close is not seen here (POLLHUP needs both directions shut), nor is a socket
+// shut for reading alone by design: only a write would tell, as before.
 #include "os/reader_gone.h"
 
 #ifndef _WIN32

@@ -6,9 +6,9 @@
 
 namespace powprime::os {
 
-// True when `fd` is a pipe or socket whose reading end is closed (poll() reports
-// POLLERR or POLLHUP for writing); false for anything else (a terminal, a file,
-// an open pipe, a bad fd) and where poll() is not POSIX (Windows).
+// True when `fd` is a pipe or Unix socket whose reading end is closed (poll()
+// reports POLLERR or POLLHUP for writing); false for anything else (a terminal,
+// a file, a pipe still read, a TCP socket, a bad fd) and on Windows.
 bool reader_gone(int fd);
 
 }  // namespace powprime::os

@@ -84,13 +84,14 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
   if (shard && wanted === 0) process.stderr.write(emptyShardNotice(shard, count, ' of each size'));
   else if (shard && tty) process.stderr.write(`shard ${shard.k + 1} of ${shard.n} (${shard.source}): ${wanted} of the ${count} indexes of each size\n`);
   let found = 0;
+  let unwatch = (): void => {};
   try {
     const header = { kind: 'header', seed, stream: LATEST_STREAM, shard: shard ? { k: shard.k, n: shard.n } : null, indexes: null } as const;
     // On stdout too (sshd skips comments): what is saved from it can be merged, or resumed with --out.
     if (out && resumed.needsHeader) out.append(header);
     else if (!out) {
       process.stdout.write(`${encodeModuliLine(header)}\n`);
-      stopWhenReaderGoes();
+      if (!target) unwatch = stopWhenReaderGoes();
     }
     for (const bits of sizes) {
       const have = done.get(bits) ?? 0;
@@ -161,6 +162,7 @@ async function runModuli(opts: ModuliOpts, flags: ModuliFlags): Promise<void> {
     if (!interruptSignal.aborted) throw err;
     throw interruptedKeeping(moduliCount(found, 'new '), opts.out, stdoutIsFile());
   } finally {
+    unwatch();
     out?.close();
   }
   if (!opts.out) return;

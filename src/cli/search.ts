@@ -111,8 +111,8 @@ export function registerSearch(program: Command): void {
       }
 
       const out = outFile;
-      // The primes go to stdout: a reader that left wants no more of them.
-      if (!out) stopWhenReaderGoes();
+      // The primes go to stdout alone: a reader that left wants no more of them (reader-gone.ts says when this is safe).
+      const unwatch = !out && !registering && !target ? stopWhenReaderGoes() : () => {};
       // SIGINT, SIGTERM and SIGHUP abort it; a second one leaves at once (e.g. while Redis does not answer).
       const controller = { signal: interruptSignal };
       // The lines --out holds at the end, counted before its lock is let go.
@@ -152,6 +152,7 @@ export function registerSearch(program: Command): void {
         progress.stop();
         throw interruptedKeeping(plural(progress.found, 'new prime'), opts.out);
       } finally {
+        unwatch();
         progress.stop();
         out?.close();
         registering?.close();
