@@ -37,9 +37,11 @@ export function show(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (value === null || typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)} of ${value.byteLength} bytes`;
   const kind = Object.prototype.toString.call(value).slice(8, -1);
-  return kind === 'Object' ? 'an object' : `a ${kind}`;
+  // 'an Error', 'an Int32Array', but 'a Uint8Array' (said you-int).
+  const named = `${/^[AEIO]/.test(kind) ? 'an' : 'a'} ${kind}`;
+  if (ArrayBuffer.isView(value)) return `${named} of ${value.byteLength} bytes`;
+  return kind === 'Object' ? 'an object' : named;
 }
 
 /**

@@ -303,7 +303,20 @@ describe.runIf(hasNative && openssh('powprime moduli --screen', [sshKeygen]))('p
     expect(r.status).toBe(1);
     expect(readFileSync(out, 'utf8')).not.toContain('#');
     expect(groups(out)).toHaveLength(2);
-    expect(r.stderr).toContain(`powprime: ${out} is written without ${spoiled}'s powprime header`);
+    expect(r.stderr).toContain(`powprime: the good groups are written without ${spoiled}'s powprime header`);
+    // Torn by a crash mid-line: the way to keep the header is said.
+    const torn = path.join(dir, 'torn');
+    writeFileSync(torn, readFileSync(file, 'utf8').slice(0, -40));
+    const t = cli('moduli', '--screen', torn);
+    expect(t.status).toBe(1);
+    expect(t.stderr).toMatch(/its last line is torn, as a crash leaves it: resume the run with moduli --out first, which cuts it, then screen\)\n$/);
+    // Read with CRLF endings, the header is written back with \n alone, as every line.
+    const crlf = path.join(dir, 'crlf');
+    writeFileSync(crlf, readFileSync(file, 'utf8').replaceAll('\n', '\r\n'));
+    const c = cli('moduli', '--screen', crlf);
+    expect(c.status, c.stderr).toBe(0);
+    expect(c.stdout).not.toContain('\r');
+    expect(c.stdout.split('\n')[0]).toBe(before[0]);
   });
 
   it("screens ssh-keygen's own candidates (type 4) to the groups ssh-keygen keeps", () => {

@@ -7,6 +7,7 @@ import { forEachAtOnce } from '../at-once.ts';
 import { interruptSignal } from './interrupt.ts';
 import { StatusLine } from './status.ts';
 
+/** Checks at once (each is one pool task). */
 const CHECKS_AT_ONCE = 8;
 
 /**

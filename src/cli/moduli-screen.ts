@@ -103,15 +103,22 @@ async function screenInto(file: string, opts: ModuliOpts, target: string | null,
   // Not one moduli line in it (a binary, a wrong file): one line, not one a line of it.
   if (r.lines > 0 && r.bad.length === r.lines && r.bad.every((b) => b.reason.startsWith(NOT_A_MODULI_LINE))) {
     // gzip's magic number: a distribution's compressed copy (moduli.gz).
-    if (text.startsWith('\x1f\ufffd')) throw new RangeError(`--screen ${name} is gzip-compressed: screen <(zcat ${name}) instead`);
+    if (text.startsWith('\x1f\ufffd')) {
+      throw new RangeError(`--screen ${name} is gzip-compressed: ${file === '-' ? 'pipe it through zcat first' : `screen <(zcat ${name}) instead`}`);
+    }
     throw new RangeError(`--screen ${name} is not a moduli file (line ${r.bad[0]!.lineNo}: ${r.bad[0]!.reason})`);
   }
   for (const b of r.bad) process.stderr.write(`powprime: ${name} line ${b.lineNo}: ${b.reason}\n`);
   const good = screenedText(text, r);
   // A run's file that lost lines is no longer that run's: its header would name indexes it does not hold.
-  if (target && (r.bad.length || r.dropped) && text.split('\n').some((l) => l.startsWith(HEADER_START))) {
+  if (r.good.length && (r.bad.length || r.dropped) && text.split('\n').some((l) => l.startsWith(HEADER_START))) {
+    // A crash mid-line leaves a torn last line, which a resume of the run cuts: the way to keep the header.
+    const torn =
+      !text.endsWith('\n') && r.bad.at(-1)?.lineNo === text.split('\n').length
+        ? ' (its last line is torn, as a crash leaves it: resume the run with moduli --out first, which cuts it, then screen)'
+        : '';
     process.stderr.write(
-      `powprime: ${opts.out} is written without ${name}'s powprime header: with lines gone it no longer holds that run's moduli in order, so it cannot be resumed or merged as that run (rerun powprime moduli to regenerate the run)\n`,
+      `powprime: the good groups are written without ${name}'s powprime header: with lines gone they are no longer that run's moduli in order, so they cannot be resumed or merged as that run${torn}\n`,
     );
   }
   // Nothing passed: --out is left as it was. A wrong file given by mistake must not empty the one it would have replaced.
@@ -137,12 +144,13 @@ async function screenInto(file: string, opts: ModuliOpts, target: string | null,
  */
 function screenedText(text: string, r: ScreenModuliResult): string {
   const good = r.good.map((e) => `${formatModuliLine(e)}\n`);
-  if (r.bad.length || r.dropped || !text.split('\n').some((l) => l.startsWith(HEADER_START))) return good.join('');
+  if (!r.lines || r.bad.length || r.dropped || !text.split('\n').some((l) => l.startsWith(HEADER_START))) return good.join('');
   let next = 0;
   const lines = text.split('\n');
   // The text's last newline ends its last line; it does not start one more.
   if (lines.at(-1) === '') lines.pop();
-  return lines.map((line) => (parseModuliLine(line) === null ? `${line}\n` : good[next++]!)).join('');
+  // Written with the screened lines' \n endings throughout (a CR left on a comment would make the file refused on resume).
+  return lines.map((line) => (parseModuliLine(line) === null ? `${line.replace(/\r$/, '')}\n` : good[next++]!)).join('');
 }
 
 /**

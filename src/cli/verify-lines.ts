@@ -49,7 +49,6 @@ export function lineStream(line: SearchLine): StreamVersion {
   return line.stream === 2 ? 2 : 1;
 }
 
-/** Checks at once (each is one pool task). */
 /**
  * Checks that every line's prime is a safe prime (fields first, with
  * checkLineFields); the first bad line in `all`'s order is thrown as a
