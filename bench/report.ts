@@ -201,7 +201,8 @@ const TITLES: Record<BenchRow['chart'], string> = {
   'safe-prime': 'Safe primes and DH parameters: mean seconds each (native and powprime on all cores; node:crypto and openssl on 1 core)',
   'fermat-tests': 'Fermat tests per safe prime: measured in the native search, and expected for its sieve',
   'fermat-cost': 'Core time per Fermat test (ms): the other factor of the time per prime',
-  moduli: "OpenSSH moduli: core time a usable group, powprime (a batch on all cores) and ssh-keygen (generate and screen), and in OpenSSL Miller-Rabin rounds of its size; powprime's Fermat tests a group (--json or --save: beside the search's own expectation)",
+  moduli:
+    "OpenSSH moduli: core time a usable group, powprime (a batch on all cores) and ssh-keygen (generate and screen), and in OpenSSL Miller-Rabin rounds of its size; powprime's Fermat tests a group (--json or --save: beside the search's own expectation)",
 };
 
 export interface ReportOptions {
